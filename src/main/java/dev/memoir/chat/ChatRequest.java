@@ -1,0 +1,14 @@
+package dev.memoir.chat;
+
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+record ChatRequest(
+        @Schema(description = "An open session of the calling tenant") @NotNull UUID sessionId,
+        @Schema(description = "The user's message", example = "Please always answer me in French.")
+        @NotBlank @Size(max = 32000) String message) {
+}

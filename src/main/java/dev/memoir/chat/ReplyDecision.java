@@ -1,0 +1,44 @@
+package dev.memoir.chat;
+
+import java.util.Optional;
+
+import tools.jackson.databind.JsonNode;
+
+import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelAnswer;
+
+/**
+ * The reply step's answer (seed 000, Figure 8): the response, and in the same call whether the user's message
+ * is worth remembering.
+ */
+record ReplyDecision(String reply, boolean remember) {
+
+    static final String JSON_SCHEMA = """
+            {
+              "type": "object",
+              "properties": {
+                "reply": {"type": "string", "description": "The response shown to the user"},
+                "remember": {"type": "boolean", "description": "Whether the user's message is worth remembering"}
+              },
+              "required": ["reply", "remember"],
+              "additionalProperties": false
+            }""";
+
+    /**
+     * Reads the answer. Without the JSON asked for, the whole text is taken as the reply and nothing is
+     * remembered: the user still gets an answer.
+     */
+    static Optional<ReplyDecision> from(ModelAnswer answer) {
+        Optional<ReplyDecision> structured = answer.json().flatMap(ReplyDecision::fromJson);
+        if (structured.isPresent()) {
+            return structured;
+        }
+        String text = answer.text().strip();
+        return text.isEmpty() ? Optional.empty() : Optional.of(new ReplyDecision(text, false));
+    }
+
+    private static Optional<ReplyDecision> fromJson(JsonNode json) {
+        return LenientJson.text(json, "reply")
+                .map(reply -> new ReplyDecision(reply, LenientJson.bool(json, "remember").orElse(false)));
+    }
+}

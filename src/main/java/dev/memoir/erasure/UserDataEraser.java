@@ -1,0 +1,32 @@
+package dev.memoir.erasure;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.session.ErasedSessions;
+import dev.memoir.session.SessionService;
+import dev.memoir.tenant.TenantId;
+
+/**
+ * Erases everything stored for one user of a tenant, in one transaction. Memory jobs still queued for the user
+ * find nothing left and end without writing.
+ */
+@Service
+class UserDataEraser {
+
+    private final SessionService sessions;
+    private final MemoryStore memories;
+
+    UserDataEraser(SessionService sessions, MemoryStore memories) {
+        this.sessions = sessions;
+        this.memories = memories;
+    }
+
+    @Transactional
+    UserErasure erase(TenantId tenant, String userId) {
+        int memoryCount = memories.deleteAllForUser(tenant, userId);
+        ErasedSessions erased = sessions.deleteAllForUser(tenant, userId);
+        return new UserErasure(userId, erased.sessions(), erased.turns(), memoryCount);
+    }
+}

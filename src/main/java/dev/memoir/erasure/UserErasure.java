@@ -1,0 +1,7 @@
+package dev.memoir.erasure;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "What was erased for the user")
+record UserErasure(String userId, int sessions, int turns, int memories) {
+}

@@ -1,0 +1,63 @@
+package dev.memoir.llm;
+
+import java.util.List;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.openai.OpenAiChatOptions;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one way the pipelines call the chat model. Structured steps send their JSON schema as an OpenAI
+ * {@code response_format}; whatever comes back is read leniently, and provider failures become
+ * {@link ModelCallException}s with a stable code.
+ */
+@Component
+public class ChatModelClient {
+
+    private static final Logger log = LoggerFactory.getLogger(ChatModelClient.class);
+
+    private final ChatModel chatModel;
+
+    ChatModelClient(ChatModel chatModel) {
+        this.chatModel = chatModel;
+    }
+
+    /** Asks for a JSON object following {@code jsonSchema}; a malformed answer gives an empty {@code json}. */
+    public ModelAnswer askJson(ChatStep step, List<Message> messages, String jsonSchema) {
+        OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).build();
+        String text = call(step, new Prompt(messages, options));
+        ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
+        if (answer.json().isEmpty()) {
+            log.warn("The model's answer for {} is not the JSON asked for: {}", step.label(), abbreviate(text));
+        }
+        return answer;
+    }
+
+    /** Asks for plain text. */
+    public String askText(ChatStep step, List<Message> messages) {
+        return call(step, new Prompt(messages));
+    }
+
+    private String call(ChatStep step, Prompt prompt) {
+        ChatResponse response;
+        try {
+            response = chatModel.call(prompt);
+        } catch (RuntimeException e) {
+            throw ModelCallException.from(step, e);
+        }
+        if (response == null || response.getResult() == null || response.getResult().getOutput() == null) {
+            return "";
+        }
+        String text = response.getResult().getOutput().getText();
+        return text == null ? "" : text;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 300 ? text : text.substring(0, 300) + "...";
+    }
+}

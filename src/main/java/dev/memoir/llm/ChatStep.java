@@ -1,0 +1,19 @@
+package dev.memoir.llm;
+
+/** The pipeline steps that call the chat model; names appear in logs. */
+public enum ChatStep {
+    REPLY("reply"),
+    SELF_REFLECTION("self-reflection"),
+    CONDITIONAL_MEMORY("conditional-memory"),
+    SESSION_SUMMARY("session-summary");
+
+    private final String label;
+
+    ChatStep(String label) {
+        this.label = label;
+    }
+
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,21 @@
+package dev.memoir.llm;
+
+import org.springframework.ai.embedding.EmbeddingModel;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+class EmbeddingConfig {
+
+    @Bean
+    @ConditionalOnProperty(name = "memoir.embedding.provider", havingValue = "in-process", matchIfMissing = true)
+    EmbeddingModel inProcessEmbeddingModel(EmbeddingProperties properties) {
+        InProcessEmbeddingModel model = new InProcessEmbeddingModel();
+        if (properties.dimensions() != model.dimensions()) {
+            throw new IllegalStateException("memoir.embedding.dimensions is " + properties.dimensions()
+                    + " but the in-process model produces " + model.dimensions() + "-dimensional vectors");
+        }
+        return model;
+    }
+}

@@ -1,0 +1,9 @@
+package dev.memoir.llm;
+
+import java.util.Optional;
+
+import tools.jackson.databind.JsonNode;
+
+/** What the model said: its raw text, and the JSON object in it when there is one. */
+public record ModelAnswer(String text, Optional<JsonNode> json) {
+}

@@ -1,0 +1,47 @@
+package dev.memoir.llm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.stereotype.Component;
+
+/**
+ * Prompt templates from {@code src/main/resources/prompts/}, one file per step, with {@code {{name}}}
+ * placeholders. Plain placeholders rather than a template language, so that JSON in a prompt needs no escaping.
+ */
+@Component
+public class PromptTemplates {
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(\\w+)}}");
+
+    private final Map<String, String> cache = new ConcurrentHashMap<>();
+
+    public String render(String name, Map<String, String> values) {
+        String template = cache.computeIfAbsent(name, PromptTemplates::load);
+        Matcher matcher = PLACEHOLDER.matcher(template);
+        StringBuilder out = new StringBuilder();
+        while (matcher.find()) {
+            String value = values.get(matcher.group(1));
+            if (value == null) {
+                throw new IllegalArgumentException("Prompt " + name + " needs a value for " + matcher.group(1));
+            }
+            matcher.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        matcher.appendTail(out);
+        return out.toString();
+    }
+
+    private static String load(String name) {
+        try {
+            return new ClassPathResource("prompts/" + name + ".md").getContentAsString(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Missing prompt template prompts/" + name + ".md", e);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.memoir.memory;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** The forms memory takes. Each is written by its own pipeline and retrieved with its own top K. */
+public enum MemoryKind {
+
+    /** One record per utterance, "role: content" (seed 000). */
+    HISTORY("history"),
+    /** One summary per closed session (seed 000). */
+    SUMMARY("summary"),
+    /** Context summary and knowledge note for an utterance worth remembering (seed 000). */
+    CONDITIONAL("conditional");
+
+    private final String wireName;
+
+    MemoryKind(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    @JsonCreator
+    public static MemoryKind fromWireName(String value) {
+        String normalized = value.strip().toLowerCase(Locale.ROOT).replace('-', '_');
+        return Arrays.stream(values())
+                .filter(kind -> kind.wireName.equals(normalized) || kind.name().equalsIgnoreCase(normalized))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "Unknown memory kind '" + value + "'; known kinds: " + known()));
+    }
+
+    public static String known() {
+        return Arrays.stream(values()).map(MemoryKind::wireName).collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.memoir.memory;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import org.hibernate.annotations.Array;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+@Entity
+@Table(name = "memory_records")
+class MemoryRecord {
+
+    @Id
+    private UUID id;
+
+    private UUID tenantId;
+
+    private String userId;
+
+    private MemoryKind kind;
+
+    private String text;
+
+    // The column's real dimension comes from the migration (memoir.embedding.dimensions); length here only
+    // documents the default.
+    @JdbcTypeCode(SqlTypes.VECTOR)
+    @Array(length = 384)
+    private float[] embedding;
+
+    private UUID sessionId;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(columnDefinition = "uuid[]")
+    private UUID[] turnIds;
+
+    private String dedupKey;
+
+    private Instant createdAt;
+
+    private Instant updatedAt;
+
+    protected MemoryRecord() {
+    }
+
+    MemoryRecord(UUID tenantId, String userId, MemoryKind kind, String text, float[] embedding, UUID sessionId,
+            List<UUID> turnIds, String dedupKey) {
+        this.id = UUID.randomUUID();
+        this.tenantId = tenantId;
+        this.userId = userId;
+        this.kind = kind;
+        this.text = text;
+        this.embedding = embedding;
+        this.sessionId = sessionId;
+        this.turnIds = turnIds.toArray(UUID[]::new);
+        this.dedupKey = dedupKey;
+        this.createdAt = Instant.now();
+        this.updatedAt = this.createdAt;
+    }
+
+    void replaceText(String newText, float[] newEmbedding) {
+        this.text = newText;
+        this.embedding = newEmbedding;
+        this.updatedAt = Instant.now();
+    }
+
+    UUID getId() {
+        return id;
+    }
+
+    MemoryKind getKind() {
+        return kind;
+    }
+
+    String getText() {
+        return text;
+    }
+
+    float[] getEmbedding() {
+        return embedding;
+    }
+
+    UUID getSessionId() {
+        return sessionId;
+    }
+
+    List<UUID> getTurnIds() {
+        return turnIds == null ? List.of() : Arrays.asList(turnIds);
+    }
+
+    Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    Instant getUpdatedAt() {
+        return updatedAt;
+    }
+}

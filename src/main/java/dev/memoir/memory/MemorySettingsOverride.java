@@ -1,0 +1,22 @@
+package dev.memoir.memory;
+
+import java.util.Map;
+import java.util.Set;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+/** Per-session changes to the default memory strategy; every field is optional. */
+@Schema(description = "Overrides of the default memory strategy for one session; omitted fields keep the default")
+public record MemorySettingsOverride(
+        @Schema(description = "Kinds to write", example = "[\"history\", \"conditional\", \"summary\"]")
+        Set<@NotNull MemoryKind> write,
+        @Schema(description = "Kinds to read", example = "[\"conditional\", \"summary\"]")
+        Set<@NotNull MemoryKind> read,
+        @Schema(description = "Memories retrieved per kind, 0 to 20", example = "{\"conditional\": 5}")
+        Map<@NotNull MemoryKind, @NotNull @Min(0) @Max(20) Integer> topK,
+        @Schema(description = "Self-reflection rounds, 0 to 5; 0 turns self-reflection off", example = "1")
+        @Min(0) @Max(5) Integer reflectionRounds) {
+}

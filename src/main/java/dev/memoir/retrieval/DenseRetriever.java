@@ -1,0 +1,35 @@
+package dev.memoir.retrieval;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.springframework.stereotype.Component;
+
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.session.OpenSession;
+
+/** Dense retrieval: the top K memories of each kind the session reads, by cosine similarity (seed 000). */
+@Component
+class DenseRetriever {
+
+    private final MemoryStore store;
+
+    DenseRetriever(MemoryStore store) {
+        this.store = store;
+    }
+
+    List<ScoredMemory> retrieve(OpenSession session, String query, Collection<UUID> excludedTurnIds) {
+        float[] vector = store.embed(query);
+        List<ScoredMemory> found = new ArrayList<>();
+        for (MemoryKind kind : session.settings().read()) {
+            found.addAll(store.nearest(session.tenant(), session.userId(), Set.of(kind), vector,
+                    session.settings().topK(kind), excludedTurnIds));
+        }
+        return found;
+    }
+}

@@ -1,0 +1,4 @@
+package dev.memoir.session;
+
+public record NewTurn(Role role, String content) {
+}

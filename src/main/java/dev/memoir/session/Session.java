@@ -1,0 +1,102 @@
+package dev.memoir.session;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import org.hibernate.annotations.ColumnTransformer;
+
+import dev.memoir.memory.MemorySettings;
+
+@Entity
+@Table(name = "sessions")
+class Session {
+
+    @Id
+    private UUID id;
+
+    private UUID tenantId;
+
+    private String userId;
+
+    @Enumerated(EnumType.STRING)
+    private SessionStatus status;
+
+    @Convert(converter = MemorySettingsConverter.class)
+    @ColumnTransformer(write = "cast(? as jsonb)")
+    @Column(columnDefinition = "jsonb")
+    private MemorySettings settings;
+
+    private Instant createdAt;
+
+    private Instant updatedAt;
+
+    private Instant closedAt;
+
+    protected Session() {
+    }
+
+    Session(UUID tenantId, String userId, MemorySettings settings) {
+        this.id = UUID.randomUUID();
+        this.tenantId = tenantId;
+        this.userId = userId;
+        this.status = SessionStatus.OPEN;
+        this.settings = settings;
+        this.createdAt = Instant.now();
+        this.updatedAt = createdAt;
+    }
+
+    /** Closes the session; answers whether this call closed it (false if it was already closed). */
+    boolean close() {
+        if (status == SessionStatus.CLOSED) {
+            return false;
+        }
+        status = SessionStatus.CLOSED;
+        closedAt = Instant.now();
+        updatedAt = closedAt;
+        return true;
+    }
+
+    void touch() {
+        updatedAt = Instant.now();
+    }
+
+    UUID getId() {
+        return id;
+    }
+
+    UUID getTenantId() {
+        return tenantId;
+    }
+
+    String getUserId() {
+        return userId;
+    }
+
+    SessionStatus getStatus() {
+        return status;
+    }
+
+    MemorySettings getSettings() {
+        return settings;
+    }
+
+    Instant getCreatedAt() {
+        return createdAt;
+    }
+
+    Instant getUpdatedAt() {
+        return updatedAt;
+    }
+
+    Instant getClosedAt() {
+        return closedAt;
+    }
+}

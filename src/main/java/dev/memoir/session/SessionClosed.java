@@ -1,0 +1,10 @@
+package dev.memoir.session;
+
+import java.util.UUID;
+
+import dev.memoir.memory.MemorySettings;
+import dev.memoir.tenant.TenantId;
+
+/** Published inside the transaction that closes a session, so that the work it triggers is queued atomically. */
+public record SessionClosed(TenantId tenant, String userId, UUID sessionId, MemorySettings settings) {
+}

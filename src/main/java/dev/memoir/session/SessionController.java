@@ -1,0 +1,91 @@
+package dev.memoir.session;
+
+import java.util.List;
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Size;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+import dev.memoir.tenant.TenantId;
+
+@RestController
+@RequestMapping("/sessions")
+@Tag(name = "Sessions", description = "Dialogue sessions and their turns")
+class SessionController {
+
+    private final SessionService sessionService;
+
+    SessionController(SessionService sessionService) {
+        this.sessionService = sessionService;
+    }
+
+    @PostMapping
+    @Operation(summary = "Start a session for a user",
+            description = "The session's memory strategy is the service default with `memory` laid over it.",
+            responses = {@ApiResponse(responseCode = "201", description = "Created"),
+                    @ApiResponse(responseCode = "400", description = "Invalid userId or memory settings")})
+    ResponseEntity<SessionView> create(TenantId tenant, @Valid @RequestBody SessionCreate request) {
+        SessionView session = sessionService.create(tenant, request.userId(), request.memory());
+        return ResponseEntity.created(ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}")
+                .buildAndExpand(session.id()).toUri()).body(session);
+    }
+
+    @GetMapping("/{id}")
+    @Operation(summary = "Get a session with its turns", responses = {@ApiResponse(responseCode = "200"),
+            @ApiResponse(responseCode = "404", description = "No such session for this tenant")})
+    SessionView get(TenantId tenant, @PathVariable UUID id) {
+        return sessionService.get(tenant, id);
+    }
+
+    @GetMapping
+    @Operation(summary = "List a user's sessions, newest first")
+    List<SessionView> list(TenantId tenant,
+            @Parameter(required = true) @RequestParam @NotBlank @Size(max = 200) String userId,
+            @Parameter(description = "1 to 200") @RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {
+        return sessionService.list(tenant, userId, limit);
+    }
+
+    @PostMapping("/{id}/turns")
+    @ResponseStatus(HttpStatus.CREATED)
+    @Operation(summary = "Import existing dialogue into an open session",
+            description = "Stores the turns in order without calling the chat model; history memory is written "
+                    + "for them as for chatted turns.",
+            responses = {@ApiResponse(responseCode = "201", description = "The stored turns"),
+                    @ApiResponse(responseCode = "400", description = "Invalid turns"),
+                    @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
+                    @ApiResponse(responseCode = "409", description = "The session is closed")})
+    List<TurnView> importTurns(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody TurnsImport request) {
+        List<NewTurn> newTurns = request.turns().stream().map(t -> new NewTurn(t.role(), t.content())).toList();
+        return sessionService.append(tenant, id, newTurns);
+    }
+
+    @PostMapping("/{id}/close")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    @Operation(summary = "Close a session",
+            description = "Closing queues the session's summary memory, written in the background. Closing a "
+                    + "closed session again changes nothing.",
+            responses = {@ApiResponse(responseCode = "202", description = "Closed; memory writing is queued"),
+                    @ApiResponse(responseCode = "404", description = "No such session for this tenant")})
+    void close(TenantId tenant, @PathVariable UUID id) {
+        sessionService.close(tenant, id);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.memoir.session;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.persistence.LockModeType;
+
+import org.springframework.data.domain.Limit;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Lock;
+import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Query;
+
+interface SessionRepository extends JpaRepository<Session, UUID> {
+
+    Optional<Session> findByIdAndTenantId(UUID id, UUID tenantId);
+
+    /** Locks the session row so that turns appended concurrently get distinct positions. */
+    @Lock(LockModeType.PESSIMISTIC_WRITE)
+    @Query("select s from Session s where s.id = :id and s.tenantId = :tenantId")
+    Optional<Session> lockByIdAndTenantId(UUID id, UUID tenantId);
+
+    List<Session> findByTenantIdAndUserIdOrderByCreatedAtDesc(UUID tenantId, String userId, Limit limit);
+
+    @Modifying
+    @Query("delete from Session s where s.tenantId = :tenantId and s.userId = :userId")
+    int deleteAllForUser(UUID tenantId, String userId);
+}

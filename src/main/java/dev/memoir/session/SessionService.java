@@ -1,0 +1,141 @@
+package dev.memoir.session;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.data.domain.Limit;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.memory.MemoryDefaults;
+import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.NotFoundException;
+
+/** Sessions and their turns. Every public method checks that the session belongs to the calling tenant. */
+@Service
+public class SessionService {
+
+    private final SessionRepository sessions;
+    private final TurnRepository turns;
+    private final MemoryDefaults memoryDefaults;
+    private final ApplicationEventPublisher events;
+
+    SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
+            ApplicationEventPublisher events) {
+        this.sessions = sessions;
+        this.turns = turns;
+        this.memoryDefaults = memoryDefaults;
+        this.events = events;
+    }
+
+    @Transactional
+    SessionView create(TenantId tenant, String userId, MemorySettingsOverride memory) {
+        Session session = sessions.save(new Session(tenant.value(), userId.strip(), memoryDefaults.resolve(memory)));
+        return view(session, null);
+    }
+
+    @Transactional(readOnly = true)
+    SessionView get(TenantId tenant, UUID id) {
+        Session session = find(tenant, id);
+        return view(session, turns.findBySessionIdOrderBySeqAsc(id).stream().map(Turn::view).toList());
+    }
+
+    @Transactional(readOnly = true)
+    List<SessionView> list(TenantId tenant, String userId, int limit) {
+        return sessions.findByTenantIdAndUserIdOrderByCreatedAtDesc(tenant.value(), userId, Limit.of(limit))
+                .stream().map(s -> view(s, null)).toList();
+    }
+
+    /** The session, if it belongs to the tenant and is open; 404 or 409 otherwise. */
+    @Transactional(readOnly = true)
+    public OpenSession requireOpen(TenantId tenant, UUID id) {
+        Session session = find(tenant, id);
+        if (session.getStatus() != SessionStatus.OPEN) {
+            throw new SessionClosedException(id);
+        }
+        return new OpenSession(tenant, id, session.getUserId(), session.getSettings());
+    }
+
+    /** Appends turns to an open session and, in the same transaction, lets listeners write their memory. */
+    @Transactional
+    public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
+        Session session = sessions.lockByIdAndTenantId(sessionId, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Session", sessionId));
+        if (session.getStatus() != SessionStatus.OPEN) {
+            throw new SessionClosedException(sessionId);
+        }
+        int seq = turns.maxSeq(sessionId);
+        List<TurnView> stored = new ArrayList<>(newTurns.size());
+        for (NewTurn turn : newTurns) {
+            stored.add(turns.save(new Turn(sessionId, ++seq, turn.role(), turn.content())).view());
+        }
+        session.touch();
+        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored));
+        return stored;
+    }
+
+    /** The last {@code count} turns of a session, oldest first. */
+    @Transactional(readOnly = true)
+    public List<TurnView> recentTurns(UUID sessionId, int count) {
+        return oldestFirst(turns.findBySessionIdOrderBySeqDesc(sessionId, Limit.of(count)));
+    }
+
+    /** Up to {@code count} turns ending with the given one, oldest first: the dialogue as it stood then. */
+    @Transactional(readOnly = true)
+    public List<TurnView> turnsEndingWith(UUID turnId, int count) {
+        return turns.findById(turnId)
+                .map(Turn::view)
+                .map(turn -> oldestFirst(turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(turn.sessionId(),
+                        turn.seq(), Limit.of(count))))
+                .orElse(List.of());
+    }
+
+    @Transactional(readOnly = true)
+    public List<TurnView> allTurns(UUID sessionId) {
+        return turns.findBySessionIdOrderBySeqAsc(sessionId).stream().map(Turn::view).toList();
+    }
+
+    /** A session as background jobs see it: no tenant check, since the job was queued by an authorised call. */
+    @Transactional(readOnly = true)
+    public Optional<OpenSession> findForJob(UUID sessionId) {
+        return sessions.findById(sessionId)
+                .map(s -> new OpenSession(new TenantId(s.getTenantId()), s.getId(), s.getUserId(), s.getSettings()));
+    }
+
+    @Transactional
+    void close(TenantId tenant, UUID id) {
+        Session session = find(tenant, id);
+        if (session.close()) {
+            events.publishEvent(new SessionClosed(tenant, session.getUserId(), id, session.getSettings()));
+        }
+    }
+
+    /** Removes every session and turn of a user; part of erasing the user. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public ErasedSessions deleteAllForUser(TenantId tenant, String userId) {
+        int turnCount = turns.deleteAllForUser(tenant.value(), userId);
+        int sessionCount = sessions.deleteAllForUser(tenant.value(), userId);
+        return new ErasedSessions(sessionCount, turnCount);
+    }
+
+    private Session find(TenantId tenant, UUID id) {
+        return sessions.findByIdAndTenantId(id, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Session", id));
+    }
+
+    private static List<TurnView> oldestFirst(List<Turn> newestFirst) {
+        List<TurnView> views = new ArrayList<>(newestFirst.stream().map(Turn::view).toList());
+        java.util.Collections.reverse(views);
+        return views;
+    }
+
+    private static SessionView view(Session s, List<TurnView> turnViews) {
+        return new SessionView(s.getId(), s.getUserId(), s.getStatus(), s.getSettings(), s.getCreatedAt(),
+                s.getUpdatedAt(), s.getClosedAt(), turnViews);
+    }
+}

@@ -1,0 +1,5 @@
+package dev.memoir.session;
+
+public enum SessionStatus {
+    OPEN, CLOSED
+}

@@ -1,0 +1,25 @@
+package dev.memoir.session;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+import dev.memoir.memory.MemorySettings;
+
+@Schema(description = "A dialogue session")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record SessionView(
+        UUID id,
+        String userId,
+        @Schema(example = "OPEN") SessionStatus status,
+        MemorySettings memory,
+        Instant createdAt,
+        Instant updatedAt,
+        @Schema(description = "Set once the session is closed") Instant closedAt,
+        @Schema(description = "The turns in order; present when one session is read, absent in lists")
+        List<TurnView> turns) {
+}

@@ -1,0 +1,45 @@
+package dev.memoir.session;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+@Entity
+@Table(name = "turns")
+class Turn {
+
+    @Id
+    private UUID id;
+
+    private UUID sessionId;
+
+    private int seq;
+
+    @Enumerated(EnumType.STRING)
+    private Role role;
+
+    private String content;
+
+    private Instant createdAt;
+
+    protected Turn() {
+    }
+
+    Turn(UUID sessionId, int seq, Role role, String content) {
+        this.id = UUID.randomUUID();
+        this.sessionId = sessionId;
+        this.seq = seq;
+        this.role = role;
+        this.content = content;
+        this.createdAt = Instant.now();
+    }
+
+    TurnView view() {
+        return new TurnView(id, sessionId, seq, role, content, createdAt);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.memoir.session;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.data.domain.Limit;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Query;
+
+interface TurnRepository extends JpaRepository<Turn, UUID> {
+
+    List<Turn> findBySessionIdOrderBySeqAsc(UUID sessionId);
+
+    List<Turn> findBySessionIdOrderBySeqDesc(UUID sessionId, Limit limit);
+
+    List<Turn> findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(UUID sessionId, int seq, Limit limit);
+
+    @Query("select coalesce(max(t.seq), -1) from Turn t where t.sessionId = :sessionId")
+    int maxSeq(UUID sessionId);
+
+    @Modifying
+    @Query("""
+            delete from Turn t where t.sessionId in
+              (select s.id from Session s where s.tenantId = :tenantId and s.userId = :userId)""")
+    int deleteAllForUser(UUID tenantId, String userId);
+}

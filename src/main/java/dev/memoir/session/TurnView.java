@@ -1,0 +1,21 @@
+package dev.memoir.session;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "One utterance of a session")
+public record TurnView(
+        UUID id,
+        UUID sessionId,
+        @Schema(description = "Position in the session, from 0") int seq,
+        @Schema(example = "user") Role role,
+        String content,
+        Instant createdAt) {
+
+    /** The utterance as history memory and prompts write it: "User: ..." or "Assistant: ...". */
+    public String asLine() {
+        return role.label() + ": " + content;
+    }
+}

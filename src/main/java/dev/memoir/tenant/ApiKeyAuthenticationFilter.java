@@ -1,0 +1,88 @@
+package dev.memoir.tenant;
+
+import java.io.IOException;
+import java.util.Optional;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.memoir.web.ProblemWriter;
+import dev.memoir.web.Problems;
+
+/**
+ * Authenticates every API request by its bearer key. Tenant keys reach the API; the bootstrap key reaches only
+ * /admin. Documentation and health stay open.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 20)
+class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
+
+    static final String TENANT_ATTRIBUTE = TenantId.class.getName();
+
+    private final TenantService tenantService;
+    private final SecurityProperties properties;
+    private final ProblemWriter problemWriter;
+
+    ApiKeyAuthenticationFilter(TenantService tenantService, SecurityProperties properties,
+            ProblemWriter problemWriter) {
+        this.tenantService = tenantService;
+        this.properties = properties;
+        this.problemWriter = problemWriter;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return path.startsWith("/v3/api-docs") || path.startsWith("/swagger-ui") || path.equals("/error")
+                || path.startsWith("/actuator/health");
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        Optional<String> key = bearerKey(request);
+        if (key.isEmpty()) {
+            reject(response, "Missing API key: send 'Authorization: Bearer <key>'");
+            return;
+        }
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        if (path.startsWith("/admin")) {
+            if (properties.hasBootstrapKey() && ApiKeys.sameKey(key.get(), properties.bootstrapKey())) {
+                chain.doFilter(request, response);
+            } else {
+                reject(response, "The /admin endpoints need the bootstrap key");
+            }
+            return;
+        }
+        Optional<TenantId> tenant = tenantService.authenticate(key.get());
+        if (tenant.isEmpty()) {
+            reject(response, "Unknown or revoked API key");
+            return;
+        }
+        request.setAttribute(TENANT_ATTRIBUTE, tenant.get());
+        chain.doFilter(request, response);
+    }
+
+    private static Optional<String> bearerKey(HttpServletRequest request) {
+        String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        String key = header.substring(7).strip();
+        return key.isEmpty() ? Optional.empty() : Optional.of(key);
+    }
+
+    private void reject(HttpServletResponse response, String detail) throws IOException {
+        response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+        problemWriter.write(response, Problems.of(HttpStatus.UNAUTHORIZED, "unauthorized", detail));
+    }
+}

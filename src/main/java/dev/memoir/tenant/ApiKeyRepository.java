@@ -1,0 +1,11 @@
+package dev.memoir.tenant;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+interface ApiKeyRepository extends JpaRepository<ApiKey, UUID> {
+
+    Optional<ApiKey> findByKeyHash(String keyHash);
+}

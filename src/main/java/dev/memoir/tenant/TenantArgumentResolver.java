@@ -1,0 +1,46 @@
+package dev.memoir.tenant;
+
+import java.util.List;
+
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.MethodParameter;
+import org.springframework.web.bind.support.WebDataBinderFactory;
+import org.springframework.web.context.request.NativeWebRequest;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.method.support.ModelAndViewContainer;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+
+import org.springdoc.core.utils.SpringDocUtils;
+
+/** Lets controllers declare a {@link TenantId} parameter, filled from the authenticated key. */
+@Configuration(proxyBeanMethods = false)
+class TenantArgumentResolver implements HandlerMethodArgumentResolver, WebMvcConfigurer {
+
+    static {
+        // The tenant comes from the API key, never from the request: keep it out of the OpenAPI description.
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(TenantId.class);
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(this);
+    }
+
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+        return parameter.getParameterType().equals(TenantId.class);
+    }
+
+    @Override
+    public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer container,
+            NativeWebRequest request, WebDataBinderFactory binderFactory) {
+        Object tenant = request.getAttribute(ApiKeyAuthenticationFilter.TENANT_ATTRIBUTE,
+                RequestAttributes.SCOPE_REQUEST);
+        if (tenant == null) {
+            throw new IllegalStateException("No authenticated tenant on this request");
+        }
+        return tenant;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.memoir.writing;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.stereotype.Service;
+
+import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.ChatStep;
+import dev.memoir.llm.ModelAnswer;
+import dev.memoir.llm.PromptTemplates;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.NewMemory;
+import dev.memoir.session.OpenSession;
+import dev.memoir.session.Role;
+import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnView;
+
+/**
+ * Writes the conditional memory record of a user turn that the reply step judged worth remembering (seed 000):
+ * the model reads the dialogue up to that turn and answers with the related context, why the user said it and a
+ * note for the future. Runs as a background job; a model failure throws so that the job is retried, a malformed
+ * answer writes nothing.
+ */
+@Service
+class ConditionalMemoryWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(ConditionalMemoryWriter.class);
+    private static final int CONTEXT_TURNS = 12;
+
+    private final SessionService sessions;
+    private final MemoryStore store;
+    private final ChatModelClient model;
+    private final PromptTemplates prompts;
+
+    ConditionalMemoryWriter(SessionService sessions, MemoryStore store, ChatModelClient model,
+            PromptTemplates prompts) {
+        this.sessions = sessions;
+        this.store = store;
+        this.model = model;
+        this.prompts = prompts;
+    }
+
+    void write(UUID userTurnId) {
+        List<TurnView> dialogue = sessions.turnsEndingWith(userTurnId, CONTEXT_TURNS);
+        if (dialogue.isEmpty() || dialogue.getLast().role() != Role.USER) {
+            log.info("Turn {} is gone or not a user turn; no conditional memory to write", userTurnId);
+            return;
+        }
+        TurnView userTurn = dialogue.getLast();
+        OpenSession session = sessions.findForJob(userTurn.sessionId()).orElse(null);
+        if (session == null) {
+            return;
+        }
+        String prompt = prompts.render("conditional-memory", Map.of(
+                "context", Dialogue.lines(dialogue.subList(0, dialogue.size() - 1)),
+                "input", userTurn.content()));
+        ModelAnswer answer = model.askJson(ChatStep.CONDITIONAL_MEMORY, List.of(new UserMessage(prompt)),
+                ConditionalNote.JSON_SCHEMA);
+        answer.json().flatMap(ConditionalNote::from).ifPresentOrElse(
+                note -> store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL,
+                        note.memoryText(), session.id(), List.of(userTurnId), "conditional:" + userTurnId)),
+                () -> log.warn("No conditional memory for turn {}: the model gave no usable note", userTurnId));
+    }
+}

@@ -1,0 +1,57 @@
+package dev.memoir.writing;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.stereotype.Service;
+
+import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.ChatStep;
+import dev.memoir.llm.PromptTemplates;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.NewMemory;
+import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnView;
+
+/** Writes the summary memory of a closed session (seed 000, Figure 7). Runs as a background job. */
+@Service
+class SessionSummaryWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionSummaryWriter.class);
+
+    private final SessionService sessions;
+    private final MemoryStore store;
+    private final ChatModelClient model;
+    private final PromptTemplates prompts;
+
+    SessionSummaryWriter(SessionService sessions, MemoryStore store, ChatModelClient model,
+            PromptTemplates prompts) {
+        this.sessions = sessions;
+        this.store = store;
+        this.model = model;
+        this.prompts = prompts;
+    }
+
+    void write(UUID sessionId) {
+        OpenSession session = sessions.findForJob(sessionId).orElse(null);
+        List<TurnView> turns = sessions.allTurns(sessionId);
+        if (session == null || turns.isEmpty()) {
+            log.info("Session {} is gone or empty; no summary to write", sessionId);
+            return;
+        }
+        String prompt = prompts.render("session-summary", Map.of("dialogue", Dialogue.lines(turns)));
+        String summary = model.askText(ChatStep.SESSION_SUMMARY, List.of(new UserMessage(prompt))).strip();
+        if (summary.isEmpty()) {
+            log.warn("The model returned an empty summary for session {}", sessionId);
+            return;
+        }
+        store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,
+                turns.stream().map(TurnView::id).toList(), "summary:" + sessionId));
+    }
+}
