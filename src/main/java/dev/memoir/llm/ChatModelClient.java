@@ -1,5 +1,6 @@
 package dev.memoir.llm;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -9,6 +10,7 @@ import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.openai.OpenAiChatOptions;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -22,14 +24,18 @@ public class ChatModelClient {
     private static final Logger log = LoggerFactory.getLogger(ChatModelClient.class);
 
     private final ChatModel chatModel;
+    private final Duration timeout;
 
-    ChatModelClient(ChatModel chatModel) {
+    // Spring AI sends each request with its chat options' timeout, which defaults to 60 s whatever
+    // spring.ai.openai.timeout says; passing the configured one keeps that property meaningful.
+    ChatModelClient(ChatModel chatModel, @Value("${spring.ai.openai.timeout:60s}") Duration timeout) {
         this.chatModel = chatModel;
+        this.timeout = timeout;
     }
 
     /** Asks for a JSON object following {@code jsonSchema}; a malformed answer gives an empty {@code json}. */
     public ModelAnswer askJson(ChatStep step, List<Message> messages, String jsonSchema) {
-        OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).build();
+        OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).timeout(timeout).build();
         String text = call(step, new Prompt(messages, options));
         ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
         if (answer.json().isEmpty()) {
@@ -40,7 +46,7 @@ public class ChatModelClient {
 
     /** Asks for plain text. */
     public String askText(ChatStep step, List<Message> messages) {
-        return call(step, new Prompt(messages));
+        return call(step, new Prompt(messages, OpenAiChatOptions.builder().timeout(timeout).build()));
     }
 
     private String call(ChatStep step, Prompt prompt) {

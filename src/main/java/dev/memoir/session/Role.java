@@ -18,6 +18,11 @@ public enum Role {
         return Role.valueOf(value.strip().toUpperCase(Locale.ROOT));
     }
 
+    @Override
+    public String toString() {
+        return wireName();
+    }
+
     /** How the role is written in prompts and history memories ("User", "Assistant"). */
     public String label() {
         return this == USER ? "User" : "Assistant";

@@ -1,5 +1,6 @@
 package dev.memoir.web;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -24,6 +25,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.exc.InvalidFormatException;
 
 /** Turns every error into an RFC 9457 ProblemDetail with a stable {@code type} and {@code code}. */
 @RestControllerAdvice
@@ -87,7 +89,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             String field = databind.getPath().stream()
                     .map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
                     .collect(Collectors.joining(".")).replace(".[", "[");
-            return badRequest(List.of(new FieldError(field, "has an invalid value")));
+            return badRequest(List.of(new FieldError(field, invalidValueMessage(databind))));
         }
         ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "malformed-body",
                 "The request body is missing or is not valid JSON");
@@ -113,6 +115,19 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE).headers(headers)
                 .body(Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", ex.getMessage()));
+    }
+
+    private static String invalidValueMessage(DatabindException ex) {
+        if (ex instanceof InvalidFormatException format && format.getTargetType() != null
+                && format.getTargetType().isEnum()) {
+            String allowed = Arrays.stream(format.getTargetType().getEnumConstants()).map(Object::toString)
+                    .collect(Collectors.joining(", "));
+            return "has an invalid value '" + format.getValue() + "'; allowed: " + allowed;
+        }
+        if (ex.getCause() instanceof IllegalArgumentException invalid && invalid.getMessage() != null) {
+            return "has an invalid value: " + invalid.getMessage();
+        }
+        return "has an invalid value";
     }
 
     private ResponseEntity<Object> badRequest(List<FieldError> errors) {

@@ -27,20 +27,18 @@ class MemoryJobRunner implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(MemoryJobRunner.class);
 
-    private final Scheduler scheduler;
-    private volatile boolean running;
+    private final DataSource dataSource;
+    private final JobProperties properties;
+    private final List<OneTimeTask<Void>> tasks;
+    private Scheduler scheduler;
 
     MemoryJobRunner(DataSource dataSource, JobProperties properties, ConditionalMemoryWriter conditionalWriter,
             SessionSummaryWriter summaryWriter) {
-        List<OneTimeTask<Void>> tasks = List.of(
+        this.dataSource = new TransactionAwareDataSourceProxy(dataSource);
+        this.properties = properties;
+        this.tasks = List.of(
                 task(MemoryJobs.CONDITIONAL_MEMORY, properties, conditionalWriter::write),
                 task(MemoryJobs.SESSION_SUMMARY, properties, summaryWriter::write));
-        this.scheduler = Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), List.copyOf(tasks))
-                .pollingInterval(properties.pollingInterval())
-                .threads(properties.threads())
-                .enableImmediateExecution()
-                .enablePriority()
-                .build();
     }
 
     private static OneTimeTask<Void> task(TaskDescriptor<Void> descriptor, JobProperties properties,
@@ -54,19 +52,29 @@ class MemoryJobRunner implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        scheduler.start();
-        running = true;
+    public synchronized void start() {
+        if (scheduler == null) {
+            // A stopped db-scheduler cannot be started again, so every start builds a fresh one.
+            scheduler = Scheduler.create(dataSource, List.copyOf(tasks))
+                    .pollingInterval(properties.pollingInterval())
+                    .threads(properties.threads())
+                    .enableImmediateExecution()
+                    .enablePriority()
+                    .build();
+            scheduler.start();
+        }
     }
 
     @Override
-    public void stop() {
-        scheduler.stop();
-        running = false;
+    public synchronized void stop() {
+        if (scheduler != null) {
+            scheduler.stop();
+            scheduler = null;
+        }
     }
 
     @Override
-    public boolean isRunning() {
-        return running;
+    public synchronized boolean isRunning() {
+        return scheduler != null;
     }
 }

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs Memoir's whole test suite: ./scripts/test.sh [extra Maven arguments]
+#
+# Tests need PostgreSQL with pgvector. Where Docker is available they start a pgvector container through
+# Testcontainers; otherwise this script first installs and starts a local PostgreSQL with pgvector
+# (scripts/local-postgres.sh, Debian; needs root or sudo) and the tests use its memoir_test database.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+java_major() {
+  "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}' | cut -d. -f1
+}
+
+# The Maven wrapper needs a JDK 21 or newer: use JAVA_HOME or the java on PATH when it is new enough,
+# otherwise the newest JDK installed under /usr/lib/jvm.
+pick_jdk() {
+  local candidate
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ] && [ "$(java_major "$JAVA_HOME/bin/java")" -ge 21 ]; then
+    return 0
+  fi
+  if command -v javac >/dev/null 2>&1 && [ "$(java_major java)" -ge 21 ]; then
+    JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
+    export JAVA_HOME
+    return 0
+  fi
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+    if [ -x "${candidate}bin/javac" ] && [ "$(java_major "${candidate}bin/java")" -ge 21 ]; then
+      export JAVA_HOME="${candidate%/}"
+      return 0
+    fi
+  done
+  echo "Memoir needs a JDK 21 or newer (set JAVA_HOME, or install one under /usr/lib/jvm)." >&2
+  exit 1
+}
+
+docker_available() {
+  command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1
+}
+
+pick_jdk
+echo "Using JDK at $JAVA_HOME"
+if docker_available; then
+  echo "Docker is available: tests start PostgreSQL with pgvector through Testcontainers."
+elif [ -z "${MEMOIR_TEST_DB_URL:-}" ]; then
+  echo "No Docker engine: using a local PostgreSQL with pgvector."
+  ./scripts/local-postgres.sh
+fi
+exec ./mvnw -B verify "$@"

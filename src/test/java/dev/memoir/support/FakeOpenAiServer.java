@@ -1,0 +1,229 @@
+package dev.memoir.support;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A scripted OpenAI-compatible chat server over real HTTP, so that tests exercise the real Spring AI client, its
+ * JSON and its errors. Tests add rules (first match wins, newest first); a call that no rule matches gets the
+ * default answer of its step. Every call is recorded.
+ */
+public final class FakeOpenAiServer {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final FakeOpenAiServer INSTANCE = new FakeOpenAiServer();
+
+    private final HttpServer server;
+    private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final List<ChatCall> calls = new CopyOnWriteArrayList<>();
+    private final AtomicInteger ids = new AtomicInteger();
+
+    private FakeOpenAiServer() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/v1/chat/completions", this::handle);
+        server.start();
+    }
+
+    /** The one server all tests share (started once per JVM, like the Spring context). */
+    public static FakeOpenAiServer instance() {
+        return INSTANCE;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** Answers calls matching {@code when} with {@code answer} (newest rules are tried first). */
+    public Rule on(Predicate<ChatCall> when, Function<ChatCall, Answer> answer) {
+        Rule rule = new Rule(when, answer);
+        rules.addFirst(rule);
+        return rule;
+    }
+
+    public void remove(Rule rule) {
+        rules.remove(rule);
+    }
+
+    public List<ChatCall> calls() {
+        return List.copyOf(calls);
+    }
+
+    public List<ChatCall> calls(Predicate<ChatCall> filter) {
+        return calls.stream().filter(filter).toList();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
+            ChatCall call = ChatCall.from(body);
+            calls.add(call);
+            Answer answer = rules.stream().filter(r -> r.when().test(call)).findFirst()
+                    .map(r -> r.answer().apply(call))
+                    .orElseGet(() -> Answer.content(defaultContent(call)));
+            if (answer.delay() != null) {
+                sleep(answer.delay());
+            }
+            if (answer.status() != 200) {
+                send(exchange, answer.status(), "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
+                return;
+            }
+            send(exchange, 200, completion(answer.content()));
+        }
+    }
+
+    private String completion(String content) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("id", "chatcmpl-fake-" + ids.incrementAndGet());
+        root.put("object", "chat.completion");
+        root.put("created", 1_700_000_000L);
+        root.put("model", "fake-model");
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.put("finish_reason", "stop");
+        ObjectNode message = choice.putObject("message");
+        message.put("role", "assistant");
+        message.put("content", content);
+        ObjectNode usage = root.putObject("usage");
+        usage.put("prompt_tokens", 42);
+        usage.put("completion_tokens", 7);
+        usage.put("total_tokens", 49);
+        return JSON.writeValueAsString(root);
+    }
+
+    private static String defaultContent(ChatCall call) {
+        return switch (call.step()) {
+            case REPLY -> "{\"reply\": \"OK.\", \"remember\": false}";
+            case SELF_REFLECTION -> "{\"sufficient\": true, \"relevant\": " + candidateNumbers(call)
+                    + ", \"keywords\": []}";
+            case CONDITIONAL_MEMORY -> "{\"context\": \"NaN\", \"summary\": \"The user shared something.\", "
+                    + "\"note\": \"Remember this.\"}";
+            case SESSION_SUMMARY, OTHER -> "The user and the assistant talked.";
+        };
+    }
+
+    /** The numbers of the numbered candidates in a self-reflection prompt, as a JSON array: all of them. */
+    private static String candidateNumbers(ChatCall call) {
+        return java.util.regex.Pattern.compile("(?m)^(\\d+)\\. ").matcher(call.lastUserMessage()).results()
+                .map(m -> m.group(1)).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+    }
+
+    private static void send(HttpExchange exchange, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static void sleep(Duration delay) {
+        try {
+            Thread.sleep(delay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public record Rule(Predicate<ChatCall> when, Function<ChatCall, Answer> answer) {
+    }
+
+    /** What the fake answers: message content, an HTTP error status, and an optional delay before answering. */
+    public record Answer(int status, String content, Duration delay) {
+
+        public static Answer content(String content) {
+            return new Answer(200, content, null);
+        }
+
+        public static Answer json(String json) {
+            return content(json);
+        }
+
+        public static Answer error(int status) {
+            return new Answer(status, null, null);
+        }
+
+        public static Answer delayed(Duration delay, String content) {
+            return new Answer(200, content, delay);
+        }
+    }
+
+    /** Which pipeline step a call comes from, told by the JSON schema it asks for. */
+    public enum Step {
+        REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, OTHER
+    }
+
+    /** One recorded chat-completions request. */
+    public record ChatCall(Step step, List<Message> messages, JsonNode body) {
+
+        static ChatCall from(JsonNode body) {
+            List<Message> messages = new ArrayList<>();
+            for (JsonNode m : body.path("messages")) {
+                JsonNode content = m.path("content");
+                String text = content.isString() ? content.asString() : content.toString();
+                messages.add(new Message(m.path("role").asString(), text));
+            }
+            JsonNode properties = body.path("response_format").path("json_schema").path("schema").path("properties");
+            Step step;
+            if (properties.has("remember")) {
+                step = Step.REPLY;
+            } else if (properties.has("sufficient")) {
+                step = Step.SELF_REFLECTION;
+            } else if (properties.has("note")) {
+                step = Step.CONDITIONAL_MEMORY;
+            } else if (!messages.isEmpty() && messages.getFirst().content().contains("[Dialogue history]")) {
+                step = Step.SESSION_SUMMARY;
+            } else {
+                step = Step.OTHER;
+            }
+            return new ChatCall(step, List.copyOf(messages), body);
+        }
+
+        /** Everything the model was shown, all messages joined. */
+        public String prompt() {
+            return String.join("\n", messages.stream().map(Message::content).toList());
+        }
+
+        public String lastUserMessage() {
+            return messages.reversed().stream().filter(m -> m.role().equals("user")).map(Message::content)
+                    .findFirst().orElse("");
+        }
+
+        public String systemPrompt() {
+            return messages.stream().filter(m -> m.role().equals("system")).map(Message::content)
+                    .findFirst().orElse("");
+        }
+
+        public boolean is(Step expected) {
+            return step == expected;
+        }
+
+        public boolean mentions(String text) {
+            return prompt().contains(text);
+        }
+    }
+
+    public record Message(String role, String content) {
+    }
+}

@@ -1,0 +1,79 @@
+package dev.memoir.support;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The whole service on a random port, against real PostgreSQL with pgvector and the scripted fake model over
+ * HTTP. Every test class shares one application context; tests stay apart by using tenants of their own.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class IntegrationTest {
+
+    protected static final FakeOpenAiServer fake = FakeOpenAiServer.instance();
+
+    @LocalServerPort
+    private int port;
+
+    protected Api api;
+
+    private final List<FakeOpenAiServer.Rule> rules = new ArrayList<>();
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        TestDatabase database = TestDatabase.instance();
+        registry.add("spring.datasource.url", database::url);
+        registry.add("spring.datasource.username", database::username);
+        registry.add("spring.datasource.password", database::password);
+        registry.add("spring.ai.openai.base-url", fake::baseUrl);
+        registry.add("spring.ai.openai.api-key", () -> "test-key");
+        registry.add("spring.ai.openai.timeout", () -> "3s");
+        registry.add("spring.ai.openai.max-retries", () -> "0");
+        registry.add("memoir.security.bootstrap-key", () -> Api.BOOTSTRAP_KEY);
+        registry.add("memoir.jobs.polling-interval", () -> "200ms");
+        registry.add("memoir.jobs.first-retry-delay", () -> "500ms");
+        registry.add("memoir.api.max-request-size", () -> "64KB");
+    }
+
+    @BeforeEach
+    void connect() {
+        api = new Api(port);
+    }
+
+    @AfterEach
+    void removeRules() {
+        rules.forEach(fake::remove);
+    }
+
+    /** Scripts the fake model for this test only. */
+    protected void onModelCall(java.util.function.Predicate<FakeOpenAiServer.ChatCall> when,
+            java.util.function.Function<FakeOpenAiServer.ChatCall, FakeOpenAiServer.Answer> answer) {
+        rules.add(fake.on(when, answer));
+    }
+
+    protected static ConditionFactory eventually() {
+        return Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100));
+    }
+
+    protected static List<JsonNode> items(Api.Response response) {
+        List<JsonNode> items = new ArrayList<>();
+        response.body().path("items").forEach(items::add);
+        return items;
+    }
+
+    protected static List<JsonNode> ofKind(Api.Response response, String kind) {
+        return items(response).stream().filter(m -> m.path("kind").asString().equals(kind)).toList();
+    }
+}
