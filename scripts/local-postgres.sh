@@ -19,7 +19,11 @@ as_root() {
 }
 
 psql_super() {
-  if [ "$(id -u)" -eq 0 ]; then su postgres -c "psql -v ON_ERROR_STOP=1 -qtAX $*"; else sudo -u postgres psql -v ON_ERROR_STOP=1 -qtAX "$@"; fi
+  if [ "$(id -u)" -eq 0 ]; then
+    runuser -u postgres -- env PGOPTIONS=--client-min-messages=warning psql -v ON_ERROR_STOP=1 -qtAX "$@"
+  else
+    sudo -u postgres env PGOPTIONS=--client-min-messages=warning psql -v ON_ERROR_STOP=1 -qtAX "$@"
+  fi
 }
 
 apt_updated=0
@@ -84,17 +88,17 @@ start_cluster() {
 }
 
 create_databases() {
-  if [ "$(psql_super -c "\"select 1 from pg_roles where rolname = '${DB_USER}'\"")" != "1" ]; then
+  if [ "$(psql_super -c "select 1 from pg_roles where rolname = '${DB_USER}'")" != "1" ]; then
     log "creating role ${DB_USER}"
-    psql_super -c "\"create role ${DB_USER} login password '${DB_PASSWORD}'\""
+    psql_super -c "create role ${DB_USER} login password '${DB_PASSWORD}'"
   fi
   for db in $DATABASES; do
-    if [ "$(psql_super -c "\"select 1 from pg_database where datname = '${db}'\"")" != "1" ]; then
+    if [ "$(psql_super -c "select 1 from pg_database where datname = '${db}'")" != "1" ]; then
       log "creating database ${db}"
-      psql_super -c "\"create database ${db} owner ${DB_USER}\""
+      psql_super -c "create database ${db} owner ${DB_USER}"
     fi
     # pgvector is not a trusted extension: a superuser creates it, the service's migrations then find it.
-    psql_super -d "$db" -c "\"create extension if not exists vector\""
+    psql_super -d "$db" -c "create extension if not exists vector"
   done
 }
 

@@ -25,8 +25,10 @@ class UserDataEraser {
 
     @Transactional
     UserErasure erase(TenantId tenant, String userId) {
-        int memoryCount = memories.deleteAllForUser(tenant, userId);
+        // Sessions first: deleting them waits for any memory job holding one of them, so that the memory it
+        // wrote is committed, and then seen and deleted below.
         ErasedSessions erased = sessions.deleteAllForUser(tenant, userId);
+        int memoryCount = memories.deleteAllForUser(tenant, userId);
         return new UserErasure(userId, erased.sessions(), erased.turns(), memoryCount);
     }
 }

@@ -8,7 +8,6 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.springframework.ai.embedding.EmbeddingModel;
-import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -42,14 +41,11 @@ public class MemoryStore {
                 return view(existing.get(), null);
             }
         }
+        // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
+        // and the retry finds the first worker's record above.
         MemoryRecord record = new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
                 memory.text(), embed(memory.text()), memory.sessionId(), memory.turnIds(), memory.dedupKey());
-        try {
-            return view(records.saveAndFlush(record), null);
-        } catch (DataIntegrityViolationException raced) {
-            // Another worker wrote the same dedup key between our check and insert; theirs stands.
-            return records.findByDedupKey(memory.dedupKey()).map(r -> view(r, null)).orElseThrow(() -> raced);
-        }
+        return view(records.save(record), null);
     }
 
     /** Writes several memories in the caller's transaction (imported or chatted turns). */

@@ -21,6 +21,11 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s from Session s where s.id = :id and s.tenantId = :tenantId")
     Optional<Session> lockByIdAndTenantId(UUID id, UUID tenantId);
 
+    /** Holds the session row (FOR SHARE) so that erasing the user waits for a memory write under way. */
+    @Lock(LockModeType.PESSIMISTIC_READ)
+    @Query("select s.id from Session s where s.id = :id")
+    Optional<UUID> holdById(UUID id);
+
     List<Session> findByTenantIdAndUserIdOrderByCreatedAtDesc(UUID tenantId, String userId, Limit limit);
 
     @Modifying

@@ -107,6 +107,16 @@ public class SessionService {
                 .map(s -> new OpenSession(new TenantId(s.getTenantId()), s.getId(), s.getUserId(), s.getSettings()));
     }
 
+    /**
+     * For a background job about to store memory of a session: holds the session until the caller's transaction
+     * ends and answers whether it still exists. Erasing the user waits for the hold, so memory written under it is
+     * erased too, and memory for an already erased user is never written.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean holdForMemoryWrite(UUID sessionId) {
+        return sessions.holdById(sessionId).isPresent();
+    }
+
     @Transactional
     void close(TenantId tenant, UUID id) {
         Session session = find(tenant, id);

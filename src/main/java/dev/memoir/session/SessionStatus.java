@@ -1,5 +1,19 @@
 package dev.memoir.session;
 
+import java.util.Locale;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
 public enum SessionStatus {
-    OPEN, CLOSED
+    OPEN, CLOSED;
+
+    @JsonValue
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public String toString() {
+        return wireName();
+    }
 }

@@ -15,7 +15,7 @@ import dev.memoir.memory.MemorySettings;
 public record SessionView(
         UUID id,
         String userId,
-        @Schema(example = "OPEN") SessionStatus status,
+        @Schema(example = "open") SessionStatus status,
         MemorySettings memory,
         Instant createdAt,
         Instant updatedAt,

@@ -20,7 +20,7 @@ import dev.memoir.web.Problems;
 
 /**
  * Authenticates every API request by its bearer key. Tenant keys reach the API; the bootstrap key reaches only
- * /admin. Documentation and health stay open.
+ * /admin and /actuator. Documentation and health stay open.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -55,11 +55,12 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             return;
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (path.startsWith("/admin")) {
+        if (path.startsWith("/admin") || path.startsWith("/actuator")) {
+            // Tenant management and service-wide metrics belong to the operator, not to any tenant.
             if (properties.hasBootstrapKey() && ApiKeys.sameKey(key.get(), properties.bootstrapKey())) {
                 chain.doFilter(request, response);
             } else {
-                reject(response, "The /admin endpoints need the bootstrap key");
+                reject(response, "The /admin and /actuator endpoints need the bootstrap key");
             }
             return;
         }

@@ -117,6 +117,33 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 .body(Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", ex.getMessage()));
     }
 
+    /**
+     * Gives the ProblemDetails that Spring builds for the remaining MVC errors the same {@code code} and
+     * {@code type} as ours.
+     */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+            HttpStatusCode statusCode, WebRequest request) {
+        ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
+        if (response != null && response.getBody() instanceof ProblemDetail problem
+                && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
+            String code = switch (statusCode.value()) {
+                case 400 -> "invalid-request";
+                case 404 -> "not-found";
+                case 405 -> "method-not-allowed";
+                case 406 -> "not-acceptable";
+                case 413 -> "payload-too-large";
+                case 415 -> "unsupported-media-type";
+                default -> statusCode.is5xxServerError() ? "internal-error" : "request-error";
+            };
+            ProblemDetail coded = Problems.of(statusCode, code,
+                    problem.getDetail() != null ? problem.getDetail() : ex.getMessage());
+            coded.setInstance(problem.getInstance());
+            return new ResponseEntity<>(coded, response.getHeaders(), response.getStatusCode());
+        }
+        return response;
+    }
+
     private static String invalidValueMessage(DatabindException ex) {
         if (ex instanceof InvalidFormatException format && format.getTargetType() != null
                 && format.getTargetType().isEnum()) {

@@ -25,8 +25,9 @@ class OpenApiConfig {
 
                                 Every request carries an API key (`Authorization: Bearer ...`). Errors are RFC 9457 \
                                 problem details whose `code` is stable: `invalid-request`, `malformed-body`, \
-                                `unauthorized`, `not-found`, `session-closed`, `payload-too-large`, `model-error` \
-                                (502), `model-unavailable` (503), `model-timeout` (504)."""))
+                                `unauthorized`, `not-found`, `method-not-allowed`, `session-closed`, \
+                                `payload-too-large`, `unsupported-media-type`, `model-error` (502), \
+                                `model-unavailable` (503), `model-timeout` (504), `internal-error` (500)."""))
                 .components(new Components().addSecuritySchemes("apiKey", new SecurityScheme()
                         .type(SecurityScheme.Type.HTTP)
                         .scheme("bearer")

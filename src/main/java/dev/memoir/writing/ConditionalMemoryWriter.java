@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
@@ -37,10 +38,12 @@ class ConditionalMemoryWriter {
     private final MemoryStore store;
     private final ChatModelClient model;
     private final PromptTemplates prompts;
+    private final TransactionTemplate transaction;
 
     ConditionalMemoryWriter(SessionService sessions, MemoryStore store, ChatModelClient model,
-            PromptTemplates prompts) {
+            PromptTemplates prompts, TransactionTemplate transaction) {
         this.sessions = sessions;
+        this.transaction = transaction;
         this.store = store;
         this.model = model;
         this.prompts = prompts;
@@ -63,8 +66,12 @@ class ConditionalMemoryWriter {
         ModelAnswer answer = model.askJson(ChatStep.CONDITIONAL_MEMORY, List.of(new UserMessage(prompt)),
                 ConditionalNote.JSON_SCHEMA);
         answer.json().flatMap(ConditionalNote::from).ifPresentOrElse(
-                note -> store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL,
-                        note.memoryText(), session.id(), List.of(userTurnId), "conditional:" + userTurnId)),
+                note -> transaction.executeWithoutResult(status -> {
+                    if (sessions.holdForMemoryWrite(session.id())) {
+                        store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL,
+                                note.memoryText(), session.id(), List.of(userTurnId), "conditional:" + userTurnId));
+                    }
+                }),
                 () -> log.warn("No conditional memory for turn {}: the model gave no usable note", userTurnId));
     }
 }

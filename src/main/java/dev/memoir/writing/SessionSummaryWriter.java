@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
@@ -29,10 +30,12 @@ class SessionSummaryWriter {
     private final MemoryStore store;
     private final ChatModelClient model;
     private final PromptTemplates prompts;
+    private final TransactionTemplate transaction;
 
     SessionSummaryWriter(SessionService sessions, MemoryStore store, ChatModelClient model,
-            PromptTemplates prompts) {
+            PromptTemplates prompts, TransactionTemplate transaction) {
         this.sessions = sessions;
+        this.transaction = transaction;
         this.store = store;
         this.model = model;
         this.prompts = prompts;
@@ -51,7 +54,11 @@ class SessionSummaryWriter {
             log.warn("The model returned an empty summary for session {}", sessionId);
             return;
         }
-        store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,
-                turns.stream().map(TurnView::id).toList(), "summary:" + sessionId));
+        transaction.executeWithoutResult(status -> {
+            if (sessions.holdForMemoryWrite(sessionId)) {
+                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,
+                        turns.stream().map(TurnView::id).toList(), "summary:" + sessionId));
+            }
+        });
     }
 }

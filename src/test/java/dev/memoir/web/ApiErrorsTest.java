@@ -86,6 +86,22 @@ class ApiErrorsTest extends IntegrationTest {
     }
 
     @Test
+    void springsOwnRequestErrorsCarryOurCodeToo() {
+        String key = api.newTenant();
+        assertProblem(api.send("DELETE", "/memory", key, null), 400, "invalid-request");
+        assertProblem(api.send("PUT", "/chat", key, "{}"), 405, "method-not-allowed");
+        assertProblem(api.get(key, "/no-such-endpoint"), 404, "not-found");
+    }
+
+    @Test
+    void actuatorMetricsNeedTheBootstrapKeyWhileHealthIsOpen() {
+        String key = api.newTenant();
+        assertThat(api.get(null, "/actuator/health").status()).isEqualTo(200);
+        assertProblem(api.get(key, "/actuator/metrics"), 401, "unauthorized");
+        assertThat(api.get(Api.BOOTSTRAP_KEY, "/actuator/metrics").status()).isEqualTo(200);
+    }
+
+    @Test
     void aBodyOverTheConfiguredSizeIs413() {
         String key = api.newTenant();
         String session = api.newSession(key, "u", null);
@@ -101,6 +117,6 @@ class ApiErrorsTest extends IntegrationTest {
         assertThat(api.close(key, session).status()).isEqualTo(202);
         assertProblem(api.chat(key, session, "hello?"), 409, "session-closed");
         assertProblem(api.importTurns(key, session, "late", "turns"), 409, "session-closed");
-        assertThat(api.get(key, "/sessions/" + session).text("status")).isEqualTo("CLOSED");
+        assertThat(api.get(key, "/sessions/" + session).text("status")).isEqualTo("closed");
     }
 }
