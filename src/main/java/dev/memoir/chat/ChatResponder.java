@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
@@ -18,9 +16,8 @@ import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.ScoredMemory;
 import dev.memoir.retrieval.Retrieval;
-import dev.memoir.retrieval.SelfReflectiveRetriever;
+import dev.memoir.retrieval.MemoryRecall;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.OpenSession;
 import dev.memoir.session.Role;
@@ -30,26 +27,28 @@ import dev.memoir.tenant.TenantId;
 import dev.memoir.writing.MemoryJobs;
 
 /**
- * One chat turn: store the user's message first (so that a failing model loses nothing), retrieve with
- * self-reflection, answer and decide whether to remember in a single model call, then store the reply and queue
- * the conditional memory.
+ * One chat turn: store the user's message first (so that a failing model loses nothing), recall memory (recursive
+ * summary, chosen memos, self-reflective dense retrieval), lay it out within the token budget, answer and decide
+ * whether to remember in a single model call, then store the reply and queue the conditional memory.
  */
 @Service
 class ChatResponder {
 
     private final SessionService sessions;
-    private final SelfReflectiveRetriever retriever;
+    private final MemoryRecall recall;
+    private final MemoryPromptBuilder memoryPrompt;
     private final ChatModelClient model;
     private final PromptTemplates prompts;
     private final MemoryJobs memoryJobs;
     private final TransactionTemplate transaction;
     private final ChatProperties properties;
 
-    ChatResponder(SessionService sessions, SelfReflectiveRetriever retriever, ChatModelClient model,
-            PromptTemplates prompts, MemoryJobs memoryJobs, TransactionTemplate transaction,
+    ChatResponder(SessionService sessions, MemoryRecall recall, MemoryPromptBuilder memoryPrompt,
+            ChatModelClient model, PromptTemplates prompts, MemoryJobs memoryJobs, TransactionTemplate transaction,
             ChatProperties properties) {
         this.sessions = sessions;
-        this.retriever = retriever;
+        this.recall = recall;
+        this.memoryPrompt = memoryPrompt;
         this.model = model;
         this.prompts = prompts;
         this.memoryJobs = memoryJobs;
@@ -63,11 +62,12 @@ class ChatResponder {
 
         List<TurnView> recent = sessions.recentTurns(sessionId, properties.recentTurns());
         List<UUID> inPrompt = recent.stream().map(TurnView::id).toList();
-        Retrieval retrieval = retriever.retrieve(session, message, inPrompt);
+        Retrieval retrieval = recall.recall(session, message, inPrompt);
+        MemoryPromptBuilder.MemoryPrompt memory = memoryPrompt.build(retrieval.memories(),
+                session.settings().promptTokenBudget());
 
         ReplyDecision decision = ReplyDecision.from(
-                        model.askJson(ChatStep.REPLY, replyPrompt(retrieval.memories(), recent),
-                                ReplyDecision.JSON_SCHEMA))
+                        model.askJson(ChatStep.REPLY, replyPrompt(memory.text(), recent), ReplyDecision.JSON_SCHEMA))
                 .orElseThrow(EmptyReplyException::new);
         boolean remembered = decision.remember() && session.settings().writes(MemoryKind.CONDITIONAL);
 
@@ -80,17 +80,13 @@ class ChatResponder {
             return stored;
         });
 
-        List<UsedMemory> used = retrieval.memories().stream()
-                .map(m -> new UsedMemory(m.id(), m.kind(), m.text(), m.score()))
+        List<UsedMemory> used = memory.included().stream()
+                .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score()))
                 .toList();
         return new ChatReply(decision.reply(), assistantTurn.id(), userTurn.id(), used, remembered);
     }
 
-    private List<Message> replyPrompt(List<ScoredMemory> memories, List<TurnView> recent) {
-        String memoryBlock = memories.isEmpty() ? "(nothing remembered yet)"
-                : IntStream.range(0, memories.size())
-                        .mapToObj(i -> (i + 1) + ". [" + memories.get(i).kind() + "] " + memories.get(i).text())
-                        .collect(Collectors.joining("\n"));
+    private List<Message> replyPrompt(String memoryBlock, List<TurnView> recent) {
         List<Message> messages = new ArrayList<>();
         messages.add(new SystemMessage(prompts.render("reply", Map.of("memories", memoryBlock))));
         for (TurnView turn : recent) {

@@ -61,6 +61,19 @@ public final class LenientJson {
         };
     }
 
+    /** An integer field, also when written as a string ("3"). */
+    public static Optional<Integer> integer(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (value.isIntegralNumber()) {
+            return Optional.of(value.intValue());
+        }
+        String text = value.asString().strip();
+        return text.matches("-?\\d{1,9}") ? Optional.of(Integer.parseInt(text)) : Optional.empty();
+    }
+
     /** The integers of an array field; entries that are not integers are skipped. */
     public static List<Integer> integers(JsonNode node, String field) {
         List<Integer> result = new ArrayList<>();

@@ -67,8 +67,18 @@ class MemoryController {
         return store.get(tenant, id);
     }
 
+    @GetMapping("/{id}/revisions")
+    @Operation(summary = "List every version of a memory, newest first",
+            description = "Edits, recursive-summary folds and merges make new versions; each keeps its text, the "
+                    + "session that caused it and why.",
+            responses = {@ApiResponse(responseCode = "200"),
+                    @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
+    MemoryRevisionList revisions(TenantId tenant, @PathVariable UUID id) {
+        return new MemoryRevisionList(store.revisions(tenant, id));
+    }
+
     @PatchMapping("/{id}")
-    @Operation(summary = "Edit a memory's text (it is re-embedded)", responses = {@ApiResponse(responseCode = "200"),
+    @Operation(summary = "Edit a memory's text (it is re-embedded and the old text kept as a revision)", responses = {@ApiResponse(responseCode = "200"),
             @ApiResponse(responseCode = "400", description = "Blank or too long text"),
             @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
     MemoryView update(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody MemoryUpdate update) {

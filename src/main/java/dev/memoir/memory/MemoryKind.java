@@ -15,7 +15,11 @@ public enum MemoryKind {
     /** One summary per closed session (seed 000). */
     SUMMARY("summary"),
     /** Context summary and knowledge note for an utterance worth remembering (seed 000). */
-    CONDITIONAL("conditional");
+    CONDITIONAL("conditional"),
+    /** A topic of a session with its summary and the span of turns it covers (seed 001, MemoChat). */
+    MEMO("memo"),
+    /** The user's one evolving memory document, refolded at every session close (seed 002). */
+    RECURSIVE_SUMMARY("recursive_summary");
 
     private final String wireName;
 

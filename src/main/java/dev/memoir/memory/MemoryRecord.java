@@ -43,6 +43,10 @@ class MemoryRecord {
 
     private String dedupKey;
 
+    private String topic;
+
+    private int version;
+
     private Instant createdAt;
 
     private Instant updatedAt;
@@ -51,7 +55,7 @@ class MemoryRecord {
     }
 
     MemoryRecord(UUID tenantId, String userId, MemoryKind kind, String text, float[] embedding, UUID sessionId,
-            List<UUID> turnIds, String dedupKey) {
+            List<UUID> turnIds, String dedupKey, String topic) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.userId = userId;
@@ -61,13 +65,17 @@ class MemoryRecord {
         this.sessionId = sessionId;
         this.turnIds = turnIds.toArray(UUID[]::new);
         this.dedupKey = dedupKey;
+        this.topic = topic;
+        this.version = 1;
         this.createdAt = Instant.now();
         this.updatedAt = this.createdAt;
     }
 
-    void replaceText(String newText, float[] newEmbedding) {
+    /** Replaces the text, which makes a new version. */
+    void revise(String newText, float[] newEmbedding) {
         this.text = newText;
         this.embedding = newEmbedding;
+        this.version++;
         this.updatedAt = Instant.now();
     }
 
@@ -93,6 +101,14 @@ class MemoryRecord {
 
     List<UUID> getTurnIds() {
         return turnIds == null ? List.of() : Arrays.asList(turnIds);
+    }
+
+    String getTopic() {
+        return topic;
+    }
+
+    int getVersion() {
+        return version;
     }
 
     Instant getCreatedAt() {

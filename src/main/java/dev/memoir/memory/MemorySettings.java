@@ -7,39 +7,52 @@ import java.util.Set;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
- * How a session remembers: the kinds it writes and reads, how many memories of each kind retrieval returns, and
- * how many self-reflection rounds may search again. Fully resolved: every field is set.
+ * How a session remembers: the strategy it started from, the kinds it writes and reads, how many memories of
+ * each kind retrieval considers, how many self-reflection rounds may search again, and how many tokens of memory
+ * a reply prompt may carry. Fully resolved: every field is set.
  */
 @Schema(description = "A session's memory strategy, resolved against the service defaults")
 public record MemorySettings(
+        @Schema(description = "The preset the kinds came from", example = "multi-view") MemoryStrategy strategy,
         @Schema(description = "Memory kinds written from this session") Set<MemoryKind> write,
         @Schema(description = "Memory kinds retrieved for this session's replies") Set<MemoryKind> read,
-        @Schema(description = "Memories retrieved per kind") Map<MemoryKind, Integer> topK,
+        @Schema(description = "Memories retrieved per kind (for memos: the candidates shown to the model)")
+        Map<MemoryKind, Integer> topK,
         @Schema(description = "Self-reflection rounds that may search again; 0 turns self-reflection off")
-        int reflectionRounds) {
+        int reflectionRounds,
+        @Schema(description = "Most tokens of memory a reply prompt carries; lower-ranked memories are trimmed")
+        int promptTokenBudget) {
 
     public boolean writes(MemoryKind kind) {
         return write.contains(kind);
+    }
+
+    public boolean reads(MemoryKind kind) {
+        return read.contains(kind);
     }
 
     public int topK(MemoryKind kind) {
         return topK.getOrDefault(kind, 0);
     }
 
-    /** This settings with the request's non-null fields laid over it. */
+    /** These settings with the request's non-null fields laid over them; a strategy resets write and read. */
     public MemorySettings overriddenBy(MemorySettingsOverride override) {
         if (override == null) {
             return this;
         }
+        MemoryStrategy chosen = override.strategy() != null ? override.strategy() : strategy;
+        Set<MemoryKind> baseKinds = override.strategy() != null ? chosen.kinds() : null;
         Map<MemoryKind, Integer> mergedTopK = new EnumMap<>(MemoryKind.class);
         mergedTopK.putAll(topK);
         if (override.topK() != null) {
             mergedTopK.putAll(override.topK());
         }
         return new MemorySettings(
-                override.write() != null ? Set.copyOf(override.write()) : write,
-                override.read() != null ? Set.copyOf(override.read()) : read,
+                chosen,
+                override.write() != null ? Set.copyOf(override.write()) : baseKinds != null ? baseKinds : write,
+                override.read() != null ? Set.copyOf(override.read()) : baseKinds != null ? baseKinds : read,
                 Map.copyOf(mergedTopK),
-                override.reflectionRounds() != null ? override.reflectionRounds() : reflectionRounds);
+                override.reflectionRounds() != null ? override.reflectionRounds() : reflectionRounds,
+                override.promptTokenBudget() != null ? override.promptTokenBudget() : promptTokenBudget);
     }
 }

@@ -11,12 +11,17 @@ import jakarta.validation.constraints.NotNull;
 /** Per-session changes to the default memory strategy; every field is optional. */
 @Schema(description = "Overrides of the default memory strategy for one session; omitted fields keep the default")
 public record MemorySettingsOverride(
-        @Schema(description = "Kinds to write", example = "[\"history\", \"conditional\", \"summary\"]")
+        @Schema(description = "A preset naming the kinds written and read: conditional, conditional+summary, "
+                + "multi-view, memochat, recursive or all", example = "memochat")
+        MemoryStrategy strategy,
+        @Schema(description = "Kinds to write, replacing the strategy's", example = "[\"history\", \"memo\"]")
         Set<@NotNull MemoryKind> write,
-        @Schema(description = "Kinds to read", example = "[\"conditional\", \"summary\"]")
+        @Schema(description = "Kinds to read, replacing the strategy's", example = "[\"memo\"]")
         Set<@NotNull MemoryKind> read,
         @Schema(description = "Memories retrieved per kind, 0 to 20", example = "{\"conditional\": 5}")
         Map<@NotNull MemoryKind, @NotNull @Min(0) @Max(20) Integer> topK,
         @Schema(description = "Self-reflection rounds, 0 to 5; 0 turns self-reflection off", example = "1")
-        @Min(0) @Max(5) Integer reflectionRounds) {
+        @Min(0) @Max(5) Integer reflectionRounds,
+        @Schema(description = "Most tokens of memory in a reply prompt, 100 to 100000", example = "3000")
+        @Min(100) @Max(100_000) Integer promptTokenBudget) {
 }

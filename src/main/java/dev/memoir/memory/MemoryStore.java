@@ -21,10 +21,12 @@ import dev.memoir.web.NotFoundException;
 public class MemoryStore {
 
     private final MemoryRecordRepository records;
+    private final MemoryRevisionRepository revisions;
     private final EmbeddingModel embeddingModel;
 
-    MemoryStore(MemoryRecordRepository records, EmbeddingModel embeddingModel) {
+    MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions, EmbeddingModel embeddingModel) {
         this.records = records;
+        this.revisions = revisions;
         this.embeddingModel = embeddingModel;
     }
 
@@ -44,18 +46,20 @@ public class MemoryStore {
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
         // and the retry finds the first worker's record above.
         MemoryRecord record = new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
-                memory.text(), embed(memory.text()), memory.sessionId(), memory.turnIds(), memory.dedupKey());
+                memory.text(), embed(embeddingText(memory.topic(), memory.text())), memory.sessionId(),
+                memory.turnIds(), memory.dedupKey(), memory.topic());
         return view(records.save(record), null);
     }
 
     /** Writes several memories in the caller's transaction (imported or chatted turns). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void writeAll(List<NewMemory> memories) {
-        List<float[]> embeddings = embeddingModel.embed(memories.stream().map(NewMemory::text).toList());
+        List<float[]> embeddings = embeddingModel.embed(
+                memories.stream().map(m -> embeddingText(m.topic(), m.text())).toList());
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
             records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(), embeddings.get(i),
-                    m.sessionId(), m.turnIds(), m.dedupKey()));
+                    m.sessionId(), m.turnIds(), m.dedupKey(), m.topic()));
         }
     }
 
@@ -67,7 +71,7 @@ public class MemoryStore {
     public List<ScoredMemory> nearest(TenantId tenant, String userId, Collection<MemoryKind> kinds, float[] query,
             int limit, Collection<UUID> excludedTurnIds) {
         return nearestRecords(tenant, userId, kinds, query, limit, excludedTurnIds).stream()
-                .map(r -> new ScoredMemory(r.getId(), r.getKind(), r.getText(),
+                .map(r -> new ScoredMemory(r.getId(), r.getKind(), r.getTopic(), r.getText(),
                         Vectors.cosine(query, r.getEmbedding()), provenance(r)))
                 .toList();
     }
@@ -104,11 +108,51 @@ public class MemoryStore {
         return view(find(tenant, id), null);
     }
 
+    /** A user's edit of a memory: a new version, re-embedded. */
     @Transactional
     public MemoryView updateText(TenantId tenant, UUID id, String text) {
-        MemoryRecord record = find(tenant, id);
-        record.replaceText(text, embed(text));
+        return revise(find(tenant, id), text, null, "edit");
+    }
+
+    /**
+     * Replaces a memory's text with a new version (re-embedded) and keeps the old text in its revision trail.
+     *
+     * @param sessionId the session whose processing caused the change, if any
+     * @param reason    why, for the trail: "edit", "recursive-summary", "merge", ...
+     */
+    @Transactional
+    public MemoryView revise(UUID id, String text, UUID sessionId, String reason) {
+        MemoryRecord record = records.findById(id).orElseThrow(() -> new NotFoundException("Memory", id));
+        return revise(record, text, sessionId, reason);
+    }
+
+    private MemoryView revise(MemoryRecord record, String text, UUID sessionId, String reason) {
+        if (!revisions.existsByMemoryId(record.getId())) {
+            revisions.save(new MemoryRevision(record.getId(), record.getVersion(), record.getText(),
+                    record.getSessionId(), "created", record.getCreatedAt()));
+        }
+        record.revise(text, embed(embeddingText(record.getTopic(), text)));
+        revisions.save(new MemoryRevision(record.getId(), record.getVersion(), text, sessionId, reason,
+                record.getUpdatedAt()));
         return view(record, null);
+    }
+
+    /** Every version of a memory, newest first; a memory never revised has just its first. */
+    @Transactional(readOnly = true)
+    public List<MemoryRevisionView> revisions(TenantId tenant, UUID id) {
+        MemoryRecord record = find(tenant, id);
+        List<MemoryRevisionView> trail = revisions.findByMemoryIdOrderByVersionDesc(id).stream()
+                .map(MemoryRevision::view).toList();
+        return trail.isEmpty()
+                ? List.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(), "created",
+                        record.getCreatedAt()))
+                : trail;
+    }
+
+    /** The memory written under a dedup key, if any (used for memories that exist once per user). */
+    @Transactional(readOnly = true)
+    public Optional<MemoryView> findByDedupKey(String dedupKey) {
+        return records.findByDedupKey(dedupKey).map(r -> view(r, null));
     }
 
     @Transactional
@@ -122,14 +166,19 @@ public class MemoryStore {
         return records.deleteAllForUser(tenant.value(), userId);
     }
 
+    /** A topic is part of what a memory is about, so it is embedded with the text. */
+    private static String embeddingText(String topic, String text) {
+        return topic == null || topic.isBlank() ? text : topic + ": " + text;
+    }
+
     private MemoryRecord find(TenantId tenant, UUID id) {
         return records.findByIdAndTenantId(id, tenant.value())
                 .orElseThrow(() -> new NotFoundException("Memory", id));
     }
 
     private static MemoryView view(MemoryRecord r, Double score) {
-        return new MemoryView(r.getId(), r.getKind(), r.getText(), score, provenance(r), r.getCreatedAt(),
-                r.getUpdatedAt());
+        return new MemoryView(r.getId(), r.getKind(), r.getTopic(), r.getText(), score, provenance(r),
+                r.getVersion(), r.getCreatedAt(), r.getUpdatedAt());
     }
 
     private static Provenance provenance(MemoryRecord r) {

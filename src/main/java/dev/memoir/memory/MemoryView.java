@@ -3,16 +3,22 @@ package dev.memoir.memory;
 import java.time.Instant;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import io.swagger.v3.oas.annotations.media.Schema;
 
 @Schema(description = "A stored memory")
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record MemoryView(
         UUID id,
         @Schema(description = "Memory form", example = "conditional") MemoryKind kind,
+        @Schema(description = "Topic of a memo or topic memory; absent for other kinds") String topic,
         String text,
         @Schema(description = "Cosine similarity to the query (1 is identical); null when listing without a query")
-        Double score,
+        @JsonInclude(JsonInclude.Include.ALWAYS) Double score,
         Provenance provenance,
+        @Schema(description = "Version of the text, from 1; earlier versions are listed under "
+                + "/memory/{id}/revisions") int version,
         Instant createdAt,
         Instant updatedAt) {
 }

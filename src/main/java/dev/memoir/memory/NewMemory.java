@@ -10,5 +10,10 @@ import dev.memoir.tenant.TenantId;
  * returns the first record instead of adding another (retried jobs rely on this).
  */
 public record NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-        List<UUID> turnIds, String dedupKey) {
+        List<UUID> turnIds, String dedupKey, String topic) {
+
+    public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
+            List<UUID> turnIds, String dedupKey) {
+        this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, null);
+    }
 }

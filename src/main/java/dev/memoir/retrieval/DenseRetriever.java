@@ -2,6 +2,7 @@ package dev.memoir.retrieval;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -13,9 +14,14 @@ import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.session.OpenSession;
 
-/** Dense retrieval: the top K memories of each kind the session reads, by cosine similarity (seed 000). */
+/**
+ * Dense retrieval: the top K memories of each record kind the session reads, by cosine similarity (seed 000).
+ * Memos and the recursive summary have retrievers of their own.
+ */
 @Component
 class DenseRetriever {
+
+    static final Set<MemoryKind> KINDS = EnumSet.of(MemoryKind.HISTORY, MemoryKind.SUMMARY, MemoryKind.CONDITIONAL);
 
     private final MemoryStore store;
 
@@ -27,6 +33,9 @@ class DenseRetriever {
         float[] vector = store.embed(query);
         List<ScoredMemory> found = new ArrayList<>();
         for (MemoryKind kind : session.settings().read()) {
+            if (!KINDS.contains(kind)) {
+                continue;
+            }
             found.addAll(store.nearest(session.tenant(), session.userId(), Set.of(kind), vector,
                     session.settings().topK(kind), excludedTurnIds));
         }

@@ -26,7 +26,7 @@ import dev.memoir.session.OpenSession;
  * search, at most {@code reflectionRounds} times; after the last round every memory found so far is used.
  */
 @Service
-public class SelfReflectiveRetriever {
+class SelfReflectiveRetriever {
 
     private final DenseRetriever dense;
     private final ChatModelClient model;
@@ -38,7 +38,7 @@ public class SelfReflectiveRetriever {
         this.prompts = prompts;
     }
 
-    public Retrieval retrieve(OpenSession session, String message, Collection<UUID> excludedTurnIds) {
+    Retrieval retrieve(OpenSession session, String message, Collection<UUID> excludedTurnIds) {
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
         addAll(found, dense.retrieve(session, message, excludedTurnIds));
         int searches = 1;

@@ -95,6 +95,21 @@ public class SessionService {
                 .orElse(List.of());
     }
 
+    /** The turns with these ids, in dialogue order. */
+    @Transactional(readOnly = true)
+    public List<TurnView> turnsByIds(List<UUID> ids) {
+        return turns.findAllById(ids).stream().map(Turn::view)
+                .sorted(java.util.Comparator.comparing(TurnView::sessionId).thenComparingInt(TurnView::seq))
+                .toList();
+    }
+
+    /** The turns of a session from position {@code fromSeq} to {@code toSeq}, both included, in order. */
+    @Transactional(readOnly = true)
+    public List<TurnView> turnsBetween(UUID sessionId, int fromSeq, int toSeq) {
+        return turns.findBySessionIdAndSeqBetweenOrderBySeqAsc(sessionId, fromSeq, toSeq).stream()
+                .map(Turn::view).toList();
+    }
+
     @Transactional(readOnly = true)
     public List<TurnView> allTurns(UUID sessionId) {
         return turns.findBySessionIdOrderBySeqAsc(sessionId).stream().map(Turn::view).toList();
@@ -119,9 +134,12 @@ public class SessionService {
 
     @Transactional
     void close(TenantId tenant, UUID id) {
-        Session session = find(tenant, id);
+        // Locked like append, so that listeners of the close see every turn and no turn comes after.
+        Session session = sessions.lockByIdAndTenantId(id, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Session", id));
         if (session.close()) {
-            events.publishEvent(new SessionClosed(tenant, session.getUserId(), id, session.getSettings()));
+            events.publishEvent(new SessionClosed(tenant, session.getUserId(), id, session.getSettings(),
+                    turns.maxSeq(id)));
         }
     }
 

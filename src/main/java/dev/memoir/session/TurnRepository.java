@@ -16,6 +16,8 @@ interface TurnRepository extends JpaRepository<Turn, UUID> {
 
     List<Turn> findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(UUID sessionId, int seq, Limit limit);
 
+    List<Turn> findBySessionIdAndSeqBetweenOrderBySeqAsc(UUID sessionId, int fromSeq, int toSeq);
+
     @Query("select coalesce(max(t.seq), -1) from Turn t where t.sessionId = :sessionId")
     int maxSeq(UUID sessionId);
 

@@ -33,22 +33,24 @@ class MemoryJobRunner implements SmartLifecycle {
     private Scheduler scheduler;
 
     MemoryJobRunner(DataSource dataSource, JobProperties properties, ConditionalMemoryWriter conditionalWriter,
-            SessionSummaryWriter summaryWriter) {
+            SessionSummaryWriter summaryWriter, MemoWriter memoWriter, RecursiveSummaryWriter recursiveWriter) {
         this.dataSource = new TransactionAwareDataSourceProxy(dataSource);
         this.properties = properties;
         this.tasks = List.of(
-                task(MemoryJobs.CONDITIONAL_MEMORY, properties, conditionalWriter::write),
-                task(MemoryJobs.SESSION_SUMMARY, properties, summaryWriter::write));
+                task(MemoryJobs.CONDITIONAL_MEMORY, properties, id -> conditionalWriter.write(UUID.fromString(id))),
+                task(MemoryJobs.SESSION_SUMMARY, properties, id -> summaryWriter.write(UUID.fromString(id))),
+                task(MemoryJobs.MEMO_WRITING, properties, id -> memoWriter.write(MemoSpan.parse(id))),
+                task(MemoryJobs.RECURSIVE_SUMMARY, properties, id -> recursiveWriter.foldPending(UUID.fromString(id))));
     }
 
     private static OneTimeTask<Void> task(TaskDescriptor<Void> descriptor, JobProperties properties,
-            Consumer<UUID> work) {
+            Consumer<String> work) {
         return Tasks.oneTime(descriptor)
                 .onFailure(FailureHandler.<Void>maxRetries(properties.maxRetries())
                         .withBackoff(properties.firstRetryDelay(), 2.0)
                         .thenRemove(failed -> log.error("Memory job {} failed {} times and was dropped",
                                 failed.getExecution().taskInstance, properties.maxRetries() + 1)))
-                .execute((instance, context) -> work.accept(UUID.fromString(instance.getId())));
+                .execute((instance, context) -> work.accept(instance.getId()));
     }
 
     @Override

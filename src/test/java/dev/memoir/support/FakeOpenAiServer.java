@@ -119,8 +119,38 @@ public final class FakeOpenAiServer {
                     + ", \"keywords\": []}";
             case CONDITIONAL_MEMORY -> "{\"context\": \"NaN\", \"summary\": \"The user shared something.\", "
                     + "\"note\": \"Remember this.\"}";
+            case MEMO_WRITING -> "{\"memos\": [{\"topic\": \"conversation\", \"summary\": \"The user and the bot "
+                    + "talked.\", \"start\": 1, \"end\": " + lineCount(call) + "}]}";
+            case MEMO_RETRIEVAL -> "{\"selected\": " + optionNumbersExceptNoto(call) + "}";
+            case RECURSIVE_SUMMARY -> "The user and the bot talked.";
             case SESSION_SUMMARY, OTHER -> "The user and the assistant talked.";
         };
+    }
+
+    /** How many lines a memo-writing prompt's conversation has. */
+    public static int lineCount(ChatCall call) {
+        var m = java.util.regex.Pattern.compile("(\\d+)-line Task Conversation").matcher(call.lastUserMessage());
+        return m.find() ? Integer.parseInt(m.group(1)) : 1;
+    }
+
+    /** The number of the NOTO option in a memo-retrieval prompt. */
+    public static int notoOption(ChatCall call) {
+        var m = java.util.regex.Pattern.compile("(?m)^\\((\\d+)\\) NOTO\\.").matcher(call.lastUserMessage());
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    /** The option number of the memo whose topic is given, in a memo-retrieval prompt. */
+    public static int optionOf(ChatCall call, String topic) {
+        var m = java.util.regex.Pattern.compile("(?m)^\\((\\d+)\\) " + java.util.regex.Pattern.quote(topic) + "\\.")
+                .matcher(call.lastUserMessage());
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
+    private static String optionNumbersExceptNoto(ChatCall call) {
+        int noto = notoOption(call);
+        return java.util.regex.Pattern.compile("(?m)^\\((\\d+)\\) ").matcher(call.lastUserMessage()).results()
+                .map(m -> m.group(1)).filter(n -> Integer.parseInt(n) != noto)
+                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
     }
 
     /** The numbers of the numbered candidates in a self-reflection prompt, as a JSON array: all of them. */
@@ -171,7 +201,8 @@ public final class FakeOpenAiServer {
 
     /** Which pipeline step a call comes from, told by the JSON schema it asks for. */
     public enum Step {
-        REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, OTHER
+        REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, MEMO_WRITING, MEMO_RETRIEVAL,
+        RECURSIVE_SUMMARY, OTHER
     }
 
     /** One recorded chat-completions request. */
@@ -192,6 +223,12 @@ public final class FakeOpenAiServer {
                 step = Step.SELF_REFLECTION;
             } else if (properties.has("note")) {
                 step = Step.CONDITIONAL_MEMORY;
+            } else if (properties.has("memos")) {
+                step = Step.MEMO_WRITING;
+            } else if (properties.has("selected")) {
+                step = Step.MEMO_RETRIEVAL;
+            } else if (!messages.isEmpty() && messages.getFirst().content().contains("[Previous memory]")) {
+                step = Step.RECURSIVE_SUMMARY;
             } else if (!messages.isEmpty() && messages.getFirst().content().contains("[Dialogue history]")) {
                 step = Step.SESSION_SUMMARY;
             } else {

@@ -1,0 +1,94 @@
+package dev.memoir.chat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.springframework.stereotype.Component;
+
+import dev.memoir.llm.TokenCounter;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnView;
+
+/**
+ * Lays recalled memories out for the reply prompt within the session's token budget, taking them in the order
+ * recalled (best first) and trimming from the bottom: the recursive summary, then memos as evidences (topic,
+ * summary and the dialogue span itself, the span shortened first), then memory records.
+ */
+@Component
+class MemoryPromptBuilder {
+
+    /** Below this many tokens a shortened memory says too little to be worth its place. */
+    private static final int MIN_USEFUL_TOKENS = 16;
+
+    private final TokenCounter tokens;
+    private final SessionService sessions;
+
+    MemoryPromptBuilder(TokenCounter tokens, SessionService sessions) {
+        this.tokens = tokens;
+        this.sessions = sessions;
+    }
+
+    /** The memory part of a reply prompt and the memories it holds. */
+    record MemoryPrompt(String text, List<ScoredMemory> included) {
+    }
+
+    MemoryPrompt build(List<ScoredMemory> recalled, int tokenBudget) {
+        int remaining = tokenBudget;
+        List<ScoredMemory> included = new ArrayList<>();
+        List<String> profile = new ArrayList<>();
+        List<String> evidences = new ArrayList<>();
+        List<String> records = new ArrayList<>();
+        for (ScoredMemory memory : recalled) {
+            String entry = switch (memory.kind()) {
+                case RECURSIVE_SUMMARY -> fit(memory.text(), remaining);
+                case MEMO -> memoEvidence(memory, evidences.size() + 1, remaining);
+                default -> fit((records.size() + 1) + ". [" + memory.kind() + "] " + memory.text(), remaining);
+            };
+            if (entry == null) {
+                continue;
+            }
+            remaining -= tokens.count(entry) + 1;
+            included.add(memory);
+            (memory.kind() == MemoryKind.RECURSIVE_SUMMARY ? profile
+                    : memory.kind() == MemoryKind.MEMO ? evidences : records).add(entry);
+        }
+        List<String> sections = new ArrayList<>();
+        section(sections, "[What you know about the user and yourself]", profile);
+        section(sections, "[Related evidences]", evidences);
+        section(sections, "[Memory]", records);
+        String text = sections.isEmpty() ? "(nothing remembered yet)" : String.join("\n\n", sections);
+        return new MemoryPrompt(text, included);
+    }
+
+    private String memoEvidence(ScoredMemory memo, int number, int budget) {
+        String head = "(" + number + ") Topic: " + memo.topic() + "\nSummary: " + memo.text() + "\nDialogue: ";
+        int headTokens = tokens.count(head);
+        if (headTokens + MIN_USEFUL_TOKENS > budget) {
+            return null;
+        }
+        Map<java.util.UUID, TurnView> byId = sessions.turnsByIds(memo.provenance().turnIds()).stream()
+                .collect(Collectors.toMap(TurnView::id, Function.identity()));
+        String dialogue = memo.provenance().turnIds().stream().map(byId::get).filter(t -> t != null)
+                .map(t -> t.role().wireName() + ": " + t.content())
+                .collect(Collectors.joining(" ### "));
+        return head + tokens.truncate(dialogue, budget - headTokens - 1);
+    }
+
+    private String fit(String entry, int budget) {
+        if (tokens.count(entry) <= budget) {
+            return entry;
+        }
+        return budget >= MIN_USEFUL_TOKENS ? tokens.truncate(entry, budget) : null;
+    }
+
+    private static void section(List<String> sections, String header, List<String> entries) {
+        if (!entries.isEmpty()) {
+            sections.add(header + ":\n" + String.join("\n", entries));
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.memoir.memory;
+
+import static dev.memoir.memory.MemoryKind.CONDITIONAL;
+import static dev.memoir.memory.MemoryKind.HISTORY;
+import static dev.memoir.memory.MemoryKind.MEMO;
+import static dev.memoir.memory.MemoryKind.RECURSIVE_SUMMARY;
+import static dev.memoir.memory.MemoryKind.SUMMARY;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** Named memory strategies: the forms a session writes and reads. */
+public enum MemoryStrategy {
+
+    /** Conditional memory alone: seed 000's best single form. */
+    CONDITIONAL_ONLY("conditional", EnumSet.of(CONDITIONAL)),
+    /** Conditional records plus session summaries: seed 000's best multi-view combination. */
+    CONDITIONAL_AND_SUMMARY("conditional+summary", EnumSet.of(CONDITIONAL, SUMMARY)),
+    /** Seed 000's full multi-view memory: every utterance, conditional records and session summaries. */
+    MULTI_VIEW("multi-view", EnumSet.of(HISTORY, CONDITIONAL, SUMMARY)),
+    /** MemoChat: topic memos written from the dialogue and chosen by the model (seed 001). */
+    MEMOCHAT("memochat", EnumSet.of(MEMO)),
+    /** One evolving summary per user, refolded at every session close (seed 002). */
+    RECURSIVE("recursive", EnumSet.of(RECURSIVE_SUMMARY)),
+    /** Every form at once. */
+    ALL("all", EnumSet.allOf(MemoryKind.class));
+
+    private final String wireName;
+    private final Set<MemoryKind> kinds;
+
+    MemoryStrategy(String wireName, Set<MemoryKind> kinds) {
+        this.wireName = wireName;
+        this.kinds = kinds;
+    }
+
+    public Set<MemoryKind> kinds() {
+        return Set.copyOf(kinds);
+    }
+
+    @JsonValue
+    public String wireName() {
+        return wireName;
+    }
+
+    @JsonCreator
+    public static MemoryStrategy fromWireName(String value) {
+        String normalized = value.strip().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values())
+                .filter(s -> s.wireName.equals(normalized) || s.name().equalsIgnoreCase(normalized))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("Unknown memory strategy '" + value
+                        + "'; known strategies: " + Arrays.stream(values()).map(MemoryStrategy::wireName)
+                                .collect(Collectors.joining(", "))));
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.memoir.retrieval;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.stereotype.Component;
+
+import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.ChatStep;
+import dev.memoir.llm.PromptTemplates;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.session.OpenSession;
+
+/**
+ * MemoChat memo retrieval (seed 001): the memos nearest to the message are shown to the model as numbered topic
+ * options, with a "none of the others" (NOTO) option at a random position, and the model picks the relevant
+ * ones. Choosing NOTO means no memo; numbers outside the options are ignored.
+ */
+@Component
+class MemoRetriever {
+
+    private static final Logger log = LoggerFactory.getLogger(MemoRetriever.class);
+
+    private final MemoryStore store;
+    private final ChatModelClient model;
+    private final PromptTemplates prompts;
+    private final RandomGenerator random = RandomGenerator.getDefault();
+
+    MemoRetriever(MemoryStore store, ChatModelClient model, PromptTemplates prompts) {
+        this.store = store;
+        this.model = model;
+        this.prompts = prompts;
+    }
+
+    List<ScoredMemory> retrieve(OpenSession session, String message, float[] queryVector) {
+        List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), Set.of(MemoryKind.MEMO),
+                queryVector, session.settings().topK(MemoryKind.MEMO), List.of());
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
+        int noto = random.nextInt(candidates.size() + 1);
+        List<ScoredMemory> options = new ArrayList<>(candidates);
+        options.add(noto, null);
+        String numbered = IntStream.range(0, options.size())
+                .mapToObj(i -> "(" + (i + 1) + ") " + (options.get(i) == null ? "NOTO. None of the others."
+                        : options.get(i).topic() + ". " + options.get(i).text()))
+                .collect(Collectors.joining("\n"));
+        String prompt = prompts.render("memo-retrieval", Map.of("count", Integer.toString(options.size()),
+                "query", message, "options", numbered));
+        List<Integer> chosen = model.askJson(ChatStep.MEMO_RETRIEVAL, List.of(new UserMessage(prompt)),
+                        MemoSelection.JSON_SCHEMA)
+                .json().map(MemoSelection::from).map(MemoSelection::selected).orElse(List.of());
+        if (chosen.contains(noto + 1)) {
+            return List.of();
+        }
+        List<ScoredMemory> selected = chosen.stream().distinct()
+                .filter(n -> n >= 1 && n <= options.size())
+                .map(n -> options.get(n - 1))
+                .toList();
+        if (selected.size() < chosen.size()) {
+            log.info("Memo retrieval ignored option numbers outside 1..{}: {}", options.size(), chosen);
+        }
+        return selected;
+    }
+}

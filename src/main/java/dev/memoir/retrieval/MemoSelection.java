@@ -1,0 +1,26 @@
+package dev.memoir.retrieval;
+
+import java.util.List;
+
+import tools.jackson.databind.JsonNode;
+
+import dev.memoir.llm.LenientJson;
+
+/** The memo-retrieval step's answer (seed 001, Table 7): the numbers of the chosen topic options. */
+record MemoSelection(List<Integer> selected) {
+
+    static final String JSON_SCHEMA = """
+            {
+              "type": "object",
+              "properties": {
+                "selected": {"type": "array", "items": {"type": "integer"},
+                             "description": "Numbers of the chosen topic options"}
+              },
+              "required": ["selected"],
+              "additionalProperties": false
+            }""";
+
+    static MemoSelection from(JsonNode json) {
+        return new MemoSelection(LenientJson.integers(json, "selected"));
+    }
+}

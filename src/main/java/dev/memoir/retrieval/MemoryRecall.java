@@ -1,0 +1,54 @@
+package dev.memoir.retrieval;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.springframework.stereotype.Service;
+
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.session.OpenSession;
+
+/**
+ * Everything a reply may draw on, for the kinds the session reads, in the order the prompt gives it: the user's
+ * recursive summary, the memos the model chose, then the records found by self-reflective dense retrieval.
+ */
+@Service
+public class MemoryRecall {
+
+    private final MemoryStore store;
+    private final MemoRetriever memos;
+    private final SelfReflectiveRetriever records;
+
+    MemoryRecall(MemoryStore store, MemoRetriever memos, SelfReflectiveRetriever records) {
+        this.store = store;
+        this.memos = memos;
+        this.records = records;
+    }
+
+    public Retrieval recall(OpenSession session, String message, Collection<UUID> turnsInPrompt) {
+        List<ScoredMemory> recalled = new ArrayList<>();
+        boolean readsRecursive = session.settings().reads(MemoryKind.RECURSIVE_SUMMARY);
+        boolean readsMemos = session.settings().reads(MemoryKind.MEMO) && session.settings().topK(MemoryKind.MEMO) > 0;
+        if (readsRecursive || readsMemos) {
+            float[] query = store.embed(message);
+            if (readsRecursive) {
+                // One per user: the nearest is the one.
+                recalled.addAll(store.nearest(session.tenant(), session.userId(),
+                        Set.of(MemoryKind.RECURSIVE_SUMMARY), query, 1, List.of()));
+            }
+            if (readsMemos) {
+                recalled.addAll(memos.retrieve(session, message, query));
+            }
+        }
+        Retrieval dense = session.settings().read().stream().anyMatch(DenseRetriever.KINDS::contains)
+                ? records.retrieve(session, message, turnsInPrompt)
+                : new Retrieval(List.of(), 0, List.of());
+        recalled.addAll(dense.memories());
+        return new Retrieval(recalled, dense.searches(), dense.keywords());
+    }
+}

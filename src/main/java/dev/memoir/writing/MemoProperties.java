@@ -1,0 +1,12 @@
+package dev.memoir.writing;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * @param turnsPerMemo an open session is written into memos each time this many turns have come since its last
+ *                     memo, so that a long session is memorised while it runs; the rest is written at close
+ */
+@ConfigurationProperties("memoir.memo")
+record MemoProperties(@DefaultValue("20") int turnsPerMemo) {
+}

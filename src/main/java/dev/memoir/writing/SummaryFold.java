@@ -1,0 +1,51 @@
+package dev.memoir.writing;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** A closed session waiting to be folded into its user's recursive summary. */
+@Entity
+@Table(name = "summary_folds")
+class SummaryFold {
+
+    @Id
+    private UUID sessionId;
+
+    private UUID tenantId;
+
+    private String userId;
+
+    private Instant closedAt;
+
+    private Instant foldedAt;
+
+    protected SummaryFold() {
+    }
+
+    SummaryFold(UUID sessionId, UUID tenantId, String userId) {
+        this.sessionId = sessionId;
+        this.tenantId = tenantId;
+        this.userId = userId;
+        this.closedAt = Instant.now();
+    }
+
+    UUID getSessionId() {
+        return sessionId;
+    }
+
+    UUID getTenantId() {
+        return tenantId;
+    }
+
+    String getUserId() {
+        return userId;
+    }
+
+    void folded() {
+        foldedAt = Instant.now();
+    }
+}
