@@ -1,0 +1,148 @@
+package dev.memoir.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.memoir.llm.PromptTemplates;
+import dev.memoir.llm.TokenCounter;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStrategy;
+import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer.Answer;
+import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
+
+class MemoryBudgetAndStrategyTest extends IntegrationTest {
+
+    @Autowired
+    TokenCounter tokens;
+
+    @Autowired
+    PromptTemplates templates;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    private final String tag = UUID.randomUUID().toString().substring(0, 8);
+
+    @Test
+    void thePromptsMemoryStaysWithinTheTokenBudgetWhateverTheHistoryLength() {
+        String key = api.newTenant();
+        String past = api.newSession(key, "olga", null);
+        String[] turns = new String[40];
+        for (int i = 0; i < turns.length; i++) {
+            turns[i] = "Story part " + i + " about my garden: the tomatoes, the beans, the roses and the old pear "
+                    + "tree by the fence all needed water during the long dry summer of that year, said the user.";
+        }
+        api.importTurns(key, past, turns);
+        String session = api.newSession(key, "olga",
+                "{\"read\": [\"history\"], \"topK\": {\"history\": 20}, \"reflectionRounds\": 0, "
+                        + "\"promptTokenBudget\": 200}");
+        String question = "Tell me about my garden " + tag;
+
+        Api.Response reply = api.chat(key, session, question);
+
+        String system = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst().systemPrompt();
+        int instructions = tokens.count(templates.render("reply", Map.of("memories", "")));
+        assertThat(tokens.count(system) - instructions).isLessThanOrEqualTo(200);
+        int given = reply.body().path("memories").size();
+        assertThat(given).isBetween(1, 19);
+        assertThat(system).contains("[Memory]:\n1. [history]");
+    }
+
+    @Test
+    void modelCallsAndTokensAreCountedPerPipelineStep() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "pia", null);
+        api.chat(key, session, "Count me " + tag);
+
+        JsonNode calls = api.get(Api.BOOTSTRAP_KEY, "/actuator/metrics/memoir.model.calls?tag=step:reply").body();
+        assertThat(calls.path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(1);
+        JsonNode prompt = api.get(Api.BOOTSTRAP_KEY,
+                "/actuator/metrics/memoir.model.tokens?tag=step:reply&tag=type:prompt").body();
+        assertThat(prompt.path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(42);
+        JsonNode completion = api.get(Api.BOOTSTRAP_KEY,
+                "/actuator/metrics/memoir.model.tokens?tag=step:reply&tag=type:completion").body();
+        assertThat(completion.path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(7);
+    }
+
+    @Test
+    void anUnknownStrategyIsRejectedNamingTheKnownOnes() {
+        String key = api.newTenant();
+        Api.Response response = api.send("POST", "/sessions", key,
+                "{\"userId\": \"u\", \"memory\": {\"strategy\": \"telepathy\"}}");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body().path("errors").findValuesAsString("field")).containsExactly("memory.strategy");
+        assertThat(response.text("detail")).contains("memochat").contains("conditional+summary");
+    }
+
+    /** A user with memories of every kind, written through an "all" session. */
+    private String userWithEveryKind(String userId) {
+        String key = api.newTenant();
+        String session = api.newSession(key, userId, "{\"strategy\": \"all\"}");
+        String message = "I keep bees on my roof " + tag;
+        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
+                call -> Answer.json("{\"reply\": \"Lovely.\", \"remember\": true}"));
+        api.chat(key, session, message);
+        api.close(key, session);
+        eventually().until(() -> kindsOf(api.get(key, "/memory?userId=" + userId + "&limit=100")),
+                kinds -> kinds.equals(EnumSet.allOf(MemoryKind.class)));
+        return key;
+    }
+
+    private static Set<MemoryKind> kindsOf(Api.Response response) {
+        return items(response).stream().map(m -> MemoryKind.fromWireName(m.path("kind").asString()))
+                .collect(Collectors.toCollection(() -> EnumSet.noneOf(MemoryKind.class)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(MemoryStrategy.class)
+    void eachPresetReadsExactlyItsForms(MemoryStrategy strategy) {
+        String key = userWithEveryKind("quinn");
+        String session = api.newSession(key, "quinn", "{\"strategy\": \"" + strategy.wireName() + "\"}");
+
+        Api.Response reply = api.chat(key, session, "What about my bees? " + tag + strategy);
+
+        Set<MemoryKind> read = reply.body().path("memories").valueStream()
+                .map(m -> MemoryKind.fromWireName(m.path("kind").asString()))
+                .collect(Collectors.toCollection(() -> EnumSet.noneOf(MemoryKind.class)));
+        assertThat(read).isEqualTo(strategy.kinds());
+        assertThat(api.get(key, "/sessions/" + session).body().path("memory").path("read").valueStream()
+                .map(JsonNode::asString).toList()).containsExactlyInAnyOrderElementsOf(
+                        strategy.kinds().stream().map(MemoryKind::wireName).toList());
+    }
+
+    @ParameterizedTest
+    @EnumSource(MemoryStrategy.class)
+    void eachPresetWritesExactlyItsForms(MemoryStrategy strategy) {
+        String key = api.newTenant();
+        String session = api.newSession(key, "rita", "{\"strategy\": \"" + strategy.wireName() + "\"}");
+        String message = "I restore old radios " + tag + strategy;
+        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
+                call -> Answer.json("{\"reply\": \"Neat.\", \"remember\": true}"));
+        api.chat(key, session, message);
+        api.close(key, session);
+
+        eventually().until(() -> kindsOf(api.get(key, "/memory?userId=rita&limit=100")),
+                kinds -> kinds.equals(strategy.kinds()));
+        List<String> turnIds = api.get(key, "/sessions/" + session).body().path("turns").findValuesAsString("id");
+        eventually().until(() -> jdbc.sql("select count(*) from scheduled_tasks where task_instance like :session "
+                        + "or task_instance in (:turns)").param("session", session + "%").param("turns", turnIds)
+                .query(Integer.class).single() == 0);
+        assertThat(kindsOf(api.get(key, "/memory?userId=rita&limit=100"))).isEqualTo(strategy.kinds());
+    }
+}
