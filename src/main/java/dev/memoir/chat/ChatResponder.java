@@ -3,7 +3,9 @@ package dev.memoir.chat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
@@ -16,6 +18,8 @@ import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.reflection.Reranker;
 import dev.memoir.retrieval.Retrieval;
 import dev.memoir.retrieval.MemoryRecall;
 import dev.memoir.session.NewTurn;
@@ -29,7 +33,8 @@ import dev.memoir.writing.MemoryJobs;
 /**
  * One chat turn: store the user's message first (so that a failing model loses nothing), recall memory (recursive
  * summary, chosen memos, self-reflective dense retrieval), lay it out within the token budget, answer and decide
- * whether to remember in a single model call, then store the reply and queue the conditional memory.
+ * whether to remember and which memories it used in a single model call, then store the reply, queue the
+ * conditional memory and, for sessions that rerank, store the citations as the reranker's feedback.
  */
 @Service
 class ChatResponder {
@@ -40,12 +45,14 @@ class ChatResponder {
     private final ChatModelClient model;
     private final PromptTemplates prompts;
     private final MemoryJobs memoryJobs;
+    private final Reranker reranker;
     private final TransactionTemplate transaction;
     private final ChatProperties properties;
 
     ChatResponder(SessionService sessions, MemoryRecall recall, MemoryPromptBuilder memoryPrompt,
-            ChatModelClient model, PromptTemplates prompts, MemoryJobs memoryJobs, TransactionTemplate transaction,
-            ChatProperties properties) {
+            ChatModelClient model, PromptTemplates prompts, MemoryJobs memoryJobs, Reranker reranker,
+            TransactionTemplate transaction, ChatProperties properties) {
+        this.reranker = reranker;
         this.sessions = sessions;
         this.recall = recall;
         this.memoryPrompt = memoryPrompt;
@@ -70,6 +77,8 @@ class ChatResponder {
                         model.askJson(ChatStep.REPLY, replyPrompt(memory.text(), recent), ReplyDecision.JSON_SCHEMA))
                 .orElseThrow(EmptyReplyException::new);
         boolean remembered = decision.remember() && session.settings().writes(MemoryKind.CONDITIONAL);
+        Set<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id)
+                .collect(Collectors.toSet());
 
         TurnView assistantTurn = transaction.execute(status -> {
             TurnView stored = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.ASSISTANT,
@@ -77,11 +86,17 @@ class ChatResponder {
             if (remembered) {
                 memoryJobs.queueConditionalMemory(userTurn.id());
             }
+            retrieval.rerank().ifPresent(trace -> {
+                Set<UUID> given = memory.included().stream().map(ScoredMemory::id).collect(Collectors.toSet());
+                reranker.recordFeedback(tenant, session.userId(), stored.id(), trace,
+                        trace.shownIds().stream().filter(given::contains).toList(),
+                        trace.shownIds().stream().filter(cited::contains).toList());
+            });
             return stored;
         });
 
         List<UsedMemory> used = memory.included().stream()
-                .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score()))
+                .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), cited.contains(m.id())))
                 .toList();
         return new ChatReply(decision.reply(), assistantTurn.id(), userTurn.id(), used, remembered);
     }

@@ -17,10 +17,16 @@ import dev.memoir.session.TurnView;
 /**
  * Lays recalled memories out for the reply prompt within the session's token budget, taking them in the order
  * recalled (best first) and trimming from the bottom: the recursive summary, then memos as evidences (topic,
- * summary and the dialogue span itself, the span shortened first), then memory records.
+ * summary and the dialogue span itself, the span shortened first and no memo taking more than half the budget),
+ * then memory records.
  */
 @Component
 class MemoryPromptBuilder {
+
+    private static final String PROFILE = "[What you know about the user and yourself]";
+    private static final String EVIDENCES = "[Related evidences]";
+    private static final String RECORDS = "[Memory]";
+    private static final String SECTION_HEADERS = PROFILE + ":\n\n\n" + EVIDENCES + ":\n\n\n" + RECORDS + ":\n";
 
     /** Below this many tokens a shortened memory says too little to be worth its place. */
     private static final int MIN_USEFUL_TOKENS = 16;
@@ -33,20 +39,31 @@ class MemoryPromptBuilder {
         this.sessions = sessions;
     }
 
-    /** The memory part of a reply prompt and the memories it holds. */
-    record MemoryPrompt(String text, List<ScoredMemory> included) {
+    /**
+     * The memory part of a reply prompt, the memories it holds, and the [Memory] entries in their numbered order
+     * (what the reply's citations refer to).
+     */
+    record MemoryPrompt(String text, List<ScoredMemory> included, List<ScoredMemory> numbered) {
+
+        /** The memories behind the cited entry numbers; numbers outside the list are ignored. */
+        List<ScoredMemory> cited(List<Integer> numbers) {
+            return numbers.stream().distinct().filter(n -> n >= 1 && n <= numbered.size())
+                    .map(n -> numbered.get(n - 1)).toList();
+        }
     }
 
     MemoryPrompt build(List<ScoredMemory> recalled, int tokenBudget) {
-        int remaining = tokenBudget;
+        // Section headers and blank lines between sections are paid for up front.
+        int remaining = tokenBudget - tokens.count(SECTION_HEADERS);
         List<ScoredMemory> included = new ArrayList<>();
+        List<ScoredMemory> numbered = new ArrayList<>();
         List<String> profile = new ArrayList<>();
         List<String> evidences = new ArrayList<>();
         List<String> records = new ArrayList<>();
         for (ScoredMemory memory : recalled) {
             String entry = switch (memory.kind()) {
                 case RECURSIVE_SUMMARY -> fit(memory.text(), remaining);
-                case MEMO -> memoEvidence(memory, evidences.size() + 1, remaining);
+                case MEMO -> memoEvidence(memory, evidences.size() + 1, Math.min(remaining, tokenBudget / 2));
                 default -> fit((records.size() + 1) + ". [" + memory.kind() + "] " + memory.text(), remaining);
             };
             if (entry == null) {
@@ -54,15 +71,18 @@ class MemoryPromptBuilder {
             }
             remaining -= tokens.count(entry) + 1;
             included.add(memory);
+            if (memory.kind() != MemoryKind.RECURSIVE_SUMMARY && memory.kind() != MemoryKind.MEMO) {
+                numbered.add(memory);
+            }
             (memory.kind() == MemoryKind.RECURSIVE_SUMMARY ? profile
                     : memory.kind() == MemoryKind.MEMO ? evidences : records).add(entry);
         }
         List<String> sections = new ArrayList<>();
-        section(sections, "[What you know about the user and yourself]", profile);
-        section(sections, "[Related evidences]", evidences);
-        section(sections, "[Memory]", records);
+        section(sections, PROFILE, profile);
+        section(sections, EVIDENCES, evidences);
+        section(sections, RECORDS, records);
         String text = sections.isEmpty() ? "(nothing remembered yet)" : String.join("\n\n", sections);
-        return new MemoryPrompt(text, included);
+        return new MemoryPrompt(text, included, numbered);
     }
 
     private String memoEvidence(ScoredMemory memo, int number, int budget) {

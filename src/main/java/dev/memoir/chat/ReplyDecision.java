@@ -1,5 +1,6 @@
 package dev.memoir.chat;
 
+import java.util.List;
 import java.util.Optional;
 
 import tools.jackson.databind.JsonNode;
@@ -9,18 +10,24 @@ import dev.memoir.llm.ModelAnswer;
 
 /**
  * The reply step's answer (seed 000, Figure 8): the response, and in the same call whether the user's message
- * is worth remembering.
+ * is worth remembering and which numbered memories the response used (seed 003's citations).
  */
-record ReplyDecision(String reply, boolean remember) {
+record ReplyDecision(String reply, boolean remember, List<Integer> citations) {
+
+    ReplyDecision(String reply, boolean remember) {
+        this(reply, remember, List.of());
+    }
 
     static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
                 "reply": {"type": "string", "description": "The response shown to the user"},
-                "remember": {"type": "boolean", "description": "Whether the user's message is worth remembering"}
+                "remember": {"type": "boolean", "description": "Whether the user's message is worth remembering"},
+                "citations": {"type": "array", "items": {"type": "integer"},
+                              "description": "Numbers of the [Memory] entries the reply used"}
               },
-              "required": ["reply", "remember"],
+              "required": ["reply", "remember", "citations"],
               "additionalProperties": false
             }""";
 
@@ -39,6 +46,7 @@ record ReplyDecision(String reply, boolean remember) {
 
     private static Optional<ReplyDecision> fromJson(JsonNode json) {
         return LenientJson.text(json, "reply")
-                .map(reply -> new ReplyDecision(reply, LenientJson.bool(json, "remember").orElse(false)));
+                .map(reply -> new ReplyDecision(reply, LenientJson.bool(json, "remember").orElse(false),
+                        LenientJson.integers(json, "citations")));
     }
 }

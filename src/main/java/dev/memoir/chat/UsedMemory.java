@@ -12,5 +12,6 @@ import dev.memoir.memory.MemoryKind;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record UsedMemory(UUID id, @Schema(example = "conditional") MemoryKind kind,
         @Schema(description = "Topic of a memo; absent for other kinds") String topic, String text,
-        @Schema(description = "Cosine similarity to the (possibly extended) query") double score) {
+        @Schema(description = "Cosine similarity to the (possibly extended) query") double score,
+        @Schema(description = "Whether the reply cited this memory as used") boolean cited) {
 }

@@ -8,7 +8,9 @@ public enum ChatStep {
     SESSION_SUMMARY("session-summary"),
     MEMO_WRITING("memo-writing"),
     MEMO_RETRIEVAL("memo-retrieval"),
-    RECURSIVE_SUMMARY("recursive-summary");
+    RECURSIVE_SUMMARY("recursive-summary"),
+    TOPIC_EXTRACTION("topic-extraction"),
+    TOPIC_UPDATE("topic-update");
 
     private final String label;
 

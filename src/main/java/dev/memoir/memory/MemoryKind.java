@@ -19,7 +19,9 @@ public enum MemoryKind {
     /** A topic of a session with its summary and the span of turns it covers (seed 001, MemoChat). */
     MEMO("memo"),
     /** The user's one evolving memory document, refolded at every session close (seed 002). */
-    RECURSIVE_SUMMARY("recursive_summary");
+    RECURSIVE_SUMMARY("recursive_summary"),
+    /** A personal summary of one speaker, added or merged after each session (seed 003, RMM). */
+    TOPIC("topic");
 
     private final String wireName;
 

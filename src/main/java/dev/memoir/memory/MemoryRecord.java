@@ -47,6 +47,8 @@ class MemoryRecord {
 
     private int version;
 
+    private Speaker speaker;
+
     private Instant createdAt;
 
     private Instant updatedAt;
@@ -55,7 +57,7 @@ class MemoryRecord {
     }
 
     MemoryRecord(UUID tenantId, String userId, MemoryKind kind, String text, float[] embedding, UUID sessionId,
-            List<UUID> turnIds, String dedupKey, String topic) {
+            List<UUID> turnIds, String dedupKey, String topic, Speaker speaker) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.userId = userId;
@@ -66,6 +68,7 @@ class MemoryRecord {
         this.turnIds = turnIds.toArray(UUID[]::new);
         this.dedupKey = dedupKey;
         this.topic = topic;
+        this.speaker = speaker;
         this.version = 1;
         this.createdAt = Instant.now();
         this.updatedAt = this.createdAt;
@@ -101,6 +104,17 @@ class MemoryRecord {
 
     List<UUID> getTurnIds() {
         return turnIds == null ? List.of() : Arrays.asList(turnIds);
+    }
+
+    /** Adds turns that the memory now also rests on, keeping dialogue order of first appearance. */
+    void addProvenance(List<UUID> moreTurnIds) {
+        java.util.LinkedHashSet<UUID> union = new java.util.LinkedHashSet<>(getTurnIds());
+        union.addAll(moreTurnIds);
+        this.turnIds = union.toArray(UUID[]::new);
+    }
+
+    Speaker getSpeaker() {
+        return speaker;
     }
 
     String getTopic() {

@@ -25,12 +25,22 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     List<MemoryRecord> findNearest(UUID tenantId, String userId, Collection<String> kinds, String query,
             String excludedTurnIds, int limit);
 
+    @Query(nativeQuery = true, value = """
+            select * from memory_records m
+            where m.tenant_id = :tenantId and m.user_id = :userId and m.kind = :kind and m.speaker = :speaker
+            order by m.embedding <=> cast(:query as vector)
+            limit :limit""")
+    List<MemoryRecord> findNearestOfSpeaker(UUID tenantId, String userId, String kind, String speaker, String query,
+            int limit);
+
     List<MemoryRecord> findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(UUID tenantId, String userId,
             Collection<MemoryKind> kinds, Limit limit);
 
     Optional<MemoryRecord> findByIdAndTenantId(UUID id, UUID tenantId);
 
     Optional<MemoryRecord> findByDedupKey(String dedupKey);
+
+    boolean existsByDedupKeyStartingWith(String prefix);
 
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")

@@ -7,6 +7,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import dev.memoir.memory.MemoryRevisionView.Absorbed;
+
 /** One version of a memory's text, kept when the memory is revised (edited, merged or refolded). */
 @Entity
 @Table(name = "memory_revisions")
@@ -25,6 +27,12 @@ class MemoryRevision {
 
     private String reason;
 
+    private String absorbedText;
+
+    @org.hibernate.annotations.JdbcTypeCode(org.hibernate.type.SqlTypes.ARRAY)
+    @jakarta.persistence.Column(columnDefinition = "uuid[]")
+    private UUID[] absorbedTurnIds;
+
     private Instant createdAt;
 
     protected MemoryRevision() {
@@ -40,7 +48,15 @@ class MemoryRevision {
         this.createdAt = createdAt;
     }
 
+    MemoryRevision absorbing(String text, java.util.List<UUID> turnIds) {
+        this.absorbedText = text;
+        this.absorbedTurnIds = turnIds.toArray(UUID[]::new);
+        return this;
+    }
+
     MemoryRevisionView view() {
-        return new MemoryRevisionView(version, text, sessionId, reason, createdAt);
+        return new MemoryRevisionView(version, text, sessionId, reason,
+                absorbedText == null ? null : new Absorbed(absorbedText, java.util.Arrays.asList(absorbedTurnIds)),
+                createdAt);
     }
 }

@@ -21,7 +21,9 @@ public record MemorySettings(
         @Schema(description = "Self-reflection rounds that may search again; 0 turns self-reflection off")
         int reflectionRounds,
         @Schema(description = "Most tokens of memory a reply prompt carries; lower-ranked memories are trimmed")
-        int promptTokenBudget) {
+        int promptTokenBudget,
+        @Schema(description = "Whether retrieval goes through the learned reranker (in place of self-reflection)")
+        boolean rerank) {
 
     public boolean writes(MemoryKind kind) {
         return write.contains(kind);
@@ -53,6 +55,8 @@ public record MemorySettings(
                 override.read() != null ? Set.copyOf(override.read()) : baseKinds != null ? baseKinds : read,
                 Map.copyOf(mergedTopK),
                 override.reflectionRounds() != null ? override.reflectionRounds() : reflectionRounds,
-                override.promptTokenBudget() != null ? override.promptTokenBudget() : promptTokenBudget);
+                override.promptTokenBudget() != null ? override.promptTokenBudget() : promptTokenBudget,
+                override.rerank() != null ? override.rerank()
+                        : override.strategy() != null ? chosen.rerank() : rerank);
     }
 }

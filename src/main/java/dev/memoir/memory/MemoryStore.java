@@ -1,7 +1,9 @@
 package dev.memoir.memory;
 
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -47,7 +49,7 @@ public class MemoryStore {
         // and the retry finds the first worker's record above.
         MemoryRecord record = new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
                 memory.text(), embed(embeddingText(memory.topic(), memory.text())), memory.sessionId(),
-                memory.turnIds(), memory.dedupKey(), memory.topic());
+                memory.turnIds(), memory.dedupKey(), memory.topic(), memory.speaker());
         return view(records.save(record), null);
     }
 
@@ -59,7 +61,7 @@ public class MemoryStore {
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
             records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(), embeddings.get(i),
-                    m.sessionId(), m.turnIds(), m.dedupKey(), m.topic()));
+                    m.sessionId(), m.turnIds(), m.dedupKey(), m.topic(), m.speaker()));
         }
     }
 
@@ -127,14 +129,54 @@ public class MemoryStore {
     }
 
     private MemoryView revise(MemoryRecord record, String text, UUID sessionId, String reason) {
+        reviseRecord(record, text, sessionId, reason);
+        return view(record, null);
+    }
+
+    private MemoryRevision reviseRecord(MemoryRecord record, String text, UUID sessionId, String reason) {
         if (!revisions.existsByMemoryId(record.getId())) {
             revisions.save(new MemoryRevision(record.getId(), record.getVersion(), record.getText(),
                     record.getSessionId(), "created", record.getCreatedAt()));
         }
         record.revise(text, embed(embeddingText(record.getTopic(), text)));
-        revisions.save(new MemoryRevision(record.getId(), record.getVersion(), text, sessionId, reason,
+        return revisions.save(new MemoryRevision(record.getId(), record.getVersion(), text, sessionId, reason,
                 record.getUpdatedAt()));
+    }
+
+    /**
+     * Merges a new summary into an existing memory (RMM's Merge): the merged text becomes a new version, the
+     * provenance gains the absorbed summary's turns, and the revision keeps what was absorbed.
+     */
+    @Transactional
+    public MemoryView merge(UUID id, String mergedText, UUID sessionId, String absorbedText,
+            List<UUID> absorbedTurnIds) {
+        MemoryRecord record = records.findById(id).orElseThrow(() -> new NotFoundException("Memory", id));
+        MemoryRevision revision = reviseRecord(record, mergedText, sessionId, "merge");
+        revision.absorbing(absorbedText, absorbedTurnIds);
+        record.addProvenance(absorbedTurnIds);
         return view(record, null);
+    }
+
+    /** The user's memories of one kind and speaker nearest to a query vector, best first. */
+    @Transactional(readOnly = true)
+    public List<ScoredMemory> nearestOfSpeaker(TenantId tenant, String userId, MemoryKind kind, Speaker speaker,
+            float[] query, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        return records.findNearestOfSpeaker(tenant.value(), userId, kind.wireName(), speaker.wireName(),
+                        Vectors.literal(query), limit).stream()
+                .map(r -> new ScoredMemory(r.getId(), r.getKind(), r.getTopic(), r.getText(),
+                        Vectors.cosine(query, r.getEmbedding()), provenance(r)))
+                .toList();
+    }
+
+    /** The embeddings of the memories that still exist among the given ids (the reranker learns from them). */
+    @Transactional(readOnly = true)
+    public Map<UUID, float[]> embeddings(Collection<UUID> ids) {
+        Map<UUID, float[]> result = new HashMap<>();
+        records.findAllById(ids).forEach(r -> result.put(r.getId(), r.getEmbedding()));
+        return result;
     }
 
     /** Every version of a memory, newest first; a memory never revised has just its first. */
@@ -144,9 +186,15 @@ public class MemoryStore {
         List<MemoryRevisionView> trail = revisions.findByMemoryIdOrderByVersionDesc(id).stream()
                 .map(MemoryRevision::view).toList();
         return trail.isEmpty()
-                ? List.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(), "created",
+                ? List.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(), "created", null,
                         record.getCreatedAt()))
                 : trail;
+    }
+
+    /** Whether any memory was written under a dedup key starting so (one job's several memories). */
+    @Transactional(readOnly = true)
+    public boolean existsWithDedupKeyPrefix(String prefix) {
+        return records.existsByDedupKeyStartingWith(prefix);
     }
 
     /** The memory written under a dedup key, if any (used for memories that exist once per user). */
@@ -177,8 +225,8 @@ public class MemoryStore {
     }
 
     private static MemoryView view(MemoryRecord r, Double score) {
-        return new MemoryView(r.getId(), r.getKind(), r.getTopic(), r.getText(), score, provenance(r),
-                r.getVersion(), r.getCreatedAt(), r.getUpdatedAt());
+        return new MemoryView(r.getId(), r.getKind(), r.getTopic(), r.getSpeaker(), r.getText(), score,
+                provenance(r), r.getVersion(), r.getCreatedAt(), r.getUpdatedAt());
     }
 
     private static Provenance provenance(MemoryRecord r) {

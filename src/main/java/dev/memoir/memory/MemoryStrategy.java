@@ -5,6 +5,7 @@ import static dev.memoir.memory.MemoryKind.HISTORY;
 import static dev.memoir.memory.MemoryKind.MEMO;
 import static dev.memoir.memory.MemoryKind.RECURSIVE_SUMMARY;
 import static dev.memoir.memory.MemoryKind.SUMMARY;
+import static dev.memoir.memory.MemoryKind.TOPIC;
 
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -28,19 +29,32 @@ public enum MemoryStrategy {
     MEMOCHAT("memochat", EnumSet.of(MEMO)),
     /** One evolving summary per user, refolded at every session close (seed 002). */
     RECURSIVE("recursive", EnumSet.of(RECURSIVE_SUMMARY)),
-    /** Every form at once. */
+    /** Reflective Memory Management: per-speaker topic memories, reranked by what replies cite (seed 003). */
+    RMM("rmm", EnumSet.of(TOPIC), true),
+    /** Every form at once, with self-reflection rather than the reranker. */
     ALL("all", EnumSet.allOf(MemoryKind.class));
 
     private final String wireName;
     private final Set<MemoryKind> kinds;
+    private final boolean rerank;
 
     MemoryStrategy(String wireName, Set<MemoryKind> kinds) {
+        this(wireName, kinds, false);
+    }
+
+    MemoryStrategy(String wireName, Set<MemoryKind> kinds, boolean rerank) {
         this.wireName = wireName;
         this.kinds = kinds;
+        this.rerank = rerank;
     }
 
     public Set<MemoryKind> kinds() {
         return Set.copyOf(kinds);
+    }
+
+    /** Whether retrieval goes through the learned reranker. */
+    public boolean rerank() {
+        return rerank;
     }
 
     @JsonValue

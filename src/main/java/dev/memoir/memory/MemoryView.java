@@ -12,7 +12,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
 public record MemoryView(
         UUID id,
         @Schema(description = "Memory form", example = "conditional") MemoryKind kind,
-        @Schema(description = "Topic of a memo or topic memory; absent for other kinds") String topic,
+        @Schema(description = "Topic of a memo; absent for other kinds") String topic,
+        @Schema(description = "Whose trait a topic memory describes: user or assistant; absent for other kinds")
+        Speaker speaker,
         String text,
         @Schema(description = "Cosine similarity to the query (1 is identical); null when listing without a query")
         @JsonInclude(JsonInclude.Include.ALWAYS) Double score,

@@ -21,7 +21,8 @@ import dev.memoir.session.OpenSession;
 @Component
 class DenseRetriever {
 
-    static final Set<MemoryKind> KINDS = EnumSet.of(MemoryKind.HISTORY, MemoryKind.SUMMARY, MemoryKind.CONDITIONAL);
+    static final Set<MemoryKind> KINDS = EnumSet.of(MemoryKind.HISTORY, MemoryKind.SUMMARY, MemoryKind.CONDITIONAL,
+            MemoryKind.TOPIC);
 
     private final MemoryStore store;
 

@@ -2,6 +2,8 @@ package dev.memoir.retrieval;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
+import java.util.Optional;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -11,11 +13,13 @@ import org.springframework.stereotype.Service;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.reflection.Reranker;
 import dev.memoir.session.OpenSession;
 
 /**
  * Everything a reply may draw on, for the kinds the session reads, in the order the prompt gives it: the user's
- * recursive summary, the memos the model chose, then the records found by self-reflective dense retrieval.
+ * recursive summary, the memos the model chose, then the records found by dense retrieval, narrowed either by
+ * self-reflection or, for sessions that rerank, by the learned reranker.
  */
 @Service
 public class MemoryRecall {
@@ -23,11 +27,13 @@ public class MemoryRecall {
     private final MemoryStore store;
     private final MemoRetriever memos;
     private final SelfReflectiveRetriever records;
+    private final Reranker reranker;
 
-    MemoryRecall(MemoryStore store, MemoRetriever memos, SelfReflectiveRetriever records) {
+    MemoryRecall(MemoryStore store, MemoRetriever memos, SelfReflectiveRetriever records, Reranker reranker) {
         this.store = store;
         this.memos = memos;
         this.records = records;
+        this.reranker = reranker;
     }
 
     public Retrieval recall(OpenSession session, String message, Collection<UUID> turnsInPrompt) {
@@ -45,9 +51,20 @@ public class MemoryRecall {
                 recalled.addAll(memos.retrieve(session, message, query));
             }
         }
-        Retrieval dense = session.settings().read().stream().anyMatch(DenseRetriever.KINDS::contains)
-                ? records.retrieve(session, message, turnsInPrompt)
-                : new Retrieval(List.of(), 0, List.of());
+        Set<MemoryKind> denseKinds = EnumSet.copyOf(DenseRetriever.KINDS);
+        denseKinds.retainAll(session.settings().read());
+        if (denseKinds.isEmpty()) {
+            return new Retrieval(recalled, 0, List.of());
+        }
+        if (session.settings().rerank()) {
+            float[] query = store.embed(message);
+            List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), denseKinds, query,
+                    reranker.candidateCount(), turnsInPrompt);
+            Reranker.Reranked reranked = reranker.rerank(session.tenant(), query, candidates);
+            recalled.addAll(reranked.shown());
+            return new Retrieval(recalled, 1, List.of(), Optional.of(reranked.trace()));
+        }
+        Retrieval dense = records.retrieve(session, message, turnsInPrompt);
         recalled.addAll(dense.memories());
         return new Retrieval(recalled, dense.searches(), dense.keywords());
     }

@@ -67,8 +67,8 @@ class SessionController {
     @PostMapping("/{id}/turns")
     @ResponseStatus(HttpStatus.CREATED)
     @Operation(summary = "Import existing dialogue into an open session",
-            description = "Stores the turns in order without calling the chat model; history memory is written "
-                    + "for them as for chatted turns.",
+            description = "Stores the turns in order without calling the chat model. Memory is written for them as "
+                    + "for chatted turns: history at once, memos every memoir.memo.turns-per-memo turns.",
             responses = {@ApiResponse(responseCode = "201", description = "The stored turns"),
                     @ApiResponse(responseCode = "400", description = "Invalid turns"),
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
@@ -81,8 +81,9 @@ class SessionController {
     @PostMapping("/{id}/close")
     @ResponseStatus(HttpStatus.ACCEPTED)
     @Operation(summary = "Close a session",
-            description = "Closing queues the session's summary memory, written in the background. Closing a "
-                    + "closed session again changes nothing.",
+            description = "Closing queues, as the session's strategy asks, its summary, its remaining memos, the "
+                    + "fold into the user's recursive summary and its topic memories, all written in the background. "
+                    + "Closing a closed session again changes nothing.",
             responses = {@ApiResponse(responseCode = "202", description = "Closed; memory writing is queued"),
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant")})
     void close(TenantId tenant, @PathVariable UUID id) {

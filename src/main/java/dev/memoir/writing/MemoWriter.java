@@ -47,6 +47,10 @@ class MemoWriter {
         this.transaction = transaction;
     }
 
+    private static String spanKey(MemoSpan span) {
+        return "memo:" + span.id() + ":";
+    }
+
     void write(MemoSpan span) {
         OpenSession session = sessions.findForJob(span.sessionId()).orElse(null);
         List<TurnView> turns = sessions.turnsBetween(span.sessionId(), span.fromSeq(), span.toSeq());
@@ -71,14 +75,16 @@ class MemoWriter {
         }
         List<MemoRanges.Memo> toStore = memos;
         transaction.executeWithoutResult(status -> {
-            if (!sessions.holdForMemoryWrite(span.sessionId())) {
+            // A rerun of a span already written (a crash before the job was marked done) writes nothing again,
+            // even if the model split the span differently this time.
+            if (!sessions.holdForMemoryWrite(span.sessionId()) || store.existsWithDedupKeyPrefix(spanKey(span))) {
                 return;
             }
             for (MemoRanges.Memo memo : toStore) {
                 List<TurnView> covered = turns.subList(memo.start() - 1, memo.end());
                 store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.MEMO, memo.summary(),
                         span.sessionId(), covered.stream().map(TurnView::id).toList(),
-                        "memo:" + span.sessionId() + ":" + covered.getFirst().seq() + "-" + covered.getLast().seq(),
+                        spanKey(span) + covered.getFirst().seq() + "-" + covered.getLast().seq(),
                         memo.topic()));
             }
         });

@@ -1,26 +1,21 @@
 package dev.memoir.writing;
 
-import java.time.Instant;
 import java.util.UUID;
 
-import javax.sql.DataSource;
-
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
 
-import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
+import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.session.SessionClosed;
 import dev.memoir.session.TurnView;
 import dev.memoir.session.TurnsRecorded;
 
 /**
- * Queues memory writing that need not block a reply. Jobs are rows in PostgreSQL (db-scheduler), queued in the
- * caller's transaction: they exist exactly when the turn or close that caused them was committed, survive a
- * restart, and are retried with back-off. A job's id is the id of what it works on, so queueing twice is a no-op.
+ * Queues memory writing that need not block a reply, as durable jobs (see {@link Jobs}) in the transaction of
+ * the turn or close that causes it. A job's id is the id of what it works on, so queueing twice is a no-op.
  */
 @Component
 public class MemoryJobs {
@@ -29,17 +24,16 @@ public class MemoryJobs {
     static final TaskDescriptor<Void> SESSION_SUMMARY = TaskDescriptor.of("session-summary");
     static final TaskDescriptor<Void> MEMO_WRITING = TaskDescriptor.of("memo-writing");
     static final TaskDescriptor<Void> RECURSIVE_SUMMARY = TaskDescriptor.of("recursive-summary");
+    static final TaskDescriptor<Void> TOPIC_MEMORY = TaskDescriptor.of("topic-memory");
 
-    private final SchedulerClient client;
+    private final Jobs jobs;
     private final MemoProgressRepository memoProgress;
     private final SummaryFoldRepository summaryFolds;
     private final MemoProperties memoProperties;
 
-    MemoryJobs(DataSource dataSource, MemoProgressRepository memoProgress, SummaryFoldRepository summaryFolds,
+    MemoryJobs(Jobs jobs, MemoProgressRepository memoProgress, SummaryFoldRepository summaryFolds,
             MemoProperties memoProperties) {
-        this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
-                .enablePriority()
-                .build();
+        this.jobs = jobs;
         this.memoProgress = memoProgress;
         this.summaryFolds = summaryFolds;
         this.memoProperties = memoProperties;
@@ -47,7 +41,7 @@ public class MemoryJobs {
 
     /** Queues the conditional memory record for a user turn judged worth remembering. */
     public void queueConditionalMemory(UUID userTurnId) {
-        client.scheduleIfNotExists(CONDITIONAL_MEMORY.instance(userTurnId.toString()).build(), Instant.now());
+        jobs.queue(CONDITIONAL_MEMORY, userTurnId.toString());
     }
 
     /** Hands a long-running session to memo writing each time enough turns have come since its last memo. */
@@ -59,16 +53,16 @@ public class MemoryJobs {
         int lastSeq = recorded.turns().stream().mapToInt(TurnView::seq).max().orElse(-1);
         MemoProgress progress = memoProgress.findById(recorded.sessionId())
                 .orElseGet(() -> memoProgress.save(new MemoProgress(recorded.sessionId())));
-        if (lastSeq + 1 - progress.getNextSeq() >= memoProperties.turnsPerMemo()) {
-            queueMemoWriting(recorded.sessionId(), progress, lastSeq);
+        // A large import is cut into spans of turnsPerMemo, so that no memo prompt grows with the import.
+        while (lastSeq + 1 - progress.getNextSeq() >= memoProperties.turnsPerMemo()) {
+            queueMemoWriting(recorded.sessionId(), progress, progress.getNextSeq() + memoProperties.turnsPerMemo() - 1);
         }
     }
 
     @EventListener
     void onSessionClosed(SessionClosed closed) {
         if (closed.settings().writes(MemoryKind.SUMMARY)) {
-            client.scheduleIfNotExists(SESSION_SUMMARY.instance(closed.sessionId().toString()).build(),
-                    Instant.now());
+            jobs.queue(SESSION_SUMMARY, closed.sessionId().toString());
         }
         if (closed.settings().writes(MemoryKind.MEMO)) {
             MemoProgress progress = memoProgress.findById(closed.sessionId())
@@ -77,17 +71,19 @@ public class MemoryJobs {
                 queueMemoWriting(closed.sessionId(), progress, closed.lastSeq());
             }
         }
+        if (closed.settings().writes(MemoryKind.TOPIC)) {
+            jobs.queue(TOPIC_MEMORY, closed.sessionId().toString());
+        }
         if (closed.settings().writes(MemoryKind.RECURSIVE_SUMMARY)) {
             summaryFolds.save(new SummaryFold(closed.sessionId(), closed.tenant().value(), closed.userId()));
-            client.scheduleIfNotExists(RECURSIVE_SUMMARY.instance(closed.sessionId().toString()).build(),
-                    Instant.now());
+            jobs.queue(RECURSIVE_SUMMARY, closed.sessionId().toString());
         }
     }
 
     /** Each memo job owns a fixed span of turns, so jobs of one session never overlap or race. */
     private void queueMemoWriting(UUID sessionId, MemoProgress progress, int toSeq) {
         MemoSpan span = new MemoSpan(sessionId, progress.getNextSeq(), toSeq);
-        client.scheduleIfNotExists(MEMO_WRITING.instance(span.id()).build(), Instant.now());
+        jobs.queue(MEMO_WRITING, span.id());
         progress.coveredUpTo(toSeq);
     }
 }

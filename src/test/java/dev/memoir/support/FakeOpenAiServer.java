@@ -123,6 +123,10 @@ public final class FakeOpenAiServer {
                     + "talked.\", \"start\": 1, \"end\": " + lineCount(call) + "}]}";
             case MEMO_RETRIEVAL -> "{\"selected\": " + optionNumbersExceptNoto(call) + "}";
             case RECURSIVE_SUMMARY -> "The user and the bot talked.";
+            case TOPIC_EXTRACTION -> call.lastUserMessage().contains("personal summaries of the USER from")
+                    ? "{\"extracted_memories\": [{\"summary\": \"USER talked about something.\", \"reference\": [0]}]}"
+                    : "{\"extracted_memories\": []}";
+            case TOPIC_UPDATE -> "{\"actions\": [{\"action\": \"add\", \"index\": null, \"merged_summary\": null}]}";
             case SESSION_SUMMARY, OTHER -> "The user and the assistant talked.";
         };
     }
@@ -202,7 +206,7 @@ public final class FakeOpenAiServer {
     /** Which pipeline step a call comes from, told by the JSON schema it asks for. */
     public enum Step {
         REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, MEMO_WRITING, MEMO_RETRIEVAL,
-        RECURSIVE_SUMMARY, OTHER
+        RECURSIVE_SUMMARY, TOPIC_EXTRACTION, TOPIC_UPDATE, OTHER
     }
 
     /** One recorded chat-completions request. */
@@ -223,6 +227,10 @@ public final class FakeOpenAiServer {
                 step = Step.SELF_REFLECTION;
             } else if (properties.has("note")) {
                 step = Step.CONDITIONAL_MEMORY;
+            } else if (properties.has("extracted_memories")) {
+                step = Step.TOPIC_EXTRACTION;
+            } else if (properties.has("actions")) {
+                step = Step.TOPIC_UPDATE;
             } else if (properties.has("memos")) {
                 step = Step.MEMO_WRITING;
             } else if (properties.has("selected")) {

@@ -46,6 +46,7 @@ public abstract class IntegrationTest {
         registry.add("memoir.jobs.first-retry-delay", () -> "500ms");
         registry.add("memoir.api.max-request-size", () -> "64KB");
         registry.add("memoir.memo.turns-per-memo", () -> "6");
+        registry.add("memoir.reranker.batch-size", () -> "4");
     }
 
     @BeforeEach

@@ -126,13 +126,34 @@ class MemoChatTest extends IntegrationTest {
         api.importTurns(key, session, "e " + tag, "f", "g " + tag, "h");
 
         JsonNode memo = eventually().until(this::memos, list -> list.size() == 1).getFirst();
-        assertThat(memo.path("topic").asString()).isEqualTo("span 8");
+        assertThat(memo.path("topic").asString()).isEqualTo("span 6");
         assertThat(api.get(key, "/sessions/" + session).text("status")).isEqualTo("open");
 
         api.importTurns(key, session, "i " + tag, "j");
         api.close(key, session);
         assertThat(eventually().until(this::memos, list -> list.size() == 2))
-                .extracting(m -> m.path("topic").asString()).containsExactlyInAnyOrder("span 8", "span 2");
+                .extracting(m -> m.path("topic").asString()).containsExactlyInAnyOrder("span 6", "span 4");
+    }
+
+    @Test
+    void aLargeImportIsCutIntoSpansOfTheConfiguredLength() {
+        key = api.newTenant();
+        String session = api.newSession(key, "mia", MEMOCHAT);
+        onModelCall(call -> call.is(Step.MEMO_WRITING) && call.mentions(tag), call -> Answer.json(
+                "{\"memos\": [{\"topic\": \"span\", \"summary\": \"x\", \"start\": 1, \"end\": "
+                        + FakeOpenAiServer.lineCount(call) + "}]}"));
+        String[] turns = new String[14];
+        for (int i = 0; i < turns.length; i++) {
+            turns[i] = "turn " + i + " " + tag;
+        }
+
+        api.importTurns(key, session, turns);
+
+        eventually().until(this::memos, list -> list.size() == 2);
+        assertThat(fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)))
+                .allSatisfy(c -> assertThat(c.lastUserMessage()).contains("6-line Task Conversation"));
+        api.close(key, session);
+        eventually().until(this::memos, list -> list.size() == 3);
     }
 
     @Test

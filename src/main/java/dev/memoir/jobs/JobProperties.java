@@ -1,4 +1,4 @@
-package dev.memoir.writing;
+package dev.memoir.jobs;
 
 import java.time.Duration;
 
@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Background memory jobs ({@code memoir.jobs.*}).
+ * Background jobs ({@code memoir.jobs.*}).
  *
  * @param pollingInterval how often due jobs are looked for in the database
  * @param threads         jobs run at once on this instance
@@ -14,6 +14,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param firstRetryDelay delay before the first retry; each later retry waits twice as long
  */
 @ConfigurationProperties("memoir.jobs")
-record JobProperties(@DefaultValue("5s") Duration pollingInterval, @DefaultValue("2") int threads,
+public record JobProperties(@DefaultValue("5s") Duration pollingInterval, @DefaultValue("2") int threads,
         @DefaultValue("8") int maxRetries, @DefaultValue("10s") Duration firstRetryDelay) {
 }

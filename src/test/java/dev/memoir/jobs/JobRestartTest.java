@@ -1,4 +1,4 @@
-package dev.memoir.writing;
+package dev.memoir.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,10 +14,10 @@ import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 
-class MemoryJobRestartTest extends IntegrationTest {
+class JobRestartTest extends IntegrationTest {
 
     @Autowired
-    MemoryJobRunner runner;
+    JobRunner runner;
 
     @Autowired
     JdbcClient jdbc;

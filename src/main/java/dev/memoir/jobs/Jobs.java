@@ -1,0 +1,53 @@
+package dev.memoir.jobs;
+
+import java.time.Instant;
+import java.util.function.Consumer;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.stereotype.Component;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.task.FailureHandler;
+import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+
+/**
+ * Durable background jobs on db-scheduler: a job is a row in PostgreSQL, queued in the caller's transaction, so
+ * it exists exactly when the work that caused it was committed; it survives a restart and is retried with
+ * exponential back-off. A job's id names what it works on, so queueing the same job twice is a no-op.
+ */
+@Component
+public class Jobs {
+
+    private static final Logger log = LoggerFactory.getLogger(Jobs.class);
+
+    private final SchedulerClient client;
+    private final JobProperties properties;
+
+    Jobs(DataSource dataSource, JobProperties properties) {
+        this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
+                .enablePriority()
+                .build();
+        this.properties = properties;
+    }
+
+    /** Queues the job unless one with the same id is already waiting or running. */
+    public void queue(TaskDescriptor<Void> job, String id) {
+        client.scheduleIfNotExists(job.instance(id).build(), Instant.now());
+    }
+
+    /** A job type whose work gets the job's id and is retried with back-off when it throws. */
+    public OneTimeTask<Void> task(TaskDescriptor<Void> job, Consumer<String> work) {
+        return Tasks.oneTime(job)
+                .onFailure(FailureHandler.<Void>maxRetries(properties.maxRetries())
+                        .withBackoff(properties.firstRetryDelay(), 2.0)
+                        .thenRemove(failed -> log.error("Job {} failed {} times and was dropped",
+                                failed.getExecution().taskInstance, properties.maxRetries() + 1)))
+                .execute((instance, context) -> work.accept(instance.getId()));
+    }
+}

@@ -1,0 +1,25 @@
+package dev.memoir.reflection;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.data.domain.Limit;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Query;
+
+interface RerankerFeedbackRepository extends JpaRepository<RerankerFeedback, UUID> {
+
+    List<RerankerFeedback> findByTenantIdAndTrainedAtIsNullOrderByCreatedAtAsc(UUID tenantId, Limit limit);
+
+    long countByTenantIdAndTrainedAtIsNull(UUID tenantId);
+
+    long countByTenantId(UUID tenantId);
+
+    List<RerankerFeedback> findByTenantIdOrderByCreatedAtDesc(UUID tenantId, Limit limit);
+
+    @Modifying
+    @Query("update RerankerFeedback f set f.trainedAt = current_timestamp where f.tenantId = :tenantId "
+            + "and f.trainedAt is null")
+    int markAllTrained(UUID tenantId);
+}

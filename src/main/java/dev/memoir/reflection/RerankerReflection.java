@@ -1,0 +1,76 @@
+package dev.memoir.reflection;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.data.domain.Limit;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.tenant.TenantId;
+
+/** Reports on a tenant's reranker and resets it. */
+@Service
+class RerankerReflection {
+
+    private final RerankerWeightsRepository weights;
+    private final RerankerFeedbackRepository feedback;
+    private final MemoryStore store;
+    private final RerankerProperties properties;
+
+    RerankerReflection(RerankerWeightsRepository weights, RerankerFeedbackRepository feedback, MemoryStore store,
+            RerankerProperties properties) {
+        this.weights = weights;
+        this.feedback = feedback;
+        this.store = store;
+        this.properties = properties;
+    }
+
+    @Transactional(readOnly = true)
+    RerankerStatus status(TenantId tenant) {
+        RerankerWeights stored = weights.findById(tenant.value()).orElse(null);
+        List<RerankerFeedback> recent = feedback.findByTenantIdOrderByCreatedAtDesc(tenant.value(),
+                Limit.of(properties.statsWindow()));
+        Double averageReward = recent.isEmpty() ? null
+                : recent.stream().mapToDouble(RerankerFeedback::meanReward).average().orElse(0);
+        int citedTotal = 0;
+        int citedBefore = 0;
+        int citedAfter = 0;
+        for (RerankerFeedback reply : recent) {
+            Map<UUID, float[]> embeddings = store.embeddings(reply.getCandidateIds());
+            List<UUID> present = reply.getCandidateIds().stream().filter(embeddings::containsKey).toList();
+            List<UUID> cited = reply.getCitedIds().stream().filter(present::contains).toList();
+            if (cited.isEmpty()) {
+                continue;
+            }
+            int k = reply.getShownIds().size();
+            RerankerModel model = stored != null && stored.getDimensions() == reply.getQueryEmbedding().length
+                    ? stored.model() : RerankerModel.identity(reply.getQueryEmbedding().length);
+            int[] ranking = RerankerModel.ranking(model.scores(reply.getQueryEmbedding(),
+                    present.stream().map(embeddings::get).toList()));
+            List<UUID> rerankedTop = Arrays.stream(ranking).limit(k).mapToObj(present::get).toList();
+            List<UUID> retrievalTop = present.stream().limit(k).toList();
+            citedTotal += cited.size();
+            citedBefore += (int) cited.stream().filter(retrievalTop::contains).count();
+            citedAfter += (int) cited.stream().filter(rerankedTop::contains).count();
+        }
+        return new RerankerStatus(stored == null ? 0 : stored.getVersion(), stored == null ? 0 : stored.getUpdates(),
+                feedback.countByTenantId(tenant.value()), feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()),
+                recent.size(), averageReward,
+                citedTotal == 0 ? null : (double) citedBefore / citedTotal,
+                citedTotal == 0 ? null : (double) citedAfter / citedTotal,
+                stored == null ? null : stored.getUpdatedAt());
+    }
+
+    /** Back to the identity; feedback gathered so far is kept but not learned from again. */
+    @Transactional
+    RerankerStatus reset(TenantId tenant, int dimensions) {
+        weights.createIfAbsent(tenant.value(), dimensions);
+        weights.lock(tenant.value()).orElseThrow().reset();
+        feedback.markAllTrained(tenant.value());
+        return status(tenant);
+    }
+}

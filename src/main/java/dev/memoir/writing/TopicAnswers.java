@@ -1,0 +1,104 @@
+package dev.memoir.writing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import tools.jackson.databind.JsonNode;
+
+import dev.memoir.llm.LenientJson;
+
+/** The answers of RMM's two prospective-reflection steps: extracted summaries, and add/merge actions. */
+final class TopicAnswers {
+
+    static final String EXTRACTION_SCHEMA = """
+            {
+              "type": "object",
+              "properties": {
+                "extracted_memories": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "summary": {"type": "string", "description": "A concise personal summary of the speaker"},
+                      "reference": {"type": "array", "items": {"type": "integer"},
+                                    "description": "Numbers of the turns it rests on"}
+                    },
+                    "required": ["summary", "reference"],
+                    "additionalProperties": false
+                  }
+                }
+              },
+              "required": ["extracted_memories"],
+              "additionalProperties": false
+            }""";
+
+    static final String UPDATE_SCHEMA = """
+            {
+              "type": "object",
+              "properties": {
+                "actions": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "properties": {
+                      "action": {"type": "string", "enum": ["add", "merge"]},
+                      "index": {"type": ["integer", "null"],
+                                "description": "For merge: position of the history summary, from 0"},
+                      "merged_summary": {"type": ["string", "null"],
+                                         "description": "For merge: the two summaries merged into one"}
+                    },
+                    "required": ["action", "index", "merged_summary"],
+                    "additionalProperties": false
+                  }
+                }
+              },
+              "required": ["actions"],
+              "additionalProperties": false
+            }""";
+
+    private TopicAnswers() {
+    }
+
+    record Extracted(String summary, List<Integer> references) {
+    }
+
+    /** An action the model asked for; {@code index} and {@code merged} are set for merges. */
+    record Action(boolean merge, Integer index, String merged) {
+
+        static Action add() {
+            return new Action(false, null, null);
+        }
+    }
+
+    /** The extracted summaries; none for "no trait". */
+    static List<Extracted> extracted(JsonNode json) {
+        List<Extracted> result = new ArrayList<>();
+        for (JsonNode item : json.path("extracted_memories")) {
+            if (item.isObject()) {
+                LenientJson.text(item, "summary").filter(s -> !s.equalsIgnoreCase("NO_TRAIT"))
+                        .ifPresent(summary -> result.add(new Extracted(summary, LenientJson.integers(item, "reference"))));
+            }
+        }
+        return result;
+    }
+
+    /** The well-formed actions; malformed ones are left out (the caller logs what it ignores). */
+    static List<Optional<Action>> actions(JsonNode json) {
+        List<Optional<Action>> result = new ArrayList<>();
+        for (JsonNode item : json.path("actions")) {
+            String action = item.isObject() ? LenientJson.text(item, "action").orElse("").toLowerCase() : "";
+            if (action.startsWith("add")) {
+                result.add(Optional.of(Action.add()));
+            } else if (action.startsWith("merge")) {
+                Optional<Integer> index = LenientJson.integer(item, "index");
+                Optional<String> merged = LenientJson.text(item, "merged_summary");
+                result.add(index.isPresent() && merged.isPresent()
+                        ? Optional.of(new Action(true, index.get(), merged.get())) : Optional.empty());
+            } else {
+                result.add(Optional.empty());
+            }
+        }
+        return result;
+    }
+}
