@@ -39,6 +39,6 @@ class ChatController {
                     @ApiResponse(responseCode = "504", description = "The chat model did not answer in time "
                             + "(code model-timeout)")})
     ChatReply chat(TenantId tenant, @Valid @RequestBody ChatRequest request) {
-        return responder.respond(tenant, request.sessionId(), request.message().strip());
+        return responder.respond(tenant, request.sessionId(), request.message().strip(), request.reasoning());
     }
 }

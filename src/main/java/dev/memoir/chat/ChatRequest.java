@@ -10,5 +10,7 @@ import jakarta.validation.constraints.Size;
 record ChatRequest(
         @Schema(description = "An open session of the calling tenant") @NotNull UUID sessionId,
         @Schema(description = "The user's message", example = "Please always answer me in French.")
-        @NotBlank @Size(max = 32000) String message) {
+        @NotBlank @Size(max = 32000) String message,
+        @Schema(description = "Answer by reasoning step by step over memory (R^3) for this message; omitted, the "
+                + "session's setting decides", example = "true") Boolean reasoning) {
 }

@@ -19,6 +19,9 @@ import dev.memoir.llm.ChatStep;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.reflection.Episodes;
+import dev.memoir.reflection.RecursiveReasoner;
+import dev.memoir.reflection.ReplyTraces;
 import dev.memoir.reflection.Reranker;
 import dev.memoir.retrieval.Retrieval;
 import dev.memoir.retrieval.MemoryRecall;
@@ -46,13 +49,20 @@ class ChatResponder {
     private final PromptTemplates prompts;
     private final MemoryJobs memoryJobs;
     private final Reranker reranker;
+    private final RecursiveReasoner reasoner;
+    private final ReplyTraces traces;
+    private final Episodes episodes;
     private final TransactionTemplate transaction;
     private final ChatProperties properties;
 
     ChatResponder(SessionService sessions, MemoryRecall recall, MemoryPromptBuilder memoryPrompt,
             ChatModelClient model, PromptTemplates prompts, MemoryJobs memoryJobs, Reranker reranker,
-            TransactionTemplate transaction, ChatProperties properties) {
+            RecursiveReasoner reasoner, ReplyTraces traces, Episodes episodes, TransactionTemplate transaction,
+            ChatProperties properties) {
         this.reranker = reranker;
+        this.reasoner = reasoner;
+        this.traces = traces;
+        this.episodes = episodes;
         this.sessions = sessions;
         this.recall = recall;
         this.memoryPrompt = memoryPrompt;
@@ -63,9 +73,12 @@ class ChatResponder {
         this.properties = properties;
     }
 
-    ChatReply respond(TenantId tenant, UUID sessionId, String message) {
+    ChatReply respond(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
         OpenSession session = sessions.requireOpen(tenant, sessionId);
         TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message))).getFirst();
+        if (reasoning != null ? reasoning : session.settings().reasoning()) {
+            return reasonedReply(tenant, session, userTurn);
+        }
 
         List<TurnView> recent = sessions.recentTurns(sessionId, properties.recentTurns());
         List<UUID> inPrompt = recent.stream().map(TurnView::id).toList();
@@ -86,6 +99,7 @@ class ChatResponder {
             if (remembered) {
                 memoryJobs.queueConditionalMemory(userTurn.id());
             }
+            traces.record(stored.id(), memory.included(), List.copyOf(cited));
             retrieval.rerank().ifPresent(trace -> {
                 Set<UUID> given = memory.included().stream().map(ScoredMemory::id).collect(Collectors.toSet());
                 reranker.recordFeedback(tenant, session.userId(), stored.id(), trace,
@@ -98,7 +112,34 @@ class ChatResponder {
         List<UsedMemory> used = memory.included().stream()
                 .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), cited.contains(m.id())))
                 .toList();
-        return new ChatReply(decision.reply(), assistantTurn.id(), userTurn.id(), used, remembered);
+        return new ChatReply(decision.reply(), assistantTurn.id(), userTurn.id(), used, remembered, null);
+    }
+
+    /**
+     * A reply by recursive reasoning over memory (R^3): the model searches step by step until it can answer. The
+     * trace becomes the first trial of an episode that the user's feedback can continue.
+     */
+    private ChatReply reasonedReply(TenantId tenant, OpenSession session, TurnView userTurn) {
+        List<UUID> inView = sessions.recentTurns(session.id(), properties.recentTurns()).stream()
+                .map(TurnView::id).toList();
+        RecursiveReasoner.Reasoned reasoned = reasoner.reason(tenant, session.userId(), userTurn.content(),
+                List.of(), 1, inView);
+        String answer = reasoned.trial().inference().isBlank() ? "I could not work that out from what I remember."
+                : reasoned.trial().inference();
+        record Stored(TurnView turn, UUID episodeId) {
+        }
+        Stored stored = transaction.execute(status -> {
+            TurnView turn = sessions.append(tenant, session.id(), List.of(new NewTurn(Role.ASSISTANT, answer)))
+                    .getFirst();
+            traces.record(turn.id(), reasoned.memories(), List.of());
+            UUID episodeId = episodes.startWithReasonedReply(tenant, session.userId(), session.id(), userTurn.id(),
+                    turn.id(), userTurn.content(), reasoned.trial());
+            return new Stored(turn, episodeId);
+        });
+        List<UsedMemory> used = reasoned.memories().stream()
+                .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), false))
+                .toList();
+        return new ChatReply(answer, stored.turn().id(), userTurn.id(), used, false, stored.episodeId());
     }
 
     private List<Message> replyPrompt(String memoryBlock, List<TurnView> recent) {

@@ -10,7 +10,9 @@ public enum ChatStep {
     MEMO_RETRIEVAL("memo-retrieval"),
     RECURSIVE_SUMMARY("recursive-summary"),
     TOPIC_EXTRACTION("topic-extraction"),
-    TOPIC_UPDATE("topic-update");
+    TOPIC_UPDATE("topic-update"),
+    REASONING("reasoning"),
+    MEMORY_REFLECTION("memory-reflection");
 
     private final String label;
 

@@ -21,7 +21,9 @@ public enum MemoryKind {
     /** The user's one evolving memory document, refolded at every session close (seed 002). */
     RECURSIVE_SUMMARY("recursive_summary"),
     /** A personal summary of one speaker, added or merged after each session (seed 003, RMM). */
-    TOPIC("topic");
+    TOPIC("topic"),
+    /** A corrected memory the assistant wrote after the user's feedback, where no existing memory fit (seed 004). */
+    REFLECTED("reflected");
 
     private final String wireName;
 

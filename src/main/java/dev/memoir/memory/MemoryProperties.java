@@ -19,6 +19,6 @@ record MemoryProperties(@DefaultValue("multi-view") MemoryStrategy strategy, Map
 
     MemorySettings asSettings() {
         return new MemorySettings(strategy, strategy.kinds(), strategy.kinds(), Map.copyOf(topK), reflectionRounds,
-                promptTokenBudget, strategy.rerank());
+                promptTokenBudget, strategy.rerank(), false);
     }
 }

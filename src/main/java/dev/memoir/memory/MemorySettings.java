@@ -23,7 +23,9 @@ public record MemorySettings(
         @Schema(description = "Most tokens of memory a reply prompt carries; lower-ranked memories are trimmed")
         int promptTokenBudget,
         @Schema(description = "Whether retrieval goes through the learned reranker (in place of self-reflection)")
-        boolean rerank) {
+        boolean rerank,
+        @Schema(description = "Whether replies reason step by step over memory (R^3: Search and Finish) instead of "
+                + "retrieving once; a chat request can ask for it too") boolean reasoning) {
 
     public boolean writes(MemoryKind kind) {
         return write.contains(kind);
@@ -57,6 +59,7 @@ public record MemorySettings(
                 override.reflectionRounds() != null ? override.reflectionRounds() : reflectionRounds,
                 override.promptTokenBudget() != null ? override.promptTokenBudget() : promptTokenBudget,
                 override.rerank() != null ? override.rerank()
-                        : override.strategy() != null ? chosen.rerank() : rerank);
+                        : override.strategy() != null ? chosen.rerank() : rerank,
+                override.reasoning() != null ? override.reasoning() : reasoning);
     }
 }

@@ -26,5 +26,8 @@ public record MemorySettingsOverride(
         @Min(100) @Max(100_000) Integer promptTokenBudget,
         @Schema(description = "Rank retrieval's candidates with the learned reranker instead of self-reflection",
                 example = "true")
-        Boolean rerank) {
+        Boolean rerank,
+        @Schema(description = "Answer by recursive reasoning over memory (R^3) for multi-hop questions",
+                example = "false")
+        Boolean reasoning) {
 }

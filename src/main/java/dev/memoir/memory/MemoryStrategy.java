@@ -4,6 +4,7 @@ import static dev.memoir.memory.MemoryKind.CONDITIONAL;
 import static dev.memoir.memory.MemoryKind.HISTORY;
 import static dev.memoir.memory.MemoryKind.MEMO;
 import static dev.memoir.memory.MemoryKind.RECURSIVE_SUMMARY;
+import static dev.memoir.memory.MemoryKind.REFLECTED;
 import static dev.memoir.memory.MemoryKind.SUMMARY;
 import static dev.memoir.memory.MemoryKind.TOPIC;
 
@@ -31,8 +32,11 @@ public enum MemoryStrategy {
     RECURSIVE("recursive", EnumSet.of(RECURSIVE_SUMMARY)),
     /** Reflective Memory Management: per-speaker topic memories, reranked by what replies cite (seed 003). */
     RMM("rmm", EnumSet.of(TOPIC), true),
-    /** Every form at once, with self-reflection rather than the reranker. */
-    ALL("all", EnumSet.allOf(MemoryKind.class));
+    /**
+     * Every form at once, with self-reflection rather than the reranker. (Reflected memories are not a form a
+     * session writes: the user's feedback writes them, and every session reads them.)
+     */
+    ALL("all", EnumSet.complementOf(EnumSet.of(REFLECTED)));
 
     private final String wireName;
     private final Set<MemoryKind> kinds;

@@ -5,12 +5,19 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 import org.springframework.ai.embedding.EmbeddingModel;
+import java.util.UUID;
+
+import jakarta.validation.Valid;
+
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.NotFoundException;
 
 @RestController
 @RequestMapping("/reflection")
@@ -19,10 +26,39 @@ class ReflectionController {
 
     private final RerankerReflection reranker;
     private final EmbeddingModel embeddingModel;
+    private final FeedbackLearner learner;
+    private final EpisodeRepository episodes;
 
-    ReflectionController(RerankerReflection reranker, EmbeddingModel embeddingModel) {
+    ReflectionController(RerankerReflection reranker, EmbeddingModel embeddingModel, FeedbackLearner learner,
+            EpisodeRepository episodes) {
         this.reranker = reranker;
         this.embeddingModel = embeddingModel;
+        this.learner = learner;
+        this.episodes = episodes;
+    }
+
+    @PostMapping("/feedback")
+    @Operation(summary = "Give feedback on a reply: a verdict, a hint, a direct answer",
+            description = "A correct verdict (or an answer meaning the same as the reply) ends the episode; an "
+                    + "incorrect verdict or a hint makes the assistant reason again over its memory (R^3) with the "
+                    + "feedback in mind; an answer given outright ends the episode with it. An ended episode "
+                    + "reflects its lesson into memory, editing the most similar memory in place.",
+            responses = {@ApiResponse(responseCode = "200", description = "What the feedback led to"),
+                    @ApiResponse(responseCode = "400", description = "No verdict, hint or answer; or not a reply"),
+                    @ApiResponse(responseCode = "404", description = "No such turn for this tenant"),
+                    @ApiResponse(responseCode = "409", description = "The episode has already ended"),
+                    @ApiResponse(responseCode = "502", description = "The chat model failed; the feedback is kept")})
+    FeedbackResult feedback(TenantId tenant, @Valid @RequestBody FeedbackRequest request) {
+        return learner.learn(tenant, request);
+    }
+
+    @GetMapping("/episodes/{id}")
+    @Operation(summary = "A learning episode with its whole reasoning trace",
+            responses = {@ApiResponse(responseCode = "200"),
+                    @ApiResponse(responseCode = "404", description = "No such episode for this tenant")})
+    EpisodeView episode(TenantId tenant, @PathVariable UUID id) {
+        return episodes.findByIdAndTenantId(id, tenant.value()).map(Episode::view)
+                .orElseThrow(() -> new NotFoundException("Episode", id));
     }
 
     @GetMapping("/reranker")

@@ -76,6 +76,12 @@ class RerankerFeedback {
         this.createdAt = Instant.now();
     }
 
+    /** The same reply again, with every shown memory counted as cited: the user confirmed the answer. */
+    RerankerFeedback confirmed() {
+        return new RerankerFeedback(tenantId, userId, turnId, queryEmbedding, getCandidateIds(), scores,
+                getShownIds(), getShownIds(), modelVersion);
+    }
+
     float[] getQueryEmbedding() {
         return queryEmbedding;
     }

@@ -14,6 +14,8 @@ interface RerankerFeedbackRepository extends JpaRepository<RerankerFeedback, UUI
 
     long countByTenantIdAndTrainedAtIsNull(UUID tenantId);
 
+    java.util.Optional<RerankerFeedback> findFirstByTenantIdAndTurnIdOrderByCreatedAtAsc(UUID tenantId, UUID turnId);
+
     long countByTenantId(UUID tenantId);
 
     List<RerankerFeedback> findByTenantIdOrderByCreatedAtDesc(UUID tenantId, Limit limit);

@@ -22,7 +22,7 @@ import dev.memoir.session.OpenSession;
 class DenseRetriever {
 
     static final Set<MemoryKind> KINDS = EnumSet.of(MemoryKind.HISTORY, MemoryKind.SUMMARY, MemoryKind.CONDITIONAL,
-            MemoryKind.TOPIC);
+            MemoryKind.TOPIC, MemoryKind.REFLECTED);
 
     private final MemoryStore store;
 
@@ -30,13 +30,21 @@ class DenseRetriever {
         this.store = store;
     }
 
+    /**
+     * The record kinds a session's retrieval covers: those it reads, and always the reflected memories, which
+     * hold what the user corrected.
+     */
+    static Set<MemoryKind> readKinds(OpenSession session) {
+        Set<MemoryKind> kinds = EnumSet.of(MemoryKind.REFLECTED);
+        kinds.addAll(session.settings().read());
+        kinds.retainAll(KINDS);
+        return kinds;
+    }
+
     List<ScoredMemory> retrieve(OpenSession session, String query, Collection<UUID> excludedTurnIds) {
         float[] vector = store.embed(query);
         List<ScoredMemory> found = new ArrayList<>();
-        for (MemoryKind kind : session.settings().read()) {
-            if (!KINDS.contains(kind)) {
-                continue;
-            }
+        for (MemoryKind kind : readKinds(session)) {
             found.addAll(store.nearest(session.tenant(), session.userId(), Set.of(kind), vector,
                     session.settings().topK(kind), excludedTurnIds));
         }

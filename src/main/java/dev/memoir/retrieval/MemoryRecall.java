@@ -51,11 +51,7 @@ public class MemoryRecall {
                 recalled.addAll(memos.retrieve(session, message, query));
             }
         }
-        Set<MemoryKind> denseKinds = EnumSet.copyOf(DenseRetriever.KINDS);
-        denseKinds.retainAll(session.settings().read());
-        if (denseKinds.isEmpty()) {
-            return new Retrieval(recalled, 0, List.of());
-        }
+        Set<MemoryKind> denseKinds = DenseRetriever.readKinds(session);
         if (session.settings().rerank()) {
             float[] query = store.embed(message);
             List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), denseKinds, query,

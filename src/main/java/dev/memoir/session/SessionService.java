@@ -95,6 +95,26 @@ public class SessionService {
                 .orElse(List.of());
     }
 
+    /**
+     * An assistant turn of the tenant with the user message it answered, for feedback on a reply: 404 when the
+     * turn is unknown or another tenant's, 400 when it is not a reply.
+     */
+    @Transactional(readOnly = true)
+    public RepliedTurn reply(TenantId tenant, UUID turnId) {
+        Turn turn = turns.findById(turnId).orElseThrow(() -> new NotFoundException("Turn", turnId));
+        TurnView reply = turn.view();
+        Session session = sessions.findByIdAndTenantId(reply.sessionId(), tenant.value())
+                .orElseThrow(() -> new NotFoundException("Turn", turnId));
+        if (reply.role() != Role.ASSISTANT) {
+            throw new NotAReplyException(turnId);
+        }
+        TurnView question = turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(reply.sessionId(), reply.seq() - 1,
+                        Limit.of(1)).stream().map(Turn::view).filter(t -> t.role() == Role.USER).findFirst()
+                .orElseThrow(() -> new NotAReplyException(turnId));
+        return new RepliedTurn(new OpenSession(tenant, session.getId(), session.getUserId(), session.getSettings()),
+                question, reply);
+    }
+
     /** The turns with these ids, in dialogue order. */
     @Transactional(readOnly = true)
     public List<TurnView> turnsByIds(List<UUID> ids) {

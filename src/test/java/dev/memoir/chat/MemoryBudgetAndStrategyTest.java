@@ -100,7 +100,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
         api.chat(key, session, message);
         api.close(key, session);
         eventually().until(() -> kindsOf(api.get(key, "/memory?userId=" + userId + "&limit=100")),
-                kinds -> kinds.equals(EnumSet.allOf(MemoryKind.class)));
+                kinds -> kinds.equals(MemoryStrategy.ALL.kinds()));
         return key;
     }
 

@@ -127,6 +127,9 @@ public final class FakeOpenAiServer {
                     ? "{\"extracted_memories\": [{\"summary\": \"USER talked about something.\", \"reference\": [0]}]}"
                     : "{\"extracted_memories\": []}";
             case TOPIC_UPDATE -> "{\"actions\": [{\"action\": \"add\", \"index\": null, \"merged_summary\": null}]}";
+            case REASONING_STEP -> "{\"thought\": \"I can answer.\", \"action\": \"finish\", \"argument\": \"I do not know.\"}";
+            case REASONING_INFERENCE -> "I do not know.";
+            case MEMORY_REFLECTION -> "{\"reflected_memory\": \"None\"}";
             case SESSION_SUMMARY, OTHER -> "The user and the assistant talked.";
         };
     }
@@ -206,7 +209,8 @@ public final class FakeOpenAiServer {
     /** Which pipeline step a call comes from, told by the JSON schema it asks for. */
     public enum Step {
         REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, MEMO_WRITING, MEMO_RETRIEVAL,
-        RECURSIVE_SUMMARY, TOPIC_EXTRACTION, TOPIC_UPDATE, OTHER
+        RECURSIVE_SUMMARY, TOPIC_EXTRACTION, TOPIC_UPDATE, REASONING_STEP, REASONING_INFERENCE, MEMORY_REFLECTION,
+        OTHER
     }
 
     /** One recorded chat-completions request. */
@@ -227,6 +231,12 @@ public final class FakeOpenAiServer {
                 step = Step.SELF_REFLECTION;
             } else if (properties.has("note")) {
                 step = Step.CONDITIONAL_MEMORY;
+            } else if (properties.has("thought")) {
+                step = Step.REASONING_STEP;
+            } else if (properties.has("reflected_memory")) {
+                step = Step.MEMORY_REFLECTION;
+            } else if (!messages.isEmpty() && messages.getFirst().content().startsWith("Answer the question from the")) {
+                step = Step.REASONING_INFERENCE;
             } else if (properties.has("extracted_memories")) {
                 step = Step.TOPIC_EXTRACTION;
             } else if (properties.has("actions")) {

@@ -1,0 +1,75 @@
+package dev.memoir.reflection;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.stereotype.Service;
+
+import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.ChatStep;
+import dev.memoir.llm.PromptTemplates;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.tenant.TenantId;
+
+/**
+ * RAM's ever-improving memory (seed 004): when an episode ends, the model writes a reflected memory from the
+ * question, the trials, the feedback and the answer or hints; it then replaces, in place, the user's memory most
+ * similar to it (when similar enough, with the old text kept as a revision) or is added as a {@code reflected}
+ * memory. "None" from the model changes nothing.
+ */
+@Service
+class MemoryReflector {
+
+    /** Memories a reflection may edit: the records that state facts; memos and the recursive summary have their own upkeep. */
+    private static final EnumSet<MemoryKind> EDITABLE = EnumSet.of(MemoryKind.HISTORY, MemoryKind.CONDITIONAL,
+            MemoryKind.SUMMARY, MemoryKind.TOPIC, MemoryKind.REFLECTED);
+
+    private final MemoryStore store;
+    private final ChatModelClient model;
+    private final PromptTemplates prompts;
+    private final RamProperties properties;
+
+    MemoryReflector(MemoryStore store, ChatModelClient model, PromptTemplates prompts, RamProperties properties) {
+        this.store = store;
+        this.model = model;
+        this.prompts = prompts;
+        this.properties = properties;
+    }
+
+    /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
+    Optional<String> reflect(Episode episode, String truth) {
+        String existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(), EDITABLE,
+                        store.embed(episode.getQuestion() + "\n" + truth), 3, List.of()).stream()
+                .map(ScoredMemory::text).collect(Collectors.joining("\n"));
+        String prompt = prompts.render("memory-reflection", Map.of(
+                "question", episode.getQuestion(),
+                "trials", RecursiveReasoner.describe(episode.getTrials()),
+                "truth", truth,
+                "existing", existing.isEmpty() ? "(none)" : existing));
+        return model.askJson(ChatStep.MEMORY_REFLECTION, List.of(new UserMessage(prompt)), ReflectedMemory.JSON_SCHEMA)
+                .json().flatMap(ReflectedMemory::from).map(ReflectedMemory::text);
+    }
+
+    /** Puts the reflected memory in place: edits the most similar memory, or adds it. Runs in the caller's transaction. */
+    Learned place(Episode episode, String reflected) {
+        TenantId tenant = new TenantId(episode.getTenantId());
+        List<ScoredMemory> nearest = store.nearest(tenant, episode.getUserId(), EDITABLE, store.embed(reflected), 1,
+                List.of());
+        if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
+            ScoredMemory target = nearest.getFirst();
+            MemoryView edited = store.revise(target.id(), reflected, episode.getSessionId(), "reflection");
+            return new Learned("edited", edited.id(), reflected, target.text());
+        }
+        MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
+                episode.getSessionId(), List.of(), "reflected:" + episode.getId()));
+        return new Learned("added", added.id(), reflected, null);
+    }
+}

@@ -1,0 +1,21 @@
+package dev.memoir.reflection;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Learning from the user's feedback (RAM, seed 004; {@code memoir.ram.*}).
+ *
+ * @param maxTrials       trials of an episode before it ends (the paper: 4)
+ * @param maxSteps        Thought/Action steps in one trial (the paper: 6)
+ * @param searchResults   memories one Search[...] returns
+ * @param acceptThreshold cosine similarity above which an answer given as feedback matches the reply
+ * @param repeatThreshold cosine similarity above which a new inference repeats an earlier one (ask for help)
+ * @param editThreshold   cosine similarity above which a reflected memory replaces the most similar memory
+ *                        instead of being added
+ */
+@ConfigurationProperties("memoir.ram")
+record RamProperties(@DefaultValue("4") int maxTrials, @DefaultValue("6") int maxSteps,
+        @DefaultValue("3") int searchResults, @DefaultValue("0.9") double acceptThreshold,
+        @DefaultValue("0.9") double repeatThreshold, @DefaultValue("0.7") double editThreshold) {
+}

@@ -1,0 +1,5 @@
+package dev.memoir.session;
+
+/** An assistant reply, the user message it answered, and the session both belong to. */
+public record RepliedTurn(OpenSession session, TurnView question, TurnView reply) {
+}
