@@ -4,23 +4,27 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.memory.MemoryStore;
+import dev.memoir.reflection.Reranker;
 import dev.memoir.session.ErasedSessions;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 
 /**
- * Erases everything stored for one user of a tenant, in one transaction. Memory jobs still queued for the user
- * find nothing left and end without writing.
+ * Erases everything stored for one user of a tenant, in one transaction: sessions and turns (with what hangs off
+ * them: episodes, feedback, reply traces, memo and topic bookkeeping), memories and revisions, and reranker
+ * feedback. Memory jobs still queued for the user find nothing left and end without writing.
  */
 @Service
 class UserDataEraser {
 
     private final SessionService sessions;
     private final MemoryStore memories;
+    private final Reranker reranker;
 
-    UserDataEraser(SessionService sessions, MemoryStore memories) {
+    UserDataEraser(SessionService sessions, MemoryStore memories, Reranker reranker) {
         this.sessions = sessions;
         this.memories = memories;
+        this.reranker = reranker;
     }
 
     @Transactional
@@ -29,6 +33,7 @@ class UserDataEraser {
         // wrote is committed, and then seen and deleted below.
         ErasedSessions erased = sessions.deleteAllForUser(tenant, userId);
         int memoryCount = memories.deleteAllForUser(tenant, userId);
-        return new UserErasure(userId, erased.sessions(), erased.turns(), memoryCount);
+        int feedbackCount = reranker.deleteFeedbackOfUser(tenant, userId);
+        return new UserErasure(userId, erased.sessions(), erased.turns(), memoryCount, feedbackCount);
     }
 }

@@ -106,6 +106,15 @@ public class Reranker {
         });
     }
 
+    /**
+     * Deletes a user's reranker feedback (it holds their queries' embeddings); part of erasing the user. What the
+     * tenant's reranker already learned from it stays in its weights, which belong to no single user.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public int deleteFeedbackOfUser(TenantId tenant, String userId) {
+        return feedback.deleteAllForUser(tenant.value(), userId);
+    }
+
     private Loaded model(TenantId tenant, int dimensions) {
         long version = weights.version(tenant.value()).orElse(-1L);
         Loaded cached = cache.get(tenant.value());

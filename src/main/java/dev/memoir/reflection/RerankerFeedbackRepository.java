@@ -21,6 +21,10 @@ interface RerankerFeedbackRepository extends JpaRepository<RerankerFeedback, UUI
     List<RerankerFeedback> findByTenantIdOrderByCreatedAtDesc(UUID tenantId, Limit limit);
 
     @Modifying
+    @Query("delete from RerankerFeedback f where f.tenantId = :tenantId and f.userId = :userId")
+    int deleteAllForUser(UUID tenantId, String userId);
+
+    @Modifying
     @Query("update RerankerFeedback f set f.trainedAt = current_timestamp where f.tenantId = :tenantId "
             + "and f.trainedAt is null")
     int markAllTrained(UUID tenantId);

@@ -71,6 +71,10 @@ class RerankerFeedbackTest extends IntegrationTest {
         assertThat(status.path("feedback").asInt()).isEqualTo(1);
         assertThat(status.path("averageReward").asDouble())
                 .isEqualTo((1.0 - (memories.size() - 1)) / memories.size(), org.assertj.core.data.Offset.offset(1e-9));
+
+        JsonNode erased = api.send("DELETE", "/memory?userId=tom", tenant[0], null).body();
+        assertThat(erased.path("rerankerFeedback").asInt()).isEqualTo(1);
+        assertThat(status(tenant[0]).path("feedback").asInt()).isZero();
     }
 
     private static JsonNode tree(int[] values) {
