@@ -36,6 +36,11 @@ public class MemoryStore {
         return embeddingModel.embed(text);
     }
 
+    /** How alike two texts are: the cosine similarity of their embeddings. */
+    public double similarity(String a, String b) {
+        return Vectors.cosine(embed(a), embed(b));
+    }
+
     /** Writes a memory, or returns the one already written under the same dedup key. */
     @Transactional
     public MemoryView write(NewMemory memory) {

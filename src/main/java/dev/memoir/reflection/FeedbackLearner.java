@@ -137,20 +137,7 @@ class FeedbackLearner {
     }
 
     private double similarity(String a, String b) {
-        if (a == null || b == null) {
-            return 0;
-        }
-        float[] x = store.embed(a);
-        float[] y = store.embed(b);
-        double dot = 0;
-        double nx = 0;
-        double ny = 0;
-        for (int i = 0; i < x.length; i++) {
-            dot += x[i] * y[i];
-            nx += x[i] * x[i];
-            ny += y[i] * y[i];
-        }
-        return nx == 0 || ny == 0 ? 0 : dot / Math.sqrt(nx * ny);
+        return a == null || b == null ? 0 : store.similarity(a, b);
     }
 
     private static String hints(Episode episode) {
