@@ -69,8 +69,8 @@ class MemoryController {
 
     @GetMapping("/{id}/revisions")
     @Operation(summary = "List every version of a memory, newest first",
-            description = "Edits, recursive-summary folds and merges make new versions; each keeps its text, the "
-                    + "session that caused it and why.",
+            description = "Edits, recursive-summary folds, topic merges and corrections learned from feedback "
+                    + "(reflection) make new versions; each keeps its text, the session that caused it and why.",
             responses = {@ApiResponse(responseCode = "200"),
                     @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
     MemoryRevisionList revisions(TenantId tenant, @PathVariable UUID id) {

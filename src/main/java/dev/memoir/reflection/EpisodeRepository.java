@@ -13,7 +13,7 @@ interface EpisodeRepository extends JpaRepository<Episode, UUID> {
 
     Optional<Episode> findByIdAndTenantId(UUID id, UUID tenantId);
 
-    /** Locks the reply's episode, so that feedback given twice at once is applied one after the other. */
+    /** Locks the reply's episode while feedback is recorded on it or its outcome stored. */
     @Lock(LockModeType.PESSIMISTIC_WRITE)
     @Query("select e from Episode e where e.replyTurnId = :replyTurnId")
     Optional<Episode> lockByReplyTurnId(UUID replyTurnId);

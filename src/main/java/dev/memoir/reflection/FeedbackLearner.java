@@ -69,7 +69,9 @@ class FeedbackLearner {
                         && similarity(note.answer(), latest) > properties.acceptThreshold());
         if (correct) {
             boolean firstReplyConfirmed = episode.getTrials().size() == 1;
-            return end(tenant, received, EpisodeStatus.RESOLVED, latest, firstReplyConfirmed);
+            // An answer given with a correct verdict says it better than the reply did.
+            return end(tenant, received, EpisodeStatus.RESOLVED, note.answer() != null ? note.answer() : latest,
+                    firstReplyConfirmed);
         }
         if (note.answer() != null) {
             return end(tenant, received, EpisodeStatus.RESOLVED, note.answer(), false);
@@ -105,7 +107,7 @@ class FeedbackLearner {
         EpisodeStatus status = repeats ? EpisodeStatus.NEEDS_FEEDBACK : EpisodeStatus.OPEN;
         String outcome = repeats ? "needs_feedback" : "retried";
         Episode updated = transaction.execute(tx -> {
-            Episode locked = episodes.lockByReplyTurnId(episode.getReplyTurnId()).orElseThrow();
+            Episode locked = lockUnchanged(episode);
             locked.addTrial(reasoned.trial(), status);
             feedbackRows.findById(received.row().getId()).ifPresent(row -> row.outcome(outcome));
             return locked;
@@ -122,7 +124,7 @@ class FeedbackLearner {
         record Ended(Episode episode, Learned learned) {
         }
         Ended ended = transaction.execute(tx -> {
-            Episode locked = episodes.lockByReplyTurnId(episode.getReplyTurnId()).orElseThrow();
+            Episode locked = lockUnchanged(episode);
             Learned learned = reflected.isPresent() && sessions.holdForMemoryWrite(locked.getSessionId())
                     ? reflector.place(locked, reflected.get()) : Learned.nothing();
             locked.end(endStatus, learned.text(), learned.memoryId());
@@ -134,6 +136,21 @@ class FeedbackLearner {
         });
         return new FeedbackResult(received.row().getId(), ended.episode().getId(), outcome,
                 ended.episode().getStatus(), null, false, ended.episode().getTrials(), ended.learned());
+    }
+
+    /**
+     * The episode, locked, as it was when this feedback was received: feedback on the same reply that arrived
+     * meanwhile and got there first wins, and this one is refused rather than applied on top.
+     */
+    private Episode lockUnchanged(Episode seen) {
+        Episode locked = episodes.lockByReplyTurnId(seen.getReplyTurnId()).orElseThrow();
+        if (locked.getStatus().ended()) {
+            throw new EpisodeEndedException(locked.getId());
+        }
+        if (locked.getTrials().size() != seen.getTrials().size()) {
+            throw new EpisodeChangedException(locked.getId());
+        }
+        return locked;
     }
 
     private double similarity(String a, String b) {

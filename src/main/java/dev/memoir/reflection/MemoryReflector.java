@@ -61,8 +61,9 @@ class MemoryReflector {
     /** Puts the reflected memory in place: edits the most similar memory, or adds it. Runs in the caller's transaction. */
     Learned place(Episode episode, String reflected) {
         TenantId tenant = new TenantId(episode.getTenantId());
+        // The episode's own question and reply are not the memory to correct.
         List<ScoredMemory> nearest = store.nearest(tenant, episode.getUserId(), EDITABLE, store.embed(reflected), 1,
-                List.of());
+                List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()));
         if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
             ScoredMemory target = nearest.getFirst();
             MemoryView edited = store.revise(target.id(), reflected, episode.getSessionId(), "reflection");

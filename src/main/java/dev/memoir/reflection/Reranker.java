@@ -92,13 +92,13 @@ public class Reranker {
     }
 
     /**
-     * The user confirmed a reranked reply as correct: every memory it was shown earns a positive reward, stored as
-     * further feedback. Does nothing for replies that did not go through the reranker.
+     * The user confirmed a reranked reply as correct: every memory it was shown earns a positive reward. Does
+     * nothing for replies that did not go through the reranker.
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void confirmReply(TenantId tenant, UUID turnId) {
         feedback.findFirstByTenantIdAndTurnIdOrderByCreatedAtAsc(tenant.value(), turnId).ifPresent(reply -> {
-            feedback.save(reply.confirmed());
+            reply.confirmed();
             if (properties.learning()
                     && feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()) >= properties.batchSize()) {
                 jobs.queue(TRAINING, tenant.toString());

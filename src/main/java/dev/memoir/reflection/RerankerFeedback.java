@@ -76,10 +76,13 @@ class RerankerFeedback {
         this.createdAt = Instant.now();
     }
 
-    /** The same reply again, with every shown memory counted as cited: the user confirmed the answer. */
-    RerankerFeedback confirmed() {
-        return new RerankerFeedback(tenantId, userId, turnId, queryEmbedding, getCandidateIds(), scores,
-                getShownIds(), getShownIds(), modelVersion);
+    /**
+     * The user confirmed the answer: every shown memory now counts as cited, and the reply is learned from again
+     * (with its corrected rewards) even if it was learned from before.
+     */
+    void confirmed() {
+        citedIds = shownIds.clone();
+        trainedAt = null;
     }
 
     float[] getQueryEmbedding() {

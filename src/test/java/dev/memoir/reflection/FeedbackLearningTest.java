@@ -232,8 +232,8 @@ class FeedbackLearningTest extends IntegrationTest {
         feedback(reply.text("turnId"), "\"verdict\": \"correct\"");
 
         JsonNode status = api.get(key, "/reflection/reranker").body();
-        assertThat(status.path("feedback").asInt()).isEqualTo(2);
-        assertThat(status.path("averageReward").asDouble()).isEqualTo(0.0);
+        assertThat(status.path("feedback").asInt()).isEqualTo(1);
+        assertThat(status.path("averageReward").asDouble()).isEqualTo(1.0);
     }
 
     private static void assertProblem(Api.Response response, int status, String code) {
