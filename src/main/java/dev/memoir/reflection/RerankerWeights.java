@@ -57,10 +57,6 @@ class RerankerWeights {
         this.updatedAt = Instant.now();
     }
 
-    UUID getTenantId() {
-        return tenantId;
-    }
-
     long getVersion() {
         return version;
     }

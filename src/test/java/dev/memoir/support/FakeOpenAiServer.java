@@ -175,6 +175,10 @@ public final class FakeOpenAiServer {
         }
     }
 
+    /**
+     * Holds the HTTP answer back: this is how the fixture plays a slow model (for the client's timeout), not a test
+     * waiting for something to happen; tests wait with Awaitility.
+     */
     private static void sleep(Duration delay) {
         try {
             Thread.sleep(delay);
