@@ -1,5 +1,6 @@
 package dev.memoir.session;
 
+import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
@@ -23,7 +24,6 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 import dev.memoir.tenant.TenantId;
 
@@ -45,8 +45,8 @@ class SessionController {
                     @ApiResponse(responseCode = "400", description = "Invalid userId or memory settings")})
     ResponseEntity<SessionView> create(TenantId tenant, @Valid @RequestBody SessionCreate request) {
         SessionView session = sessionService.create(tenant, request.userId(), request.memory());
-        return ResponseEntity.created(ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}")
-                .buildAndExpand(session.id()).toUri()).body(session);
+        // Relative, so that a forged Host header cannot point clients elsewhere.
+        return ResponseEntity.created(URI.create("/sessions/" + session.id())).body(session);
     }
 
     @GetMapping("/{id}")

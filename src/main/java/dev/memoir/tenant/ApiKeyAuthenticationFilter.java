@@ -41,9 +41,18 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
+        // Open paths are matched on the raw path exactly: an encoded or dotted variant of an open path is not
+        // open, it is authenticated like any other request.
+        String path = pathWithinApplication(request);
+        if (!path.equals(OperatorPaths.canonical(path))) {
+            return false;
+        }
         return path.startsWith("/v3/api-docs") || path.startsWith("/swagger-ui") || path.equals("/error")
-                || path.startsWith("/actuator/health");
+                || path.equals("/actuator/health") || path.startsWith("/actuator/health/");
+    }
+
+    private static String pathWithinApplication(HttpServletRequest request) {
+        return request.getRequestURI().substring(request.getContextPath().length());
     }
 
     @Override
@@ -54,10 +63,10 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             reject(response, "Missing API key: send 'Authorization: Bearer <key>'");
             return;
         }
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (path.startsWith("/admin") || path.startsWith("/actuator")) {
+        if (OperatorPaths.isOperatorPath(pathWithinApplication(request))) {
             // Tenant management and service-wide metrics belong to the operator, not to any tenant.
             if (properties.hasBootstrapKey() && ApiKeys.sameKey(key.get(), properties.bootstrapKey())) {
+                request.setAttribute(OperatorAccess.ATTRIBUTE, new OperatorAccess());
                 chain.doFilter(request, response);
             } else {
                 reject(response, "The /admin and /actuator endpoints need the bootstrap key");

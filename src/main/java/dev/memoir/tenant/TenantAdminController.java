@@ -29,7 +29,7 @@ class TenantAdminController {
             @ApiResponse(responseCode = "201", description = "Created; the key is returned once"),
             @ApiResponse(responseCode = "400", description = "Invalid name"),
             @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key")})
-    TenantCreated create(@Valid @RequestBody TenantCreate request) {
+    TenantCreated create(OperatorAccess operator, @Valid @RequestBody TenantCreate request) {
         return tenantService.create(request.name());
     }
 }

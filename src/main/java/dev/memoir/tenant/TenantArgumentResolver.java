@@ -14,13 +14,16 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import org.springdoc.core.utils.SpringDocUtils;
 
-/** Lets controllers declare a {@link TenantId} parameter, filled from the authenticated key. */
+/**
+ * Lets controllers declare a {@link TenantId} parameter, filled from the authenticated key, and operator handlers an
+ * {@link OperatorAccess} parameter, which only the bootstrap key provides.
+ */
 @Configuration(proxyBeanMethods = false)
 class TenantArgumentResolver implements HandlerMethodArgumentResolver, WebMvcConfigurer {
 
     static {
         // The tenant comes from the API key, never from the request: keep it out of the OpenAPI description.
-        SpringDocUtils.getConfig().addRequestWrapperToIgnore(TenantId.class);
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(TenantId.class, OperatorAccess.class);
     }
 
     @Override
@@ -30,12 +33,20 @@ class TenantArgumentResolver implements HandlerMethodArgumentResolver, WebMvcCon
 
     @Override
     public boolean supportsParameter(MethodParameter parameter) {
-        return parameter.getParameterType().equals(TenantId.class);
+        return parameter.getParameterType().equals(TenantId.class)
+                || parameter.getParameterType().equals(OperatorAccess.class);
     }
 
     @Override
     public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer container,
             NativeWebRequest request, WebDataBinderFactory binderFactory) {
+        if (parameter.getParameterType().equals(OperatorAccess.class)) {
+            Object operator = request.getAttribute(OperatorAccess.ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
+            if (!(operator instanceof OperatorAccess)) {
+                throw new OperatorAccess.NotTheOperatorException();
+            }
+            return operator;
+        }
         Object tenant = request.getAttribute(ApiKeyAuthenticationFilter.TENANT_ATTRIBUTE,
                 RequestAttributes.SCOPE_REQUEST);
         if (tenant == null) {

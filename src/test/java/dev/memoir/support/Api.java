@@ -19,9 +19,15 @@ public final class Api {
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final String baseUrl;
+    private final int port;
 
     public Api(int port) {
+        this.port = port;
         this.baseUrl = "http://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
     }
 
     public record Response(int status, JsonNode body, String raw) {

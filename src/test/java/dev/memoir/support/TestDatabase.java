@@ -10,7 +10,7 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  */
 public final class TestDatabase {
 
-    private static final String IMAGE = "pgvector/pgvector:pg17";
+    private static final String IMAGE = "pgvector/pgvector:0.8.6-pg17";
 
     private static final TestDatabase INSTANCE = start();
 
