@@ -1,5 +1,8 @@
 package dev.memoir.chat;
 
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -144,7 +147,8 @@ class ChatResponder {
 
     private List<Message> replyPrompt(String memoryBlock, List<TurnView> recent) {
         List<Message> messages = new ArrayList<>();
-        messages.add(new SystemMessage(prompts.render("reply", Map.of("memories", memoryBlock))));
+        messages.add(new SystemMessage(prompts.render("reply", Map.of("memories", memoryBlock,
+                "today", LocalDate.now(ZoneOffset.UTC).toString()))));
         for (TurnView turn : recent) {
             messages.add(turn.role() == Role.USER ? new UserMessage(turn.content())
                     : new AssistantMessage(turn.content()));

@@ -1,5 +1,8 @@
 package dev.memoir.chat;
 
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +67,8 @@ class MemoryPromptBuilder {
             String entry = switch (memory.kind()) {
                 case RECURSIVE_SUMMARY -> fit(memory.text(), remaining);
                 case MEMO -> memoEvidence(memory, evidences.size() + 1, Math.min(remaining, tokenBudget / 2));
-                default -> fit((records.size() + 1) + ". [" + memory.kind() + "] " + memory.text(), remaining);
+                default -> fit((records.size() + 1) + ". [" + memory.kind() + dated(memory) + "] " + memory.text(),
+                        remaining);
             };
             if (entry == null) {
                 continue;
@@ -86,7 +90,8 @@ class MemoryPromptBuilder {
     }
 
     private String memoEvidence(ScoredMemory memo, int number, int budget) {
-        String head = "(" + number + ") Topic: " + memo.topic() + "\nSummary: " + memo.text() + "\nDialogue: ";
+        String head = "(" + number + ") Topic: " + memo.topic() + "\nDate: " + dated(memo).substring(2)
+                + "\nSummary: " + memo.text() + "\nDialogue: ";
         int headTokens = tokens.count(head);
         if (headTokens + MIN_USEFUL_TOKENS > budget) {
             return null;
@@ -97,6 +102,16 @@ class MemoryPromptBuilder {
                 .map(t -> t.role().wireName() + ": " + t.content())
                 .collect(Collectors.joining(" ### "));
         return head + tokens.truncate(dialogue, budget - headTokens - 1);
+    }
+
+    /** ", 2023-05-08" or ", 2023-05-08 to 2023-05-10": when what the memory records was said (UTC days). */
+    static String dated(ScoredMemory memory) {
+        if (memory.occurredFrom() == null) {
+            return ", date unknown";
+        }
+        LocalDate from = LocalDate.ofInstant(memory.occurredFrom(), ZoneOffset.UTC);
+        LocalDate to = memory.occurredTo() == null ? from : LocalDate.ofInstant(memory.occurredTo(), ZoneOffset.UTC);
+        return ", " + from + (to.equals(from) ? "" : " to " + to);
     }
 
     private String fit(String entry, int budget) {

@@ -12,8 +12,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param threads         jobs run at once on this instance
  * @param maxRetries      retries of a failing job before it is dropped (and logged as an error)
  * @param firstRetryDelay delay before the first retry; each later retry waits twice as long
+ * @param heartbeatInterval     how often a running job's instance says it is alive
+ * @param missedHeartbeatsLimit missed heartbeats after which a job is taken as dead (its instance crashed) and
+ *                              run again: interval × limit is how long a crashed instance's jobs wait
  */
 @ConfigurationProperties("memoir.jobs")
 public record JobProperties(@DefaultValue("5s") Duration pollingInterval, @DefaultValue("2") int threads,
-        @DefaultValue("8") int maxRetries, @DefaultValue("10s") Duration firstRetryDelay) {
+        @DefaultValue("8") int maxRetries, @DefaultValue("10s") Duration firstRetryDelay,
+        @DefaultValue("15s") Duration heartbeatInterval, @DefaultValue("4") int missedHeartbeatsLimit) {
 }

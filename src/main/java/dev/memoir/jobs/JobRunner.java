@@ -39,6 +39,8 @@ class JobRunner implements SmartLifecycle {
                     .threads(properties.threads())
                     .enableImmediateExecution()
                     .enablePriority()
+                    .heartbeatInterval(properties.heartbeatInterval())
+                    .missedHeartbeatsLimit(properties.missedHeartbeatsLimit())
                     .build();
             scheduler.start();
         }

@@ -2,6 +2,7 @@ package dev.memoir.jobs;
 
 import java.time.Instant;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
@@ -13,6 +14,7 @@ import org.springframework.stereotype.Component;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
@@ -39,6 +41,29 @@ public class Jobs {
     /** Queues the job unless one with the same id is already waiting or running. */
     public void queue(TaskDescriptor<Void> job, String id) {
         client.scheduleIfNotExists(job.instance(id).build(), Instant.now());
+    }
+
+    /**
+     * A long job done in slices: each run does a bounded slice of the work and answers whether any remains; if so
+     * the job is queued again at once, so that other jobs get their turn in between and a restart resumes it
+     * from what is already done. Failures are retried like any job's.
+     */
+    public CustomTask<Void> slicedTask(TaskDescriptor<Void> job, Predicate<String> sliceLeavingMore) {
+        return Tasks.custom(job)
+                .onFailure(FailureHandler.<Void>maxRetries(properties.maxRetries())
+                        .withBackoff(properties.firstRetryDelay(), 2.0)
+                        .thenRemove(failed -> log.error("Job {} failed {} times and was dropped",
+                                failed.getExecution().taskInstance, properties.maxRetries() + 1)))
+                .execute((instance, context) -> {
+                    boolean more = sliceLeavingMore.test(instance.getId());
+                    return (complete, operations) -> {
+                        if (more) {
+                            operations.reschedule(complete, Instant.now());
+                        } else {
+                            operations.remove();
+                        }
+                    };
+                });
     }
 
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */

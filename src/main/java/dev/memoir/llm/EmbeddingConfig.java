@@ -11,11 +11,16 @@ class EmbeddingConfig {
     @Bean
     @ConditionalOnProperty(name = "memoir.embedding.provider", havingValue = "in-process", matchIfMissing = true)
     EmbeddingModel inProcessEmbeddingModel(EmbeddingProperties properties) {
-        InProcessEmbeddingModel model = new InProcessEmbeddingModel();
+        InProcessEmbeddingModel model = new InProcessEmbeddingModel(properties.model());
         if (properties.dimensions() != model.dimensions()) {
             throw new IllegalStateException("memoir.embedding.dimensions is " + properties.dimensions()
                     + " but the in-process model produces " + model.dimensions() + "-dimensional vectors");
         }
         return model;
+    }
+
+    @Bean
+    TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties) {
+        return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction());
     }
 }

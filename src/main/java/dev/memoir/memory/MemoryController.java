@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -7,6 +8,7 @@ import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -27,6 +29,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.InvalidRequestException;
 
 @RestController
 @RequestMapping("/memory")
@@ -41,23 +44,45 @@ class MemoryController {
 
     @GetMapping
     @Operation(summary = "List or search a user's memories",
-            description = "With `query`, memories are ranked by cosine similarity to it; without, newest first.",
+            description = """
+                    With `query`, memories are ranked by hybrid search: PostgreSQL's full-text ranking of the \
+                    query's words and the cosine similarity of embeddings, fused by reciprocal rank (`mode` picks \
+                    one ranking alone; `explain=true` shows each result's ranks and scores). Without `query`, \
+                    newest first. `from`/`to` keep memories whose dialogue time overlaps the window; `sessionId` \
+                    keeps memories written from that session.""",
             responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "400", description = "Missing userId or invalid kind/limit")})
+                    @ApiResponse(responseCode = "400",
+                            description = "Missing userId, invalid kind, mode, limit or time window")})
     MemoryList list(TenantId tenant,
             @Parameter(description = "The user whose memories to read", required = true)
             @RequestParam @NotBlank @Size(max = 200) String userId,
-            @Parameter(description = "Text to rank memories by similarity") @RequestParam(required = false)
-            String query,
+            @Parameter(description = "Words to search the memories for") @RequestParam(required = false)
+            @Size(max = 4000) String query,
             @Parameter(description = "Only these kinds (repeatable); all kinds when omitted")
             @RequestParam(required = false) Set<MemoryKind> kind,
             @Parameter(description = "Maximum number of memories, 1 to 100") @RequestParam(defaultValue = "20")
-            @Min(1) @Max(100) int limit) {
+            @Min(1) @Max(100) int limit,
+            @Parameter(description = "Rankings to use with a query: hybrid (default), dense or lexical",
+                    schema = @Schema(allowableValues = {"hybrid", "dense", "lexical"}))
+            @RequestParam(required = false) SearchMode mode,
+            @Parameter(description = "With a query, show each result's lexical and dense rank and score")
+            @RequestParam(defaultValue = "false") boolean explain,
+            @Parameter(description = "Only memories of this session") @RequestParam(required = false)
+            UUID sessionId,
+            @Parameter(description = "Only memories whose dialogue time ends at or after this instant (ISO-8601)",
+                    example = "2023-05-01T00:00:00Z") @RequestParam(required = false) Instant from,
+            @Parameter(description = "Only memories whose dialogue time starts before this instant (ISO-8601)",
+                    example = "2023-06-01T00:00:00Z") @RequestParam(required = false) Instant to) {
+        if (from != null && to != null && !from.isBefore(to)) {
+            throw new InvalidRequestException("to", "must be after from");
+        }
         Set<MemoryKind> kinds = kind == null || kind.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kind;
-        List<MemoryView> items = query == null || query.isBlank()
-                ? store.newest(tenant, userId, kinds, limit)
-                : store.search(tenant, userId, kinds, query, limit);
-        return new MemoryList(items);
+        if (query == null || query.isBlank()) {
+            return new MemoryList(store.newest(tenant, userId, kinds, sessionId, from, to, limit));
+        }
+        MemorySearch search = MemorySearch.of(tenant, userId, kinds, store.query(query), limit)
+                .within(sessionId, from, to).using(mode);
+        return new MemoryList(store.searchViews(search, explain));
     }
 
     @GetMapping("/{id}")

@@ -53,17 +53,30 @@ class MemoryRecord {
 
     private Instant updatedAt;
 
+    private String embeddingModel;
+
+    // Written once; PostgreSQL fills them from the turns when absent and widens them when turns are added.
+    @Column(updatable = false)
+    private Instant occurredFrom;
+
+    @Column(updatable = false)
+    private Instant occurredTo;
+
     protected MemoryRecord() {
     }
 
-    MemoryRecord(UUID tenantId, String userId, MemoryKind kind, String text, float[] embedding, UUID sessionId,
-            List<UUID> turnIds, String dedupKey, String topic, Speaker speaker) {
+    MemoryRecord(UUID tenantId, String userId, MemoryKind kind, String text, float[] embedding,
+            String embeddingModel, UUID sessionId, List<UUID> turnIds, String dedupKey, String topic, Speaker speaker,
+            Instant occurredFrom, Instant occurredTo) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.userId = userId;
         this.kind = kind;
         this.text = text;
         this.embedding = embedding;
+        this.embeddingModel = embeddingModel;
+        this.occurredFrom = occurredFrom;
+        this.occurredTo = occurredTo;
         this.sessionId = sessionId;
         this.turnIds = turnIds.toArray(UUID[]::new);
         this.dedupKey = dedupKey;
@@ -75,11 +88,30 @@ class MemoryRecord {
     }
 
     /** Replaces the text, which makes a new version. */
-    void revise(String newText, float[] newEmbedding) {
+    void revise(String newText, float[] newEmbedding, String model) {
         this.text = newText;
         this.embedding = newEmbedding;
+        this.embeddingModel = model;
         this.version++;
         this.updatedAt = Instant.now();
+    }
+
+    /** The same text embedded by another model: not a new version. */
+    void reembed(float[] newEmbedding, String model) {
+        this.embedding = newEmbedding;
+        this.embeddingModel = model;
+    }
+
+    String getEmbeddingModel() {
+        return embeddingModel;
+    }
+
+    Instant getOccurredFrom() {
+        return occurredFrom;
+    }
+
+    Instant getOccurredTo() {
+        return occurredTo;
     }
 
     UUID getId() {

@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -12,26 +13,15 @@ import org.springframework.data.jpa.repository.Query;
 
 interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
 
-    /**
-     * The user's records nearest to a query vector by cosine distance. Ranking happens in PostgreSQL on the HNSW
-     * index; the user filter is part of the same query, so no other user's rows ever reach the service.
-     */
-    @Query(nativeQuery = true, value = """
-            select * from memory_records m
-            where m.tenant_id = :tenantId and m.user_id = :userId and m.kind in (:kinds)
-              and not (m.turn_ids && cast(:excludedTurnIds as uuid[]))
-            order by m.embedding <=> cast(:query as vector)
-            limit :limit""")
-    List<MemoryRecord> findNearest(UUID tenantId, String userId, Collection<String> kinds, String query,
-            String excludedTurnIds, int limit);
-
-    @Query(nativeQuery = true, value = """
-            select * from memory_records m
-            where m.tenant_id = :tenantId and m.user_id = :userId and m.kind = :kind and m.speaker = :speaker
-            order by m.embedding <=> cast(:query as vector)
-            limit :limit""")
-    List<MemoryRecord> findNearestOfSpeaker(UUID tenantId, String userId, String kind, String speaker, String query,
-            int limit);
+    @Query("""
+            select m from MemoryRecord m
+            where m.tenantId = :tenantId and m.userId = :userId and m.kind in :kinds
+              and (:sessionId is null or m.sessionId = :sessionId)
+              and (:from is null or m.occurredTo >= :from)
+              and (:to is null or m.occurredFrom < :to)
+            order by m.createdAt desc""")
+    List<MemoryRecord> findNewestWithin(UUID tenantId, String userId, Collection<MemoryKind> kinds, UUID sessionId,
+            Instant from, Instant to, Limit limit);
 
     List<MemoryRecord> findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(UUID tenantId, String userId,
             Collection<MemoryKind> kinds, Limit limit);

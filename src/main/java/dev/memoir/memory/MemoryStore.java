@@ -7,14 +7,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
-import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.NotFoundException;
 
@@ -24,21 +23,31 @@ public class MemoryStore {
 
     private final MemoryRecordRepository records;
     private final MemoryRevisionRepository revisions;
-    private final EmbeddingModel embeddingModel;
+    private final HybridSearchRepository hybridSearch;
+    private final TextEmbedder embedder;
 
-    MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions, EmbeddingModel embeddingModel) {
+    MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
+            HybridSearchRepository hybridSearch, TextEmbedder embedder) {
         this.records = records;
         this.revisions = revisions;
-        this.embeddingModel = embeddingModel;
+        this.hybridSearch = hybridSearch;
+        this.embedder = embedder;
     }
 
-    public float[] embed(String text) {
-        return embeddingModel.embed(text);
+    /** A search for what answers {@code text}: a question, a message, a search term. */
+    public SearchQuery query(String text) {
+        return new SearchQuery(text, embedder.embedQuery(text));
+    }
+
+    /** A search for memories that say the same as {@code text} (merge and edit candidates). */
+    public SearchQuery queryLike(String text) {
+        return new SearchQuery(text, embedder.embedDocument(text));
     }
 
     /** How alike two texts are: the cosine similarity of their embeddings. */
     public double similarity(String a, String b) {
-        return Vectors.cosine(embed(a), embed(b));
+        List<float[]> both = embedder.embedDocuments(List.of(a, b));
+        return Vectors.cosine(both.get(0), both.get(1));
     }
 
     /** Writes a memory, or returns the one already written under the same dedup key. */
@@ -53,61 +62,77 @@ public class MemoryStore {
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
         // and the retry finds the first worker's record above.
         MemoryRecord record = new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
-                memory.text(), embed(embeddingText(memory.topic(), memory.text())), memory.sessionId(),
-                memory.turnIds(), memory.dedupKey(), memory.topic(), memory.speaker());
+                memory.text(), embedder.embedDocument(embeddingText(memory.topic(), memory.text())),
+                embedder.modelName(), memory.sessionId(), memory.turnIds(), memory.dedupKey(), memory.topic(),
+                memory.speaker(), memory.occurredFrom(), memory.occurredTo());
         return view(records.save(record), null);
     }
 
     /** Writes several memories in the caller's transaction (imported or chatted turns). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void writeAll(List<NewMemory> memories) {
-        List<float[]> embeddings = embeddingModel.embed(
+        List<float[]> embeddings = embedder.embedDocuments(
                 memories.stream().map(m -> embeddingText(m.topic(), m.text())).toList());
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
             records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(), embeddings.get(i),
-                    m.sessionId(), m.turnIds(), m.dedupKey(), m.topic(), m.speaker()));
+                    embedder.modelName(), m.sessionId(), m.turnIds(), m.dedupKey(), m.topic(), m.speaker(),
+                    m.occurredFrom(), m.occurredTo()));
         }
     }
 
     /**
-     * The user's memories of the given kinds nearest to a query vector, best first, skipping memories that rest
-     * on any of the excluded turns (those already in the prompt verbatim).
+     * The user's memories of the given kinds that best answer a query, best first (hybrid search unless the
+     * search says otherwise), skipping memories that rest on any of the excluded turns (those already in the
+     * prompt verbatim).
      */
     @Transactional(readOnly = true)
-    public List<ScoredMemory> nearest(TenantId tenant, String userId, Collection<MemoryKind> kinds, float[] query,
-            int limit, Collection<UUID> excludedTurnIds) {
-        return nearestRecords(tenant, userId, kinds, query, limit, excludedTurnIds).stream()
-                .map(r -> new ScoredMemory(r.getId(), r.getKind(), r.getTopic(), r.getText(),
-                        Vectors.cosine(query, r.getEmbedding()), provenance(r)))
-                .toList();
+    public List<ScoredMemory> nearest(TenantId tenant, String userId, Collection<MemoryKind> kinds,
+            SearchQuery query, int limit, Collection<UUID> excludedTurnIds) {
+        return search(MemorySearch.of(tenant, userId, Set.copyOf(kinds), query, limit)
+                .excludingTurns(excludedTurnIds));
     }
 
     @Transactional(readOnly = true)
-    public List<MemoryView> search(TenantId tenant, String userId, Collection<MemoryKind> kinds, String query,
-            int limit) {
-        float[] vector = embed(query);
-        return nearestRecords(tenant, userId, kinds, vector, limit, List.of()).stream()
-                .map(r -> view(r, Vectors.cosine(vector, r.getEmbedding())))
+    public List<ScoredMemory> search(MemorySearch search) {
+        return hits(search).stream()
+                .map(hit -> new ScoredMemory(hit.memory().id(), hit.memory().kind(), hit.memory().topic(),
+                        hit.memory().text(), hit.similarity() == null ? 0 : hit.similarity(),
+                        hit.memory().provenance(), hit.memory().occurredFrom(), hit.memory().occurredTo(),
+                        hit.explanation()))
                 .toList();
     }
 
-    private List<MemoryRecord> nearestRecords(TenantId tenant, String userId, Collection<MemoryKind> kinds,
-            float[] query, int limit, Collection<UUID> excludedTurnIds) {
-        if (limit <= 0 || kinds.isEmpty()) {
+    /** Search results as the API shows them, with each result's ranking when {@code explain} is asked. */
+    @Transactional(readOnly = true)
+    public List<MemoryView> searchViews(MemorySearch search, boolean explain) {
+        return hits(search).stream()
+                .map(hit -> explain ? hit.memory().explained(hit.explanation()) : hit.memory())
+                .toList();
+    }
+
+    private List<HybridSearchRepository.Hit> hits(MemorySearch search) {
+        if (search.limit() <= 0 || search.kinds().isEmpty()) {
             return List.of();
         }
-        Set<String> kindNames = kinds.stream().map(MemoryKind::wireName).collect(Collectors.toSet());
-        return records.findNearest(tenant.value(), userId, kindNames, Vectors.literal(query),
-                Vectors.uuidArrayLiteral(excludedTurnIds), limit);
+        return hybridSearch.search(search, embedder.modelName());
     }
 
     @Transactional(readOnly = true)
     public List<MemoryView> newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, int limit) {
-        return records.findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(tenant.value(), userId, kinds,
-                        Limit.of(limit)).stream()
-                .map(r -> view(r, null))
-                .toList();
+        return newest(tenant, userId, kinds, null, null, null, limit);
+    }
+
+    /** The user's newest memories, optionally of one session and overlapping a time window. */
+    @Transactional(readOnly = true)
+    public List<MemoryView> newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
+            java.time.Instant from, java.time.Instant to, int limit) {
+        if (sessionId == null && from == null && to == null) {
+            return records.findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(tenant.value(), userId, kinds,
+                    Limit.of(limit)).stream().map(r -> view(r, null)).toList();
+        }
+        return records.findNewestWithin(tenant.value(), userId, kinds, sessionId, from, to, Limit.of(limit))
+                .stream().map(r -> view(r, null)).toList();
     }
 
     @Transactional(readOnly = true)
@@ -143,7 +168,7 @@ public class MemoryStore {
             revisions.save(new MemoryRevision(record.getId(), record.getVersion(), record.getText(),
                     record.getSessionId(), "created", record.getCreatedAt()));
         }
-        record.revise(text, embed(embeddingText(record.getTopic(), text)));
+        record.revise(text, embedder.embedDocument(embeddingText(record.getTopic(), text)), embedder.modelName());
         return revisions.save(new MemoryRevision(record.getId(), record.getVersion(), text, sessionId, reason,
                 record.getUpdatedAt()));
     }
@@ -162,18 +187,11 @@ public class MemoryStore {
         return view(record, null);
     }
 
-    /** The user's memories of one kind and speaker nearest to a query vector, best first. */
+    /** The user's memories of one kind and speaker that best match a query, best first. */
     @Transactional(readOnly = true)
     public List<ScoredMemory> nearestOfSpeaker(TenantId tenant, String userId, MemoryKind kind, Speaker speaker,
-            float[] query, int limit) {
-        if (limit <= 0) {
-            return List.of();
-        }
-        return records.findNearestOfSpeaker(tenant.value(), userId, kind.wireName(), speaker.wireName(),
-                        Vectors.literal(query), limit).stream()
-                .map(r -> new ScoredMemory(r.getId(), r.getKind(), r.getTopic(), r.getText(),
-                        Vectors.cosine(query, r.getEmbedding()), provenance(r)))
-                .toList();
+            SearchQuery query, int limit) {
+        return search(MemorySearch.of(tenant, userId, Set.of(kind), query, limit).ofSpeaker(speaker));
     }
 
     /** The embeddings of the memories that still exist among the given ids (the reranker learns from them). */
@@ -220,7 +238,7 @@ public class MemoryStore {
     }
 
     /** A topic is part of what a memory is about, so it is embedded with the text. */
-    private static String embeddingText(String topic, String text) {
+    static String embeddingText(String topic, String text) {
         return topic == null || topic.isBlank() ? text : topic + ": " + text;
     }
 
@@ -231,7 +249,8 @@ public class MemoryStore {
 
     private static MemoryView view(MemoryRecord r, Double score) {
         return new MemoryView(r.getId(), r.getKind(), r.getTopic(), r.getSpeaker(), r.getText(), score,
-                provenance(r), r.getVersion(), r.getCreatedAt(), r.getUpdatedAt());
+                provenance(r), r.getVersion(), r.getCreatedAt(), r.getUpdatedAt(), r.getOccurredFrom(),
+                r.getOccurredTo(), null);
     }
 
     private static Provenance provenance(MemoryRecord r) {

@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
@@ -10,7 +11,21 @@ import dev.memoir.tenant.TenantId;
  * returns the first record instead of adding another (retried jobs rely on this).
  */
 public record NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-        List<UUID> turnIds, String dedupKey, String topic, Speaker speaker) {
+        List<UUID> turnIds, String dedupKey, String topic, Speaker speaker, Instant occurredFrom,
+        Instant occurredTo) {
+
+    public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
+            List<UUID> turnIds, String dedupKey, String topic, Speaker speaker) {
+        this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, null, null);
+    }
+
+    /**
+     * The same memory dated explicitly. Without a date, the memory is dated by the turns it rests on (PostgreSQL
+     * looks them up when it stores the memory), or by when it was written if it rests on none.
+     */
+    public NewMemory occurred(Instant from, Instant to) {
+        return new NewMemory(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, from, to);
+    }
 
     public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
             List<UUID> turnIds, String dedupKey) {

@@ -16,7 +16,9 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchMode;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -47,7 +49,7 @@ class MemoryReflector {
     /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
     Optional<String> reflect(Episode episode, String truth) {
         String existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(), EDITABLE,
-                        store.embed(episode.getQuestion() + "\n" + truth), 3, List.of()).stream()
+                        store.query(episode.getQuestion() + "\n" + truth), 3, List.of()).stream()
                 .map(ScoredMemory::text).collect(Collectors.joining("\n"));
         String prompt = prompts.render("memory-reflection", Map.of(
                 "question", episode.getQuestion(),
@@ -62,8 +64,11 @@ class MemoryReflector {
     Learned place(Episode episode, String reflected) {
         TenantId tenant = new TenantId(episode.getTenantId());
         // The episode's own question and reply are not the memory to correct.
-        List<ScoredMemory> nearest = store.nearest(tenant, episode.getUserId(), EDITABLE, store.embed(reflected), 1,
-                List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()));
+        // "Most similar" is a matter of meaning, so the dense ranking alone picks the memory to edit.
+        List<ScoredMemory> nearest = store.search(MemorySearch.of(tenant, episode.getUserId(), EDITABLE,
+                        store.queryLike(reflected), 1)
+                .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
+                .using(SearchMode.DENSE));
         if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
             ScoredMemory target = nearest.getFirst();
             MemoryView edited = store.revise(target.id(), reflected, episode.getSessionId(), "reflection");

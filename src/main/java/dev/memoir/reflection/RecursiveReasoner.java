@@ -72,7 +72,7 @@ public class RecursiveReasoner {
                 return done(number, steps, reasoning.argument(), found);
             }
             List<ScoredMemory> results = store.nearest(tenant, userId, EnumSet.allOf(MemoryKind.class),
-                    store.embed(reasoning.argument()), properties.searchResults(), excludedTurnIds);
+                    store.query(reasoning.argument()), properties.searchResults(), excludedTurnIds);
             results.forEach(m -> found.merge(m.id(), m, (a, b) -> a.score() >= b.score() ? a : b));
             steps.add(new Trial.Step(reasoning.thought(), "search", reasoning.argument(), results.isEmpty()
                     ? "Nothing found." : results.stream().map(ScoredMemory::text).collect(Collectors.joining(" | "))));

@@ -12,6 +12,7 @@ import org.springframework.stereotype.Component;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchQuery;
 import dev.memoir.session.OpenSession;
 
 /**
@@ -42,10 +43,10 @@ class DenseRetriever {
     }
 
     List<ScoredMemory> retrieve(OpenSession session, String query, Collection<UUID> excludedTurnIds) {
-        float[] vector = store.embed(query);
+        SearchQuery search = store.query(query);
         List<ScoredMemory> found = new ArrayList<>();
         for (MemoryKind kind : readKinds(session)) {
-            found.addAll(store.nearest(session.tenant(), session.userId(), Set.of(kind), vector,
+            found.addAll(store.nearest(session.tenant(), session.userId(), Set.of(kind), search,
                     session.settings().topK(kind), excludedTurnIds));
         }
         return found;

@@ -19,6 +19,7 @@ import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchQuery;
 import dev.memoir.session.OpenSession;
 
 /**
@@ -42,9 +43,9 @@ class MemoRetriever {
         this.prompts = prompts;
     }
 
-    List<ScoredMemory> retrieve(OpenSession session, String message, float[] queryVector) {
+    List<ScoredMemory> retrieve(OpenSession session, String message, SearchQuery query) {
         List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), Set.of(MemoryKind.MEMO),
-                queryVector, session.settings().topK(MemoryKind.MEMO), List.of());
+                query, session.settings().topK(MemoryKind.MEMO), List.of());
         if (candidates.isEmpty()) {
             return List.of();
         }

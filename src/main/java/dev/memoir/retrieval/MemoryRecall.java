@@ -13,6 +13,7 @@ import org.springframework.stereotype.Service;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchQuery;
 import dev.memoir.reflection.Reranker;
 import dev.memoir.session.OpenSession;
 
@@ -40,8 +41,8 @@ public class MemoryRecall {
         List<ScoredMemory> recalled = new ArrayList<>();
         boolean readsRecursive = session.settings().reads(MemoryKind.RECURSIVE_SUMMARY);
         boolean readsMemos = session.settings().reads(MemoryKind.MEMO) && session.settings().topK(MemoryKind.MEMO) > 0;
+        SearchQuery query = readsRecursive || readsMemos || session.settings().rerank() ? store.query(message) : null;
         if (readsRecursive || readsMemos) {
-            float[] query = store.embed(message);
             if (readsRecursive) {
                 // One per user: the nearest is the one.
                 recalled.addAll(store.nearest(session.tenant(), session.userId(),
@@ -53,10 +54,9 @@ public class MemoryRecall {
         }
         Set<MemoryKind> denseKinds = DenseRetriever.readKinds(session);
         if (session.settings().rerank()) {
-            float[] query = store.embed(message);
             List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), denseKinds, query,
                     reranker.candidateCount(), turnsInPrompt);
-            Reranker.Reranked reranked = reranker.rerank(session.tenant(), query, candidates);
+            Reranker.Reranked reranked = reranker.rerank(session.tenant(), query.embedding(), candidates);
             recalled.addAll(reranked.shown());
             return new Retrieval(recalled, 1, List.of(), Optional.of(reranked.trace()));
         }

@@ -74,7 +74,7 @@ class SessionController {
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
                     @ApiResponse(responseCode = "409", description = "The session is closed")})
     List<TurnView> importTurns(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody TurnsImport request) {
-        List<NewTurn> newTurns = request.turns().stream().map(t -> new NewTurn(t.role(), t.content())).toList();
+        List<NewTurn> newTurns = request.turns().stream().map(t -> new NewTurn(t.role(), t.content(), t.occurredAt())).toList();
         return sessionService.append(tenant, id, newTurns);
     }
 

@@ -1,5 +1,6 @@
 package dev.memoir.session;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +15,8 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.FieldError;
+import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
 
 /** Sessions and their turns. Every public method checks that the session belongs to the calling tenant. */
@@ -24,13 +27,15 @@ public class SessionService {
     private final TurnRepository turns;
     private final MemoryDefaults memoryDefaults;
     private final ApplicationEventPublisher events;
+    private final SessionProperties properties;
 
     SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events, SessionProperties properties) {
         this.sessions = sessions;
         this.turns = turns;
         this.memoryDefaults = memoryDefaults;
         this.events = events;
+        this.properties = properties;
     }
 
     @Transactional
@@ -70,13 +75,43 @@ public class SessionService {
             throw new SessionClosedException(sessionId);
         }
         int seq = turns.maxSeq(sessionId);
+        List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(sessionId).orElse(null));
         List<TurnView> stored = new ArrayList<>(newTurns.size());
-        for (NewTurn turn : newTurns) {
-            stored.add(turns.save(new Turn(sessionId, ++seq, turn.role(), turn.content())).view());
+        for (int i = 0; i < newTurns.size(); i++) {
+            NewTurn turn = newTurns.get(i);
+            stored.add(turns.save(new Turn(sessionId, ++seq, turn.role(), turn.content(), times.get(i))).view());
         }
         session.touch();
         events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored));
         return stored;
+    }
+
+    /**
+     * When each new turn was said. A given time must not be in the future (beyond the allowed clock skew) nor
+     * before the turn before it; a turn without one is dated now, or at the previous turn's time if that is
+     * later (a client's clock may run a little ahead), so that a session's turns are always in time order.
+     */
+    private List<Instant> dialogueTimes(List<NewTurn> newTurns, Instant previous) {
+        Instant now = Instant.now();
+        Instant latestAllowed = now.plus(properties.clockSkew());
+        List<FieldError> errors = new ArrayList<>();
+        List<Instant> times = new ArrayList<>(newTurns.size());
+        for (int i = 0; i < newTurns.size(); i++) {
+            Instant given = newTurns.get(i).occurredAt();
+            Instant time = given != null ? given : previous != null && previous.isAfter(now) ? previous : now;
+            if (given != null && given.isAfter(latestAllowed)) {
+                errors.add(new FieldError("turns[" + i + "].occurredAt", "is in the future: " + given));
+            } else if (given != null && previous != null && given.isBefore(previous)) {
+                errors.add(new FieldError("turns[" + i + "].occurredAt",
+                        "is before the turn before it (" + previous + "); turns must be in the order they were said"));
+            }
+            times.add(time);
+            previous = time;
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException(errors);
+        }
+        return times;
     }
 
     /** The last {@code count} turns of a session, oldest first. */

@@ -27,19 +27,22 @@ class Turn {
 
     private Instant createdAt;
 
+    private Instant occurredAt;
+
     protected Turn() {
     }
 
-    Turn(UUID sessionId, int seq, Role role, String content) {
+    Turn(UUID sessionId, int seq, Role role, String content, Instant occurredAt) {
         this.id = UUID.randomUUID();
         this.sessionId = sessionId;
         this.seq = seq;
         this.role = role;
         this.content = content;
         this.createdAt = Instant.now();
+        this.occurredAt = occurredAt;
     }
 
     TurnView view() {
-        return new TurnView(id, sessionId, seq, role, content, createdAt);
+        return new TurnView(id, sessionId, seq, role, content, createdAt, occurredAt);
     }
 }

@@ -1,5 +1,7 @@
 package dev.memoir.session;
 
+import java.time.Instant;
+import java.util.Optional;
 import java.util.List;
 import java.util.UUID;
 
@@ -20,6 +22,9 @@ interface TurnRepository extends JpaRepository<Turn, UUID> {
 
     @Query("select coalesce(max(t.seq), -1) from Turn t where t.sessionId = :sessionId")
     int maxSeq(UUID sessionId);
+
+    @Query("select max(t.occurredAt) from Turn t where t.sessionId = :sessionId")
+    Optional<Instant> lastOccurredAt(UUID sessionId);
 
     @Modifying
     @Query("""

@@ -12,7 +12,9 @@ public record TurnView(
         @Schema(description = "Position in the session, from 0") int seq,
         @Schema(example = "user") Role role,
         String content,
-        Instant createdAt) {
+        Instant createdAt,
+        @Schema(description = "When the turn was said: given at import, else when Memoir stored it")
+        Instant occurredAt) {
 
     /** The utterance as history memory and prompts write it: "User: ..." or "Assistant: ...". */
     public String asLine() {

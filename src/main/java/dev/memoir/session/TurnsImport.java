@@ -1,5 +1,6 @@
 package dev.memoir.session;
 
+import java.time.Instant;
 import java.util.List;
 
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -14,6 +15,9 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
 
     record TurnCreate(
             @Schema(description = "Who spoke", example = "user") @NotNull Role role,
-            @Schema(description = "What was said") @NotBlank @Size(max = 32000) String content) {
+            @Schema(description = "What was said") @NotBlank @Size(max = 32000) String content,
+            @Schema(description = "When it was said (ISO-8601); turns must be in order and not in the future. "
+                    + "Omitted, the turn is dated when Memoir stores it. Give it to every turn of an import or to "
+                    + "none.", example = "2023-05-08T13:56:00Z") Instant occurredAt) {
     }
 }

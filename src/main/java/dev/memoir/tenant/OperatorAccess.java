@@ -8,7 +8,7 @@ import dev.memoir.web.ApiException;
  * Proof that a request was authenticated with the operator's bootstrap key. Operator handlers take it as a
  * parameter, so that whatever path the router took to reach them, they refuse a request that lacks it.
  */
-record OperatorAccess() {
+public record OperatorAccess() {
 
     static final String ATTRIBUTE = OperatorAccess.class.getName();
 

@@ -38,7 +38,11 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         if (ex.status().is5xxServerError()) {
             log.warn("{}: {}", ex.code(), ex.getMessage(), ex.getCause());
         }
-        return ResponseEntity.status(ex.status()).body(Problems.of(ex.status(), ex.code(), ex.getMessage()));
+        ProblemDetail problem = Problems.of(ex.status(), ex.code(), ex.getMessage());
+        if (ex instanceof InvalidRequestException invalid) {
+            problem.setProperty("errors", invalid.errors());
+        }
+        return ResponseEntity.status(ex.status()).body(problem);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

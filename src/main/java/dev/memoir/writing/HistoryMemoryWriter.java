@@ -31,7 +31,8 @@ class HistoryMemoryWriter {
         }
         store.writeAll(recorded.turns().stream()
                 .map(turn -> new NewMemory(recorded.tenant(), recorded.userId(), MemoryKind.HISTORY, turn.asLine(),
-                        recorded.sessionId(), List.of(turn.id()), "history:" + turn.id()))
+                        recorded.sessionId(), List.of(turn.id()), "history:" + turn.id())
+                        .occurred(turn.occurredAt(), turn.occurredAt()))
                 .toList());
     }
 }

@@ -107,7 +107,7 @@ class TopicMemoryWriter {
 
     private void apply(OpenSession session, TopicCandidate candidate) {
         List<ScoredMemory> similar = store.nearestOfSpeaker(session.tenant(), session.userId(), MemoryKind.TOPIC,
-                candidate.getSpeaker(), store.embed(candidate.getSummary()), properties.mergeCandidates());
+                candidate.getSpeaker(), store.queryLike(candidate.getSummary()), properties.mergeCandidates());
         List<TopicAnswers.Action> actions = similar.isEmpty() ? List.of(TopicAnswers.Action.add())
                 : decide(candidate, similar);
         transaction.executeWithoutResult(status -> {

@@ -57,11 +57,12 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
         Api.Response reply = api.chat(key, session, question);
 
         String system = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst().systemPrompt();
-        int instructions = tokens.count(templates.render("reply", Map.of("memories", "")));
+        int instructions = tokens.count(templates.render("reply", Map.of("memories", "", "today", "2026-01-01")));
         assertThat(tokens.count(system) - instructions).isLessThanOrEqualTo(200);
         int given = reply.body().path("memories").size();
         assertThat(given).isBetween(1, 19);
-        assertThat(system).contains("[Memory]:\n1. [history]");
+        // Each memory shows the day its turn was said.
+        assertThat(system).contains("[Memory]:\n1. [history, " + java.time.LocalDate.now(java.time.ZoneOffset.UTC));
     }
 
     @Test

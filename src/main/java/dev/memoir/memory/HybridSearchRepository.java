@@ -1,0 +1,182 @@
+package dev.memoir.memory;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.postgresql.util.PGobject;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Hybrid memory search in one SQL statement: a dense ranking (cosine distance on the HNSW index) and a full-text
+ * ranking (the query's words OR-ed, on the GIN index) of the same user's memories, fused by reciprocal rank.
+ * Tenant, user and every filter apply inside both rankings, so no other user's row is ever ranked or returned.
+ *
+ * <p>The plan matters more than the SQL: a cached generic plan cannot know whether the user has forty memories
+ * (an exact scan of them is cheapest and exact) or a hundred thousand (the HNSW index is the only fast way), so
+ * the statement is always planned for its actual values, and the query vector is bound as a {@code vector}, not
+ * as text that a generic plan would parse again for every row.
+ */
+@Repository
+class HybridSearchRepository {
+
+    private static final String FILTERS = """
+            m.tenant_id = :tenantId and m.user_id = :userId and m.kind in (:kinds)
+              and not (m.turn_ids && :excludedTurnIds)
+              and (cast(:speaker as text) is null or m.speaker = cast(:speaker as text))
+              and (cast(:sessionId as uuid) is null or m.session_id = cast(:sessionId as uuid))
+              and (cast(:from as timestamptz) is null or m.occurred_to >= cast(:from as timestamptz))
+              and (cast(:to as timestamptz) is null or m.occurred_from < cast(:to as timestamptz))""";
+
+    private static final String SQL = """
+            with dense as (
+                select m.id, m.embedding <=> :vector as distance
+                from memory_records m
+                where %1$s and m.embedding_model = :model
+                order by m.embedding <=> :vector
+                limit :denseCandidates
+            ), dense_ranked as (
+                select id, distance, row_number() over (order by distance, id) as rank from dense
+            ), lexical as (
+                select m.id, %2$s(m.search_vector, q.query, :normalization) as score
+                from memory_records m,
+                     (select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query) q
+                where %1$s and m.search_vector @@ q.query
+                order by score desc, m.id
+                limit :lexicalCandidates
+            ), lexical_ranked as (
+                select id, score, row_number() over (order by score desc, id) as rank from lexical
+            ), fused as (
+                select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
+                       l.rank as lexical_rank, l.score as lexical_score,
+                       coalesce(:denseWeight / (:rrfK + d.rank), 0)
+                           + coalesce(:lexicalWeight / (:rrfK + l.rank), 0) as fused_score
+                from dense_ranked d full join lexical_ranked l on l.id = d.id
+            )
+            select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
+                   m.updated_at, m.occurred_from, m.occurred_to,
+                   case when m.embedding_model = :model then 1 - (m.embedding <=> :vector) end as similarity,
+                   f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.fused_score
+            from fused f join memory_records m on m.id = f.id
+            order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id
+            limit :limit""";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final SearchProperties properties;
+    private final String sqlTsRank;
+    private final String sqlTsRankCd;
+
+    HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
+        this.jdbc = jdbc;
+        this.properties = properties;
+        this.sqlTsRank = SQL.formatted(FILTERS, SearchProperties.LexicalRanking.TS_RANK.function());
+        this.sqlTsRankCd = SQL.formatted(FILTERS, SearchProperties.LexicalRanking.TS_RANK_CD.function());
+    }
+
+    /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
+    record Hit(MemoryView memory, Double similarity, SearchExplanation explanation) {
+    }
+
+    /** Must run inside a transaction: the planner settings below hold for it only. */
+    List<Hit> search(MemorySearch search, String model) {
+        SearchMode mode = search.mode() != null ? search.mode() : properties.mode();
+        int candidates = Math.max(search.limit(), properties.candidates());
+        int denseCandidates = mode.usesDense() ? candidates : 0;
+        int lexicalCandidates = mode.usesLexical() && search.query().text() != null
+                && !search.query().text().isBlank() ? candidates : 0;
+        MapSqlParameterSource params = new MapSqlParameterSource()
+                .addValue("tenantId", search.tenant().value())
+                .addValue("userId", search.userId())
+                .addValue("kinds", search.kinds().stream().map(MemoryKind::wireName).toList())
+                .addValue("excludedTurnIds", uuidArray(search.excludedTurnIds()))
+                .addValue("speaker", search.speaker() == null ? null : search.speaker().wireName())
+                .addValue("sessionId", search.sessionId() == null ? null : search.sessionId().toString())
+                .addValue("from", timestamp(search.from()))
+                .addValue("to", timestamp(search.to()))
+                .addValue("vector", vector(search.query().embedding()))
+                .addValue("model", model)
+                .addValue("text", search.query().text() == null ? "" : search.query().text())
+                .addValue("normalization", properties.lexicalNormalization())
+                .addValue("denseCandidates", denseCandidates)
+                .addValue("lexicalCandidates", lexicalCandidates)
+                .addValue("denseWeight", properties.denseWeight())
+                .addValue("lexicalWeight", properties.lexicalWeight())
+                .addValue("rrfK", properties.rrfK())
+                .addValue("limit", search.limit());
+        jdbc.queryForList("select set_config('plan_cache_mode', 'force_custom_plan', true), "
+                        + "set_config('hnsw.ef_search', :efSearch, true)",
+                new MapSqlParameterSource("efSearch",
+                        String.valueOf(Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor())))));
+        String sql = properties.lexicalRanking() == SearchProperties.LexicalRanking.TS_RANK_CD ? sqlTsRankCd : sqlTsRank;
+        return jdbc.query(sql, params, (rs, row) -> hit(rs));
+    }
+
+    private static Hit hit(ResultSet rs) throws SQLException {
+        Double similarity = nullableDouble(rs, "similarity");
+        SearchExplanation explanation = new SearchExplanation(nullableInt(rs, "dense_rank"),
+                nullableDouble(rs, "dense_score"), nullableInt(rs, "lexical_rank"), nullableDouble(rs, "lexical_score"),
+                rs.getDouble("fused_score"));
+        String speaker = rs.getString("speaker");
+        MemoryView view = new MemoryView(rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")),
+                rs.getString("topic"), speaker == null ? null : Speaker.fromWireName(speaker), rs.getString("text"),
+                similarity, new Provenance(rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids"))),
+                rs.getInt("version"), instant(rs, "created_at"), instant(rs, "updated_at"),
+                instant(rs, "occurred_from"), instant(rs, "occurred_to"), null);
+        return new Hit(view, similarity, explanation);
+    }
+
+    private static List<UUID> uuids(Array array) throws SQLException {
+        if (array == null) {
+            return List.of();
+        }
+        return Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp timestamp = rs.getTimestamp(column);
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    private static Double nullableDouble(ResultSet rs, String column) throws SQLException {
+        double value = rs.getDouble(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    private static Integer nullableInt(ResultSet rs, String column) throws SQLException {
+        int value = rs.getInt(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    private static OffsetDateTime timestamp(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    static PGobject vector(float[] embedding) {
+        return pgObject("vector", Vectors.literal(embedding));
+    }
+
+    private static PGobject uuidArray(java.util.Collection<UUID> ids) {
+        return pgObject("uuid[]", ids.stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}")));
+    }
+
+    private static PGobject pgObject(String type, String value) {
+        try {
+            PGobject object = new PGobject();
+            object.setType(type);
+            object.setValue(value);
+            return object;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

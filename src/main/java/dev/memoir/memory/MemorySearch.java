@@ -1,0 +1,48 @@
+package dev.memoir.memory;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.memoir.tenant.TenantId;
+
+/**
+ * One search of one user's memory. Optional filters narrow it: the speaker of topic memories, the session a
+ * memory came from, and a time window that the memory's dialogue span must overlap ({@code from} inclusive,
+ * {@code to} exclusive). A null mode means the configured default.
+ */
+public record MemorySearch(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query, int limit,
+        Collection<UUID> excludedTurnIds, Speaker speaker, UUID sessionId, Instant from, Instant to,
+        SearchMode mode) {
+
+    public MemorySearch {
+        kinds = Set.copyOf(kinds);
+        excludedTurnIds = excludedTurnIds == null ? List.of() : List.copyOf(excludedTurnIds);
+    }
+
+    public static MemorySearch of(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query,
+            int limit) {
+        return new MemorySearch(tenant, userId, kinds, query, limit, List.of(), null, null, null, null, null);
+    }
+
+    public MemorySearch excludingTurns(Collection<UUID> turnIds) {
+        return new MemorySearch(tenant, userId, kinds, query, limit, turnIds, speaker, sessionId, from, to, mode);
+    }
+
+    public MemorySearch ofSpeaker(Speaker only) {
+        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, only, sessionId, from, to,
+                mode);
+    }
+
+    public MemorySearch within(UUID session, Instant since, Instant until) {
+        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, session, since, until,
+                mode);
+    }
+
+    public MemorySearch using(SearchMode searchMode) {
+        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, sessionId, from, to,
+                searchMode);
+    }
+}

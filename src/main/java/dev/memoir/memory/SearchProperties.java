@@ -1,0 +1,54 @@
+package dev.memoir.memory;
+
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How memory search ranks. Both rankings run in PostgreSQL in one statement and are fused by reciprocal rank:
+ * score = denseWeight / (rrfK + dense rank) + lexicalWeight / (rrfK + lexical rank).
+ *
+ * @param mode                 the rankings used when a caller does not choose: hybrid, dense or lexical
+ * @param rrfK                 the fusion constant: larger flattens the advantage of the first ranks
+ * @param denseWeight          weight of the dense (embedding) ranking in the fusion
+ * @param lexicalWeight        weight of the full-text ranking in the fusion
+ * @param candidates           how many candidates each ranking contributes before fusion (at least the limit)
+ * @param lexicalRanking       {@code ts_rank} (word frequency) or {@code ts_rank_cd} (cover density)
+ * @param lexicalNormalization PostgreSQL's rank normalisation bit mask (0 = none, 1 = divide by 1 + log length,
+ *                             2 = divide by length, 32 = rank / (rank + 1)); length normalisation can hurt short
+ *                             dialogue turns
+ * @param efSearchFactor       the HNSW index is searched with ef_search = candidates × this factor, so that a
+ *                             filtered scan finds enough of one user's memories
+ */
+@Validated
+@ConfigurationProperties("memoir.search")
+public record SearchProperties(
+        @DefaultValue("hybrid") @NotNull SearchMode mode,
+        @DefaultValue("60") @Min(1) @Max(10_000) int rrfK,
+        @DefaultValue("1.0") @DecimalMin("0.0") double denseWeight,
+        @DefaultValue("1.0") @DecimalMin("0.0") double lexicalWeight,
+        @DefaultValue("100") @Min(1) @Max(1000) int candidates,
+        @DefaultValue("ts_rank") @NotNull LexicalRanking lexicalRanking,
+        @DefaultValue("0") @Min(0) @Max(63) int lexicalNormalization,
+        @DefaultValue("2") @Min(1) @Max(10) int efSearchFactor) {
+
+    /** The PostgreSQL ranking functions a search may use. */
+    public enum LexicalRanking {
+        TS_RANK("ts_rank"), TS_RANK_CD("ts_rank_cd");
+
+        private final String function;
+
+        LexicalRanking(String function) {
+            this.function = function;
+        }
+
+        String function() {
+            return function;
+        }
+    }
+}
