@@ -89,20 +89,39 @@ class HybridSearchRepository {
 
     /** Must run inside a transaction: the planner settings below hold for it only. */
     List<Hit> search(MemorySearch search, String model) {
+        Prepared prepared = prepare(search, model);
+        return jdbc.query(prepared.sql(), prepared.params(), (rs, row) -> hit(rs));
+    }
+
+    /** The user's newest memories passing the search's filters (its query is not used). */
+    List<MemoryView> newest(MemorySearch filters) {
+        MapSqlParameterSource params = filterParams(filters).addValue("limit", filters.limit());
+        return jdbc.query("""
+                select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
+                       m.updated_at, m.occurred_from, m.occurred_to, null as similarity, null as dense_rank,
+                       null as dense_score, null as lexical_rank, null as lexical_score, 0 as fused_score
+                from memory_records m
+                where %s
+                order by m.created_at desc, m.id
+                limit :limit""".formatted(FILTERS), params, (rs, row) -> hit(rs).memory());
+    }
+
+    /** The plan PostgreSQL chooses for a search, for tests and benchmarks; inside a transaction like search. */
+    List<String> plan(MemorySearch search, String model) {
+        Prepared prepared = prepare(search, model);
+        return jdbc.queryForList("explain " + prepared.sql(), prepared.params(), String.class);
+    }
+
+    private record Prepared(String sql, MapSqlParameterSource params) {
+    }
+
+    private Prepared prepare(MemorySearch search, String model) {
         SearchMode mode = search.mode() != null ? search.mode() : properties.mode();
         int candidates = Math.max(search.limit(), properties.candidates());
         int denseCandidates = mode.usesDense() ? candidates : 0;
         int lexicalCandidates = mode.usesLexical() && search.query().text() != null
                 && !search.query().text().isBlank() ? candidates : 0;
-        MapSqlParameterSource params = new MapSqlParameterSource()
-                .addValue("tenantId", search.tenant().value())
-                .addValue("userId", search.userId())
-                .addValue("kinds", search.kinds().stream().map(MemoryKind::wireName).toList())
-                .addValue("excludedTurnIds", uuidArray(search.excludedTurnIds()))
-                .addValue("speaker", search.speaker() == null ? null : search.speaker().wireName())
-                .addValue("sessionId", search.sessionId() == null ? null : search.sessionId().toString())
-                .addValue("from", timestamp(search.from()))
-                .addValue("to", timestamp(search.to()))
+        MapSqlParameterSource params = filterParams(search)
                 .addValue("vector", vector(search.query().embedding()))
                 .addValue("model", model)
                 .addValue("text", search.query().text() == null ? "" : search.query().text())
@@ -118,7 +137,19 @@ class HybridSearchRepository {
                 new MapSqlParameterSource("efSearch",
                         String.valueOf(Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor())))));
         String sql = properties.lexicalRanking() == SearchProperties.LexicalRanking.TS_RANK_CD ? sqlTsRankCd : sqlTsRank;
-        return jdbc.query(sql, params, (rs, row) -> hit(rs));
+        return new Prepared(sql, params);
+    }
+
+    private static MapSqlParameterSource filterParams(MemorySearch search) {
+        return new MapSqlParameterSource()
+                .addValue("tenantId", search.tenant().value())
+                .addValue("userId", search.userId())
+                .addValue("kinds", search.kinds().stream().map(MemoryKind::wireName).toList())
+                .addValue("excludedTurnIds", uuidArray(search.excludedTurnIds()))
+                .addValue("speaker", search.speaker() == null ? null : search.speaker().wireName())
+                .addValue("sessionId", search.sessionId() == null ? null : search.sessionId().toString())
+                .addValue("from", timestamp(search.from()))
+                .addValue("to", timestamp(search.to()));
     }
 
     private static Hit hit(ResultSet rs) throws SQLException {

@@ -1,6 +1,5 @@
 package dev.memoir.memory;
 
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -12,16 +11,6 @@ import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
 interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
-
-    @Query("""
-            select m from MemoryRecord m
-            where m.tenantId = :tenantId and m.userId = :userId and m.kind in :kinds
-              and (:sessionId is null or m.sessionId = :sessionId)
-              and (:from is null or m.occurredTo >= :from)
-              and (:to is null or m.occurredFrom < :to)
-            order by m.createdAt desc""")
-    List<MemoryRecord> findNewestWithin(UUID tenantId, String userId, Collection<MemoryKind> kinds, UUID sessionId,
-            Instant from, Instant to, Limit limit);
 
     List<MemoryRecord> findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(UUID tenantId, String userId,
             Collection<MemoryKind> kinds, Limit limit);

@@ -131,8 +131,8 @@ public class MemoryStore {
             return records.findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(tenant.value(), userId, kinds,
                     Limit.of(limit)).stream().map(r -> view(r, null)).toList();
         }
-        return records.findNewestWithin(tenant.value(), userId, kinds, sessionId, from, to, Limit.of(limit))
-                .stream().map(r -> view(r, null)).toList();
+        return hybridSearch.newest(MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit)
+                .within(sessionId, from, to));
     }
 
     @Transactional(readOnly = true)

@@ -1,0 +1,103 @@
+package dev.memoir.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.memoir.support.Api;
+import dev.memoir.support.IntegrationTest;
+import tools.jackson.databind.JsonNode;
+
+class HybridSearchTest extends IntegrationTest {
+
+    private static final String[] DIALOGUE = {
+            "My cousin Thaddeus Okonkwo restores old accordions in his garage.", "That sounds like a lovely craft.",
+            "We adopted a small puppy last week, a beagle.", "Congratulations on the new family member!",
+            "I am training for a half marathon in the autumn.", "Good luck with the training plan.",
+            "The weather has been grey and rainy all week.", "Let us hope for sunshine soon."};
+
+    private String userWith(String key, String user) {
+        String session = api.newSession(key, user, null);
+        assertThat(api.importTurns(key, session, DIALOGUE).status()).isEqualTo(201);
+        return session;
+    }
+
+    private static List<String> texts(Api.Response response) {
+        return items(response).stream().map(m -> m.path("text").asString()).toList();
+    }
+
+    @Test
+    void aRareNameFindsItsTurnFirstAndHybridKeepsWhatEachRankingFinds() {
+        String key = api.newTenant();
+        userWith(key, "ann");
+
+        Api.Response lexical = api.get(key, "/memory?userId=ann&kind=history&mode=lexical&query=Thaddeus");
+        assertThat(texts(lexical)).containsExactly("User: " + DIALOGUE[0]);
+
+        Api.Response hybrid = api.get(key, "/memory?userId=ann&kind=history&query=Thaddeus&limit=8");
+        assertThat(texts(hybrid).getFirst()).isEqualTo("User: " + DIALOGUE[0]);
+        // Dense ranking contributes every memory, so hybrid lists more than the keyword match alone.
+        assertThat(texts(hybrid)).hasSize(8);
+
+        // A paraphrase with no shared word: only the dense ranking can find it, and hybrid keeps it near the top.
+        Api.Response paraphrase = api.get(key,
+                "/memory?userId=ann&kind=history&query=Which%20dog%20breed%20did%20we%20get%3F&limit=3");
+        assertThat(texts(paraphrase)).contains("User: " + DIALOGUE[2]);
+        Api.Response paraphraseLexical = api.get(key,
+                "/memory?userId=ann&kind=history&mode=lexical&query=Which%20dog%20breed%20did%20we%20get%3F");
+        assertThat(texts(paraphraseLexical)).doesNotContain("User: " + DIALOGUE[2]);
+    }
+
+    @Test
+    void explainShowsEachResultsLexicalAndDenseRankAndTheFusedScore() {
+        String key = api.newTenant();
+        userWith(key, "ben");
+
+        Api.Response explained = api.get(key,
+                "/memory?userId=ben&kind=history&query=accordions%20Thaddeus&explain=true&limit=8");
+        List<JsonNode> results = items(explained);
+        JsonNode top = results.getFirst().path("explanation");
+        assertThat(top.path("lexicalRank").asInt()).isEqualTo(1);
+        assertThat(top.path("lexicalScore").asDouble()).isPositive();
+        assertThat(top.path("denseRank").asInt()).isPositive();
+        assertThat(top.path("denseScore").asDouble()).isBetween(-1.0, 1.0);
+        // k = 60 and both weights 1: the fused score is the sum of 1 / (60 + rank) over both rankings.
+        assertThat(top.path("fusedScore").asDouble()).isCloseTo(
+                1.0 / (60 + top.path("denseRank").asInt()) + 1.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
+        JsonNode unmatched = results.getLast().path("explanation");
+        assertThat(unmatched.path("lexicalRank").isNull()).isTrue();
+        assertThat(unmatched.path("denseRank").asInt()).isPositive();
+        assertThat(results).allSatisfy(m -> assertThat(m.path("score").asDouble())
+                .isEqualTo(m.path("explanation").path("denseScore").asDouble()));
+        // Without explain, results carry no explanation.
+        assertThat(items(api.get(key, "/memory?userId=ben&query=accordions")).getFirst().has("explanation"))
+                .isFalse();
+    }
+
+    @Test
+    void searchNeverReachesAnotherUsersMemoriesEvenByKeyword() {
+        String key = api.newTenant();
+        userWith(key, "carl");
+        String other = api.newTenant();
+        userWith(other, "carl");
+        api.newSession(key, "dora", null);
+
+        assertThat(items(api.get(key, "/memory?userId=dora&query=Thaddeus&mode=lexical"))).isEmpty();
+        assertThat(items(api.get(key, "/memory?userId=dora&query=Thaddeus"))).isEmpty();
+        List<JsonNode> carls = items(api.get(key, "/memory?userId=carl&query=Thaddeus&limit=100"));
+        assertThat(carls).hasSize(DIALOGUE.length);
+    }
+
+    @Test
+    void aQueryOfOnlyStopWordsOrAnUnknownModeIsHandled() {
+        String key = api.newTenant();
+        userWith(key, "eve");
+        assertThat(items(api.get(key, "/memory?userId=eve&query=the%20of%20a&mode=lexical"))).isEmpty();
+        assertThat(items(api.get(key, "/memory?userId=eve&query=the%20of%20a"))).isNotEmpty();
+        Api.Response badMode = api.get(key, "/memory?userId=eve&query=x&mode=telepathic");
+        assertThat(badMode.status()).isEqualTo(400);
+        assertThat(badMode.body().path("errors").findValuesAsString("field")).containsExactly("mode");
+    }
+}

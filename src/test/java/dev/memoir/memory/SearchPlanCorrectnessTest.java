@@ -1,0 +1,152 @@
+package dev.memoir.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.memoir.llm.TextEmbedder;
+import dev.memoir.support.IntegrationTest;
+import dev.memoir.tenant.TenantId;
+
+/**
+ * Whatever plan PostgreSQL picks for a user, search must return that user's true nearest memories: the exact
+ * scan that suits a small user and the HNSW index that suits a large one are both checked against exact
+ * nearest neighbours computed here, over a few thousand memories.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SearchPlanCorrectnessTest extends IntegrationTest {
+
+    private static final int DIMENSIONS = 384;
+    private static final int LARGE_USER = 3000;
+    private static final int SMALL_USER = 40;
+
+    @Autowired
+    JdbcClient jdbc;
+    @Autowired
+    HybridSearchRepository repository;
+    @Autowired
+    TransactionTemplate transaction;
+    @Autowired
+    TextEmbedder embedder;
+
+    private final Random random = new Random(42);
+    private final List<float[]> centres = new ArrayList<>();
+    private TenantId tenant;
+    private final List<Stored> large = new ArrayList<>();
+    private final List<Stored> small = new ArrayList<>();
+
+    record Stored(UUID id, float[] vector) {
+    }
+
+    @BeforeAll
+    void load() {
+        tenant = new TenantId(UUID.randomUUID());
+        jdbc.sql("insert into tenants (id, name) values (?, 'plan-test')").param(tenant.value()).update();
+        IntStream.range(0, 30).forEach(i -> centres.add(unit(gaussian())));
+        insert("large", LARGE_USER, large);
+        insert("small", SMALL_USER, small);
+        // A neighbour of another user, placed right on top of the first query: it must never appear.
+        insert("intruder", 200, new ArrayList<>());
+        jdbc.sql("analyze memory_records").update();
+    }
+
+    private void insert(String user, int count, List<Stored> into) {
+        for (int i = 0; i < count; i++) {
+            float[] vector = near(centres.get(random.nextInt(centres.size())), 0.6);
+            UUID id = UUID.randomUUID();
+            jdbc.sql("""
+                    insert into memory_records (id, tenant_id, user_id, kind, text, embedding, embedding_model,
+                        created_at, updated_at)
+                    values (?, ?, ?, 'history', ?, cast(? as vector), ?, now(), now())""")
+                    .params(id, tenant.value(), user, "User: note " + i + " of " + user, Vectors.literal(vector),
+                            embedder.modelName())
+                    .update();
+            into.add(new Stored(id, vector));
+        }
+    }
+
+    @Test
+    void theChosenPlanReturnsTheExactNearestMemoriesForLargeAndSmallUsers() {
+        assertThat(recallAt10("large", large, false)).isGreaterThanOrEqualTo(0.95);
+        assertThat(recallAt10("small", small, false)).isEqualTo(1.0);
+    }
+
+    @Test
+    void theHnswPathKeepsRecallAndStaysWithinTheUser() {
+        List<String> plan = transaction.execute(status -> {
+            jdbc.sql("set local enable_sort = off").update();
+            return repository.plan(search("large", centres.getFirst()), embedder.modelName());
+        });
+        assertThat(String.join("\n", plan)).contains("memory_records_embedding_idx");
+        assertThat(recallAt10("large", large, true)).isGreaterThanOrEqualTo(0.95);
+    }
+
+    private double recallAt10(String user, List<Stored> stored, boolean forceIndex) {
+        int found = 0;
+        int queries = 20;
+        for (int q = 0; q < queries; q++) {
+            float[] query = near(centres.get(q % centres.size()), 0.5);
+            List<UUID> exact = stored.stream()
+                    .sorted(Comparator.comparingDouble((Stored s) -> -Vectors.cosine(query, s.vector())))
+                    .limit(10).map(Stored::id).toList();
+            List<UUID> got = transaction.execute(status -> {
+                if (forceIndex) {
+                    jdbc.sql("set local enable_sort = off").update();
+                }
+                return repository.search(search(user, query), embedder.modelName()).stream()
+                        .map(hit -> hit.memory().id()).toList();
+            });
+            assertThat(got).hasSize(10);
+            assertThat(stored.stream().map(Stored::id).toList()).containsAll(got);
+            found += (int) got.stream().filter(exact::contains).count();
+        }
+        return found / (queries * 10.0);
+    }
+
+    private MemorySearch search(String user, float[] query) {
+        return MemorySearch.of(tenant, user, Set.of(MemoryKind.HISTORY), new SearchQuery("", query), 10)
+                .using(SearchMode.DENSE);
+    }
+
+    private float[] near(float[] centre, double spread) {
+        float[] noise = gaussian();
+        float[] v = new float[DIMENSIONS];
+        for (int i = 0; i < DIMENSIONS; i++) {
+            v[i] = (float) (centre[i] + spread * noise[i] / Math.sqrt(DIMENSIONS) * 3);
+        }
+        return unit(v);
+    }
+
+    private float[] gaussian() {
+        float[] v = new float[DIMENSIONS];
+        for (int i = 0; i < DIMENSIONS; i++) {
+            v[i] = (float) random.nextGaussian();
+        }
+        return v;
+    }
+
+    private static float[] unit(float[] v) {
+        double norm = 0;
+        for (float x : v) {
+            norm += x * x;
+        }
+        float[] u = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            u[i] = (float) (v[i] / Math.sqrt(norm));
+        }
+        return u;
+    }
+}
