@@ -19,7 +19,7 @@ import dev.memoir.session.OpenSession;
 
 /**
  * Everything a reply may draw on, for the kinds the session reads, in the order the prompt gives it: the user's
- * recursive summary, the memos the model chose, then the records found by dense retrieval, narrowed either by
+ * recursive summary, the memos the model chose, then the records found by hybrid search, narrowed either by
  * self-reflection or, for sessions that rerank, by the learned reranker.
  */
 @Service
@@ -52,16 +52,16 @@ public class MemoryRecall {
                 recalled.addAll(memos.retrieve(session, message, query));
             }
         }
-        Set<MemoryKind> denseKinds = DenseRetriever.readKinds(session);
+        Set<MemoryKind> recordKinds = RecordRetriever.readKinds(session);
         if (session.settings().rerank()) {
-            List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), denseKinds, query,
+            List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), recordKinds, query,
                     reranker.candidateCount(), turnsInPrompt);
             Reranker.Reranked reranked = reranker.rerank(session.tenant(), query.embedding(), candidates);
             recalled.addAll(reranked.shown());
             return new Retrieval(recalled, 1, List.of(), Optional.of(reranked.trace()));
         }
-        Retrieval dense = records.retrieve(session, message, turnsInPrompt);
-        recalled.addAll(dense.memories());
-        return new Retrieval(recalled, dense.searches(), dense.keywords());
+        Retrieval found = records.retrieve(session, message, turnsInPrompt);
+        recalled.addAll(found.memories());
+        return new Retrieval(recalled, found.searches(), found.keywords());
     }
 }

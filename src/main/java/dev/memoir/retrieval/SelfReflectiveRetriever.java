@@ -21,26 +21,26 @@ import dev.memoir.memory.ScoredMemory;
 import dev.memoir.session.OpenSession;
 
 /**
- * Self-reflection retrieval (seed 000): after a dense search the model judges whether the memories suffice. If
+ * Self-reflection retrieval (seed 000): after a search the model judges whether the memories suffice. If
  * they do, only the ones it names as relevant go to the reply. If not, its keywords extend the query for another
  * search, at most {@code reflectionRounds} times; after the last round every memory found so far is used.
  */
 @Service
 class SelfReflectiveRetriever {
 
-    private final DenseRetriever dense;
+    private final RecordRetriever records;
     private final ChatModelClient model;
     private final PromptTemplates prompts;
 
-    SelfReflectiveRetriever(DenseRetriever dense, ChatModelClient model, PromptTemplates prompts) {
-        this.dense = dense;
+    SelfReflectiveRetriever(RecordRetriever records, ChatModelClient model, PromptTemplates prompts) {
+        this.records = records;
         this.model = model;
         this.prompts = prompts;
     }
 
     Retrieval retrieve(OpenSession session, String message, Collection<UUID> excludedTurnIds) {
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
-        addAll(found, dense.retrieve(session, message, excludedTurnIds));
+        addAll(found, records.retrieve(session, message, excludedTurnIds));
         int searches = 1;
         List<String> keywords = new ArrayList<>();
         for (int round = 0; round < session.settings().reflectionRounds() && !found.isEmpty(); round++) {
@@ -65,7 +65,7 @@ class SelfReflectiveRetriever {
             }
             keywords.addAll(verdict.keywords());
             String extendedQuery = message + "\n" + String.join(", ", verdict.keywords());
-            addAll(found, dense.retrieve(session, extendedQuery, excludedTurnIds));
+            addAll(found, records.retrieve(session, extendedQuery, excludedTurnIds));
             searches++;
         }
         return new Retrieval(ranked(found), searches, keywords);

@@ -16,18 +16,19 @@ import dev.memoir.memory.SearchQuery;
 import dev.memoir.session.OpenSession;
 
 /**
- * Dense retrieval: the top K memories of each record kind the session reads, by cosine similarity (seed 000).
+ * Record retrieval: the top K memories of each record kind the session reads, by hybrid search (seed 000 used
+ * dense retrieval alone; full-text ranking fused with it finds the turns that name people, places and things).
  * Memos and the recursive summary have retrievers of their own.
  */
 @Component
-class DenseRetriever {
+class RecordRetriever {
 
     static final Set<MemoryKind> KINDS = EnumSet.of(MemoryKind.HISTORY, MemoryKind.SUMMARY, MemoryKind.CONDITIONAL,
             MemoryKind.TOPIC, MemoryKind.REFLECTED);
 
     private final MemoryStore store;
 
-    DenseRetriever(MemoryStore store) {
+    RecordRetriever(MemoryStore store) {
         this.store = store;
     }
 
