@@ -4,14 +4,13 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.Size;
 
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.UserIdentifier;
 
 @RestController
 @Tag(name = "Memory")
@@ -29,7 +28,7 @@ class UserErasureController {
             responses = {@ApiResponse(responseCode = "200"),
                     @ApiResponse(responseCode = "400", description = "Missing userId")})
     UserErasure erase(TenantId tenant,
-            @Parameter(description = "The user to erase", required = true) @RequestParam @NotBlank @Size(max = 200)
+            @Parameter(description = "The user to erase", required = true) @RequestParam @UserIdentifier
             String userId) {
         return eraser.erase(tenant, userId);
     }

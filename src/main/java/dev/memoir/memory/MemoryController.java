@@ -14,7 +14,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
 
 import org.springframework.http.HttpStatus;
@@ -30,6 +29,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.UserIdentifier;
 
 @RestController
 @RequestMapping("/memory")
@@ -55,7 +55,7 @@ class MemoryController {
                             description = "Missing userId, invalid kind, mode, limit or time window")})
     MemoryList list(TenantId tenant,
             @Parameter(description = "The user whose memories to read", required = true)
-            @RequestParam @NotBlank @Size(max = 200) String userId,
+            @RequestParam @UserIdentifier String userId,
             @Parameter(description = "Words to search the memories for") @RequestParam(required = false)
             @Size(max = 4000) String query,
             @Parameter(description = "Only these kinds (repeatable); all kinds when omitted")

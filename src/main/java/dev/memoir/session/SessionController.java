@@ -11,8 +11,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.Size;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -26,6 +24,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.UserIdentifier;
 
 @RestController
 @RequestMapping("/sessions")
@@ -59,7 +58,7 @@ class SessionController {
     @GetMapping
     @Operation(summary = "List a user's sessions, newest first")
     List<SessionView> list(TenantId tenant,
-            @Parameter(required = true) @RequestParam @NotBlank @Size(max = 200) String userId,
+            @Parameter(required = true) @RequestParam @UserIdentifier String userId,
             @Parameter(description = "1 to 200") @RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {
         return sessionService.list(tenant, userId, limit);
     }

@@ -40,7 +40,7 @@ public class SessionService {
 
     @Transactional
     SessionView create(TenantId tenant, String userId, MemorySettingsOverride memory) {
-        Session session = sessions.save(new Session(tenant.value(), userId.strip(), memoryDefaults.resolve(memory)));
+        Session session = sessions.save(new Session(tenant.value(), userId, memoryDefaults.resolve(memory)));
         return view(session, null);
     }
 

@@ -155,6 +155,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                     .collect(Collectors.joining(", "));
             return "has an invalid value '" + format.getValue() + "'; allowed: " + allowed;
         }
+        if (ex instanceof InvalidFormatException format && format.getTargetType() == String.class) {
+            // Raised by JsonTextModule with the reason as its message.
+            return format.getOriginalMessage();
+        }
         if (ex.getCause() instanceof IllegalArgumentException invalid && invalid.getMessage() != null) {
             return "has an invalid value: " + invalid.getMessage();
         }
