@@ -89,9 +89,8 @@ class ChatResponder {
         MemoryPromptBuilder.MemoryPrompt memory = memoryPrompt.build(retrieval.memories(),
                 session.settings().promptTokenBudget());
 
-        ReplyDecision decision = ReplyDecision.from(
-                        model.askJson(ChatStep.REPLY, replyPrompt(memory.text(), recent), ReplyDecision.JSON_SCHEMA))
-                .orElseThrow(EmptyReplyException::new);
+        ReplyDecision decision = model.askJson(ChatStep.REPLY, replyPrompt(memory.text(), recent),
+                ReplyDecision.JSON_SCHEMA, ReplyDecision::read);
         boolean remembered = decision.remember() && session.settings().writes(MemoryKind.CONDITIONAL);
         Set<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id)
                 .collect(Collectors.toSet());

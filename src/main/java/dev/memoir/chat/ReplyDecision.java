@@ -6,7 +6,6 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
-import dev.memoir.llm.ModelAnswer;
 
 /**
  * The reply step's answer (seed 000, Figure 8): the response, and in the same call whether the user's message
@@ -31,20 +30,8 @@ record ReplyDecision(String reply, boolean remember, List<Integer> citations) {
               "additionalProperties": false
             }""";
 
-    /**
-     * Reads the answer. Without the JSON asked for, the whole text is taken as the reply and nothing is
-     * remembered: the user still gets an answer.
-     */
-    static Optional<ReplyDecision> from(ModelAnswer answer) {
-        Optional<ReplyDecision> structured = answer.json().flatMap(ReplyDecision::fromJson);
-        if (structured.isPresent()) {
-            return structured;
-        }
-        String text = answer.text().strip();
-        return text.isEmpty() ? Optional.empty() : Optional.of(new ReplyDecision(text, false));
-    }
-
-    private static Optional<ReplyDecision> fromJson(JsonNode json) {
+    /** Reads the answer; one without a reply is unusable (the model is asked again by whoever retries). */
+    static Optional<ReplyDecision> read(JsonNode json) {
         return LenientJson.text(json, "reply")
                 .map(reply -> new ReplyDecision(reply, LenientJson.bool(json, "remember").orElse(false),
                         LenientJson.integers(json, "citations")));

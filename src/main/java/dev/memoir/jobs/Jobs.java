@@ -10,9 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.task.Execution;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
@@ -21,7 +24,8 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 /**
  * Durable background jobs on db-scheduler: a job is a row in PostgreSQL, queued in the caller's transaction, so
  * it exists exactly when the work that caused it was committed; it survives a restart and is retried with
- * exponential back-off. A job's id names what it works on, so queueing the same job twice is a no-op.
+ * exponential back-off. A job's id names what it works on, so queueing the same job twice is a no-op. A job that
+ * fails on every retry is kept in the dead-letter list ({@link FailedJobs}) until an operator runs it again.
  */
 @Component
 public class Jobs {
@@ -30,12 +34,37 @@ public class Jobs {
 
     private final SchedulerClient client;
     private final JobProperties properties;
+    private final FailedJobs failed;
 
-    Jobs(DataSource dataSource, JobProperties properties) {
+    Jobs(DataSource dataSource, JobProperties properties, FailedJobs failed) {
         this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
                 .enablePriority()
                 .build();
         this.properties = properties;
+        this.failed = failed;
+    }
+
+    /** Runs a dead-lettered job again (at once); false when no such job waits in the dead-letter list. */
+    @Transactional
+    public boolean retryFailed(String task, String id) {
+        if (failed.remove(task, id).isEmpty()) {
+            return false;
+        }
+        client.scheduleIfNotExists(new TaskInstance<Void>(task, id), Instant.now());
+        return true;
+    }
+
+    private <T> FailureHandler<T> retriedThenDeadLettered() {
+        return FailureHandler.<T>maxRetries(properties.maxRetries())
+                .withBackoff(properties.firstRetryDelay(), 2.0)
+                .thenRemove(complete -> {
+                    Execution execution = complete.getExecution();
+                    Throwable cause = complete.getCause().orElse(null);
+                    log.error("Job {} failed {} times and waits in the dead-letter list: {}",
+                            execution.taskInstance, properties.maxRetries() + 1, FailedJobs.describe(cause));
+                    failed.record(execution.getTaskName(), execution.getId(), properties.maxRetries() + 1, cause,
+                            complete.getTimeDone());
+                });
     }
 
     /** Queues the job unless one with the same id is already waiting or running. */
@@ -50,10 +79,7 @@ public class Jobs {
      */
     public CustomTask<Void> slicedTask(TaskDescriptor<Void> job, Predicate<String> sliceLeavingMore) {
         return Tasks.custom(job)
-                .onFailure(FailureHandler.<Void>maxRetries(properties.maxRetries())
-                        .withBackoff(properties.firstRetryDelay(), 2.0)
-                        .thenRemove(failed -> log.error("Job {} failed {} times and was dropped",
-                                failed.getExecution().taskInstance, properties.maxRetries() + 1)))
+                .onFailure(retriedThenDeadLettered())
                 .execute((instance, context) -> {
                     boolean more = sliceLeavingMore.test(instance.getId());
                     return (complete, operations) -> {
@@ -69,10 +95,7 @@ public class Jobs {
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */
     public OneTimeTask<Void> task(TaskDescriptor<Void> job, Consumer<String> work) {
         return Tasks.oneTime(job)
-                .onFailure(FailureHandler.<Void>maxRetries(properties.maxRetries())
-                        .withBackoff(properties.firstRetryDelay(), 2.0)
-                        .thenRemove(failed -> log.error("Job {} failed {} times and was dropped",
-                                failed.getExecution().taskInstance, properties.maxRetries() + 1)))
+                .onFailure(retriedThenDeadLettered())
                 .execute((instance, context) -> work.accept(instance.getId()));
     }
 }

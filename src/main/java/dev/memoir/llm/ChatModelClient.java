@@ -2,6 +2,8 @@ package dev.memoir.llm;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -15,6 +17,8 @@ import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * The one way the pipelines call the chat model. Structured steps send their JSON schema as an OpenAI
@@ -40,20 +44,57 @@ public class ChatModelClient {
         this.meters = meters;
     }
 
-    /** Asks for a JSON object following {@code jsonSchema}; a malformed answer gives an empty {@code json}. */
+    /**
+     * Asks for a JSON object following {@code jsonSchema}, for steps that can go on without it (a malformed answer
+     * gives an empty {@code json}, and the caller decides what to do instead).
+     */
     public ModelAnswer askJson(ChatStep step, List<Message> messages, String jsonSchema) {
         OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).timeout(timeout).build();
         String text = call(step, new Prompt(messages, options));
         ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
         if (answer.json().isEmpty()) {
-            log.warn("The model's answer for {} is not the JSON asked for: {}", step.label(), abbreviate(text));
+            // Sizes only: the answer may repeat the user's words, which must not outlive an erasure in the logs.
+            log.warn("The model's answer for {} is not the JSON asked for ({} characters)", step.label(),
+                    text.length());
         }
         return answer;
     }
 
-    /** Asks for plain text. */
+    /**
+     * Asks for a JSON object following {@code jsonSchema} and reads it with {@code reader}, which answers empty
+     * when the object breaks the schema. An answer that is not JSON, or that the reader cannot use, fails with
+     * {@link ModelCallException} ({@code model-unusable-answer}) like an error status would: a background job
+     * is retried, a reply becomes a 502.
+     */
+    public <T> T askJson(ChatStep step, List<Message> messages, String jsonSchema,
+            Function<JsonNode, Optional<T>> reader) {
+        ModelAnswer answer = askJson(step, messages, jsonSchema);
+        if (answer.json().isEmpty()) {
+            throw unusable(step, answer.text().isBlank() ? "it was empty" : "it was not the JSON object asked for");
+        }
+        Optional<T> read;
+        try {
+            read = reader.apply(answer.json().get());
+        } catch (RuntimeException e) {
+            // A reader that trips over a value (a number out of range, say) met an answer it cannot use.
+            read = Optional.empty();
+        }
+        return read.orElseThrow(() -> unusable(step, "its JSON did not follow the schema asked for"));
+    }
+
+    /** Asks for plain text; an empty answer fails like {@link #askJson(ChatStep, List, String, Function)}. */
     public String askText(ChatStep step, List<Message> messages) {
-        return call(step, new Prompt(messages, OpenAiChatOptions.builder().timeout(timeout).build()));
+        String text = call(step, new Prompt(messages, OpenAiChatOptions.builder().timeout(timeout).build()));
+        if (text.isBlank()) {
+            throw unusable(step, "it was empty");
+        }
+        return LenientJson.clip(text.strip());
+    }
+
+    private ModelCallException unusable(ChatStep step, String why) {
+        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "unusable").increment();
+        log.warn("The model's answer for {} could not be used: {}", step.label(), why);
+        return ModelCallException.unusableAnswer(step, why);
     }
 
     private String call(ChatStep step, Prompt prompt) {
@@ -86,9 +127,5 @@ public class ChatModelClient {
             meters.counter("memoir.model.tokens", "step", step.label(), "type", "completion")
                     .increment(usage.getCompletionTokens());
         }
-    }
-
-    private static String abbreviate(String text) {
-        return text.length() <= 300 ? text : text.substring(0, 300) + "...";
     }
 }

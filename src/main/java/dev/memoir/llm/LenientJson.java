@@ -14,6 +14,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class LenientJson {
 
+    /**
+     * The longest text a model may write into a reply or a memory. A runaway answer (a model repeating itself
+     * for 40,000 characters) is cut here rather than stored, and the cut is marked.
+     */
+    public static final int MAX_TEXT_LENGTH = 16_000;
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private LenientJson() {
@@ -43,7 +49,23 @@ public final class LenientJson {
             return Optional.empty();
         }
         String text = value.asString().strip();
-        return text.isEmpty() ? Optional.empty() : Optional.of(text);
+        return text.isEmpty() ? Optional.empty() : Optional.of(clip(text));
+    }
+
+    /** The text, cut at a word boundary to at most {@link #MAX_TEXT_LENGTH} characters, with an ellipsis. */
+    public static String clip(String text) {
+        if (text.length() <= MAX_TEXT_LENGTH) {
+            return text;
+        }
+        int end = MAX_TEXT_LENGTH - 1;
+        if (Character.isLowSurrogate(text.charAt(end))) {
+            end--;
+        }
+        int space = text.lastIndexOf(' ', end);
+        if (space > MAX_TEXT_LENGTH / 2) {
+            end = space;
+        }
+        return text.substring(0, end).stripTrailing() + "\u2026";
     }
 
     public static Optional<Boolean> bool(JsonNode node, String field) {
@@ -68,13 +90,16 @@ public final class LenientJson {
             return Optional.empty();
         }
         if (value.isIntegralNumber()) {
-            return Optional.of(value.intValue());
+            return value.canConvertToInt() ? Optional.of(value.intValue()) : Optional.empty();
+        }
+        if (!value.isValueNode()) {
+            return Optional.empty();
         }
         String text = value.asString().strip();
         return text.matches("-?\\d{1,9}") ? Optional.of(Integer.parseInt(text)) : Optional.empty();
     }
 
-    /** The integers of an array field; entries that are not integers are skipped. */
+    /** The integers of an array field; entries that are not integers (or do not fit an int) are skipped. */
     public static List<Integer> integers(JsonNode node, String field) {
         List<Integer> result = new ArrayList<>();
         JsonNode value = node.get(field);
@@ -83,8 +108,10 @@ public final class LenientJson {
         }
         for (JsonNode item : value) {
             if (item.isIntegralNumber()) {
-                result.add(item.intValue());
-            } else if (item.isString() && item.asString().strip().matches("\\d+")) {
+                if (item.canConvertToInt()) {
+                    result.add(item.intValue());
+                }
+            } else if (item.isString() && item.asString().strip().matches("\\d{1,9}")) {
                 result.add(Integer.parseInt(item.asString().strip()));
             }
         }

@@ -14,12 +14,20 @@ import dev.memoir.web.ApiException;
 /**
  * The chat model failed. Mapped to 504 ({@code model-timeout}) when it did not answer in time, 503
  * ({@code model-unavailable}) when it could not be reached or is overloaded, and 502 ({@code model-error}) when
- * it answered with an error.
+ * it answered with an error or with an answer that cannot be used ({@code model-unusable-answer}: not the JSON
+ * asked for, JSON that breaks the step's schema, or nothing at all). An unusable answer is a failure like an
+ * error status: a reply is not made of it, and a background job that gets one is retried.
  */
 public class ModelCallException extends ApiException {
 
     private ModelCallException(HttpStatus status, String code, String message, Throwable cause) {
         super(status, code, message, cause);
+    }
+
+    /** The model answered, but not with anything the step can use. */
+    public static ModelCallException unusableAnswer(ChatStep step, String why) {
+        return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-unusable-answer",
+                "The chat model's answer during " + step.label() + " could not be used: " + why, null);
     }
 
     static ModelCallException from(ChatStep step, Throwable failure) {
@@ -44,7 +52,7 @@ public class ModelCallException extends ApiException {
             return new ModelCallException(HttpStatus.SERVICE_UNAVAILABLE, "model-unavailable",
                     where + "the model server could not be reached", failure);
         }
-        return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-error", where + failure.getMessage(), failure);
+        return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-error", where + "the call failed (" + failure.getClass().getSimpleName() + ")", failure);
     }
 
     private static boolean hasCause(Throwable failure, Class<? extends Throwable> type) {

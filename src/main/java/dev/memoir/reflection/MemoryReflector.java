@@ -56,8 +56,9 @@ class MemoryReflector {
                 "trials", RecursiveReasoner.describe(episode.getTrials()),
                 "truth", truth,
                 "existing", existing.isEmpty() ? "(none)" : existing));
-        return model.askJson(ChatStep.MEMORY_REFLECTION, List.of(new UserMessage(prompt)), ReflectedMemory.JSON_SCHEMA)
-                .json().flatMap(ReflectedMemory::from).map(ReflectedMemory::text);
+        ReflectedMemory reflected = model.askJson(ChatStep.MEMORY_REFLECTION, List.of(new UserMessage(prompt)),
+                ReflectedMemory.JSON_SCHEMA, ReflectedMemory::read);
+        return reflected.learnsSomething() ? Optional.of(reflected.text()) : Optional.empty();
     }
 
     /** Puts the reflected memory in place: edits the most similar memory, or adds it. Runs in the caller's transaction. */

@@ -20,9 +20,12 @@ record ReflectedMemory(String text) {
               "additionalProperties": false
             }""";
 
-    static Optional<ReflectedMemory> from(JsonNode json) {
-        return LenientJson.text(json, "reflected_memory")
-                .filter(text -> !text.replaceAll("[\\s.'\"]", "").equalsIgnoreCase("none"))
-                .map(ReflectedMemory::new);
+    /** The answer; unusable (empty) without a reflected memory. "None" is a usable "nothing to learn". */
+    static Optional<ReflectedMemory> read(JsonNode json) {
+        return LenientJson.text(json, "reflected_memory").map(ReflectedMemory::new);
+    }
+
+    boolean learnsSomething() {
+        return !text.replaceAll("[\\s.'\"]", "").equalsIgnoreCase("none");
     }
 }

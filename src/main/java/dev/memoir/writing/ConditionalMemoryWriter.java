@@ -12,7 +12,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.ModelAnswer;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
@@ -63,15 +62,17 @@ class ConditionalMemoryWriter {
         String prompt = prompts.render("conditional-memory", Map.of(
                 "context", Dialogue.lines(dialogue.subList(0, dialogue.size() - 1)),
                 "input", userTurn.content()));
-        ModelAnswer answer = model.askJson(ChatStep.CONDITIONAL_MEMORY, List.of(new UserMessage(prompt)),
-                ConditionalNote.JSON_SCHEMA);
-        answer.json().flatMap(ConditionalNote::from).ifPresentOrElse(
-                note -> transaction.executeWithoutResult(status -> {
-                    if (sessions.holdForMemoryWrite(session.id())) {
-                        store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL,
-                                note.memoryText(), session.id(), List.of(userTurnId), "conditional:" + userTurnId));
-                    }
-                }),
-                () -> log.warn("No conditional memory for turn {}: the model gave no usable note", userTurnId));
+        ConditionalNote note = model.askJson(ChatStep.CONDITIONAL_MEMORY, List.of(new UserMessage(prompt)),
+                ConditionalNote.JSON_SCHEMA, ConditionalNote::read);
+        if (!note.worthKeeping()) {
+            log.info("The model found nothing worth a conditional memory in turn {}", userTurnId);
+            return;
+        }
+        transaction.executeWithoutResult(status -> {
+            if (sessions.holdForMemoryWrite(session.id())) {
+                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL,
+                        note.memoryText(), session.id(), List.of(userTurnId), "conditional:" + userTurnId));
+            }
+        });
     }
 }

@@ -24,14 +24,16 @@ record ConditionalNote(String context, String summary, String note) {
               "additionalProperties": false
             }""";
 
-    /** The record, if the answer has at least a note; without one there is nothing worth storing. */
-    static Optional<ConditionalNote> from(JsonNode json) {
-        Optional<String> note = LenientJson.text(json, "note");
-        if (note.isEmpty() || note.get().equalsIgnoreCase("nan")) {
-            return Optional.empty();
-        }
+    /** The record; unusable (empty) when the answer has no note at all. A note of "NaN" is a usable "nothing". */
+    static Optional<ConditionalNote> read(JsonNode json) {
         String summary = LenientJson.text(json, "summary").filter(s -> !s.equalsIgnoreCase("nan")).orElse("");
-        return Optional.of(new ConditionalNote(LenientJson.text(json, "context").orElse("NaN"), summary, note.get()));
+        return LenientJson.text(json, "note")
+                .map(note -> new ConditionalNote(LenientJson.text(json, "context").orElse("NaN"), summary, note));
+    }
+
+    /** Whether the model found anything worth storing: it writes NaN as the note when it did not. */
+    boolean worthKeeping() {
+        return !note.equalsIgnoreCase("nan");
     }
 
     /** The stored memory text: the situation first, then what to remember. */

@@ -13,6 +13,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
+import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
@@ -72,6 +73,10 @@ class MemoWriter {
             if (memos.isEmpty()) {
                 log.warn("Memo writing for {} gave no usable memo (attempt {} of {})", span.id(), attempt, ATTEMPTS);
             }
+        }
+        if (memos.isEmpty()) {
+            throw ModelCallException.unusableAnswer(ChatStep.MEMO_WRITING,
+                    "no usable memo in " + ATTEMPTS + " answers for span " + span.id());
         }
         List<MemoRanges.Memo> toStore = memos;
         transaction.executeWithoutResult(status -> {

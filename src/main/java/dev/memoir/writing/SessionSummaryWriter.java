@@ -50,10 +50,6 @@ class SessionSummaryWriter {
         }
         String prompt = prompts.render("session-summary", Map.of("dialogue", Dialogue.lines(turns)));
         String summary = model.askText(ChatStep.SESSION_SUMMARY, List.of(new UserMessage(prompt))).strip();
-        if (summary.isEmpty()) {
-            log.warn("The model returned an empty summary for session {}", sessionId);
-            return;
-        }
         transaction.executeWithoutResult(status -> {
             if (sessions.holdForMemoryWrite(sessionId)) {
                 store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,

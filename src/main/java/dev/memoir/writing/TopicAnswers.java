@@ -71,8 +71,11 @@ final class TopicAnswers {
         }
     }
 
-    /** The extracted summaries; none for "no trait". */
-    static List<Extracted> extracted(JsonNode json) {
+    /** The extracted summaries (none for "no trait"); unusable (empty) without the list the schema asks for. */
+    static Optional<List<Extracted>> extracted(JsonNode json) {
+        if (!json.path("extracted_memories").isArray()) {
+            return Optional.empty();
+        }
         List<Extracted> result = new ArrayList<>();
         for (JsonNode item : json.path("extracted_memories")) {
             if (item.isObject()) {
@@ -80,11 +83,17 @@ final class TopicAnswers {
                         .ifPresent(summary -> result.add(new Extracted(summary, LenientJson.integers(item, "reference"))));
             }
         }
-        return result;
+        return Optional.of(result);
     }
 
-    /** The well-formed actions; malformed ones are left out (the caller logs what it ignores). */
-    static List<Optional<Action>> actions(JsonNode json) {
+    /**
+     * Each action read, empty where it is malformed (the caller logs what it ignores); unusable (empty) without
+     * the list the schema asks for.
+     */
+    static Optional<List<Optional<Action>>> actions(JsonNode json) {
+        if (!json.path("actions").isArray()) {
+            return Optional.empty();
+        }
         List<Optional<Action>> result = new ArrayList<>();
         for (JsonNode item : json.path("actions")) {
             String action = item.isObject() ? LenientJson.text(item, "action").orElse("").toLowerCase() : "";
@@ -99,6 +108,6 @@ final class TopicAnswers {
                 result.add(Optional.empty());
             }
         }
-        return result;
+        return Optional.of(result);
     }
 }

@@ -90,8 +90,7 @@ class TopicMemoryWriter {
                 .collect(Collectors.joining("\n"));
         String prompt = prompts.render("topic-extraction", Map.of("speaker", label(speaker), "dialogue", dialogue));
         List<TopicAnswers.Extracted> extracted = model.askJson(ChatStep.TOPIC_EXTRACTION,
-                        List.of(new UserMessage(prompt)), TopicAnswers.EXTRACTION_SCHEMA)
-                .json().map(TopicAnswers::extracted).orElse(List.of());
+                List.of(new UserMessage(prompt)), TopicAnswers.EXTRACTION_SCHEMA, TopicAnswers::extracted);
         Role role = speaker == Speaker.USER ? Role.USER : Role.ASSISTANT;
         List<UUID> speakerTurns = turns.stream().filter(t -> t.role() == role).map(TurnView::id).toList();
         transaction.executeWithoutResult(status -> {
@@ -139,8 +138,7 @@ class TopicMemoryWriter {
                 "history", history,
                 "summary", JSON.writeValueAsString(Map.of("new_summary", candidate.getSummary()))));
         List<Optional<TopicAnswers.Action>> answered = model.askJson(ChatStep.TOPIC_UPDATE,
-                        List.of(new UserMessage(prompt)), TopicAnswers.UPDATE_SCHEMA)
-                .json().map(TopicAnswers::actions).orElse(List.of());
+                List.of(new UserMessage(prompt)), TopicAnswers.UPDATE_SCHEMA, TopicAnswers::actions);
         List<TopicAnswers.Action> valid = new ArrayList<>();
         for (Optional<TopicAnswers.Action> action : answered) {
             if (action.isEmpty()) {

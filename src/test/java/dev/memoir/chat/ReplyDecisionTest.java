@@ -5,32 +5,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.llm.LenientJson;
-import dev.memoir.llm.ModelAnswer;
 
 class ReplyDecisionTest {
 
-    private static ModelAnswer answer(String text) {
-        return new ModelAnswer(text, LenientJson.object(text));
+    private static java.util.Optional<ReplyDecision> read(String json) {
+        return ReplyDecision.read(LenientJson.object(json).orElseThrow());
     }
 
     @Test
     void readsTheReplyAndTheRememberDecision() {
-        assertThat(ReplyDecision.from(answer("{\"reply\": \"Hello\", \"remember\": \"yes\"}")))
-                .contains(new ReplyDecision("Hello", true));
+        assertThat(read("{\"reply\": \"Hello\", \"remember\": \"yes\"}")).contains(new ReplyDecision("Hello", true));
     }
 
     @Test
     void aMissingDecisionMeansNotRemembering() {
-        assertThat(ReplyDecision.from(answer("{\"reply\": \"Hello\"}"))).contains(new ReplyDecision("Hello", false));
+        assertThat(read("{\"reply\": \"Hello\"}")).contains(new ReplyDecision("Hello", false));
     }
 
     @Test
-    void plainTextIsTakenAsTheReply() {
-        assertThat(ReplyDecision.from(answer("  Just text.  "))).contains(new ReplyDecision("Just text.", false));
+    void anAnswerWithoutAReplyIsUnusable() {
+        assertThat(read("{\"remember\": true, \"citations\": [1]}")).isEmpty();
+        assertThat(read("{\"reply\": \"   \", \"remember\": true}")).isEmpty();
     }
 
     @Test
-    void anEmptyAnswerGivesNoReply() {
-        assertThat(ReplyDecision.from(answer("   "))).isEmpty();
+    void citationsOutOfIntRangeAreSkippedInsteadOfFailingTheReply() {
+        assertThat(read("{\"reply\": \"Hi\", \"citations\": [2147483648, 1, \"99999999999\", 2]}"))
+                .contains(new ReplyDecision("Hi", false, java.util.List.of(1, 2)));
     }
 }

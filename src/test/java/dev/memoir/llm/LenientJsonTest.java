@@ -35,4 +35,25 @@ class LenientJsonTest {
         assertThat(LenientJson.text(json, "missing")).isEmpty();
         assertThat(LenientJson.integers(json, "a")).isEmpty();
     }
+
+    @Test
+    void integersBeyondAnIntAreNotReadInsteadOfFailing() {
+        JsonNode json = LenientJson.object("{\"i\": 2147483648, \"s\": \"99999999999\", \"n\": -2147483649, "
+                + "\"ok\": 2147483647, \"list\": [4294967296, 5, \"12345678901234567890\"]}").orElseThrow();
+        assertThat(LenientJson.integer(json, "i")).isEmpty();
+        assertThat(LenientJson.integer(json, "s")).isEmpty();
+        assertThat(LenientJson.integer(json, "n")).isEmpty();
+        assertThat(LenientJson.integer(json, "ok")).contains(Integer.MAX_VALUE);
+        assertThat(LenientJson.integers(json, "list")).containsExactly(5);
+    }
+
+    @Test
+    void runawayTextIsCutAtAWordBoundaryAndMarked() {
+        String runaway = "word ".repeat(10_000);
+        JsonNode json = LenientJson.object("{\"t\": \"" + runaway + "\"}").orElseThrow();
+        String text = LenientJson.text(json, "t").orElseThrow();
+        assertThat(text.length()).isLessThanOrEqualTo(LenientJson.MAX_TEXT_LENGTH);
+        assertThat(text).endsWith("word\u2026");
+        assertThat(LenientJson.clip("short")).isEqualTo("short");
+    }
 }

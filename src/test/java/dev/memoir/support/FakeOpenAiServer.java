@@ -89,7 +89,7 @@ public final class FakeOpenAiServer {
                 send(exchange, answer.status(), "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
                 return;
             }
-            send(exchange, 200, completion(answer.content()));
+            send(exchange, 200, answer.rawBody() != null ? answer.rawBody() : completion(answer.content()));
         }
     }
 
@@ -190,11 +190,23 @@ public final class FakeOpenAiServer {
     public record Rule(Predicate<ChatCall> when, Function<ChatCall, Answer> answer) {
     }
 
-    /** What the fake answers: message content, an HTTP error status, and an optional delay before answering. */
-    public record Answer(int status, String content, Duration delay) {
+    /**
+     * What the fake answers: message content, an HTTP error status, an optional delay before answering, or a whole
+     * raw body in place of a well-formed completion.
+     */
+    public record Answer(int status, String content, Duration delay, String rawBody) {
+
+        public Answer(int status, String content, Duration delay) {
+            this(status, content, delay, null);
+        }
 
         public static Answer content(String content) {
             return new Answer(200, content, null);
+        }
+
+        /** A 200 whose body is exactly {@code body} (a completion without choices, say). */
+        public static Answer raw(String body) {
+            return new Answer(200, null, null, body);
         }
 
         public static Answer json(String json) {

@@ -10,21 +10,25 @@ class ConditionalNoteTest {
 
     @Test
     void aNoteWithItsSummaryBecomesTheMemoryText() {
-        var note = ConditionalNote.from(LenientJson.object(
+        var note = ConditionalNote.read(LenientJson.object(
                 "{\"context\": \"NaN\", \"summary\": \"Travel plans.\", \"note\": \"Flies to Rome in May.\"}").orElseThrow());
         assertThat(note).map(ConditionalNote::memoryText).contains("Context: Travel plans.\nNote: Flies to Rome in May.");
     }
 
     @Test
-    void withoutANoteThereIsNothingToStore() {
-        assertThat(ConditionalNote.from(LenientJson.object("{\"summary\": \"x\"}").orElseThrow())).isEmpty();
-        assertThat(ConditionalNote.from(LenientJson.object("{\"summary\": \"x\", \"note\": \"NaN\"}").orElseThrow()))
-                .isEmpty();
+    void anAnswerWithoutANoteIsUnusable() {
+        assertThat(ConditionalNote.read(LenientJson.object("{\"summary\": \"x\"}").orElseThrow())).isEmpty();
+    }
+
+    @Test
+    void aNaNNoteIsAUsableAnswerWithNothingWorthKeeping() {
+        assertThat(ConditionalNote.read(LenientJson.object("{\"summary\": \"x\", \"note\": \"NaN\"}").orElseThrow()))
+                .hasValueSatisfying(note -> assertThat(note.worthKeeping()).isFalse());
     }
 
     @Test
     void aNaNSummaryLeavesJustTheNote() {
-        assertThat(ConditionalNote.from(LenientJson.object("{\"summary\": \"NaN\", \"note\": \"Likes tea.\"}")
+        assertThat(ConditionalNote.read(LenientJson.object("{\"summary\": \"NaN\", \"note\": \"Likes tea.\"}")
                 .orElseThrow())).map(ConditionalNote::memoryText).contains("Note: Likes tea.");
     }
 }

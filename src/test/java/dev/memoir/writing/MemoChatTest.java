@@ -87,12 +87,16 @@ class MemoChatTest extends IntegrationTest {
     }
 
     @Test
-    void aGarbageAnswerIsAskedForOnceMoreAndThenNothingIsStored() {
+    void aGarbageAnswerIsAskedForOnceMoreInEachRunAndAJobThatNeverGetsOneWaitsInTheDeadLetterList() {
         closedSessionAnsweredWith("Topics: eggs, bikes. Sorry, I cannot produce JSON.");
 
-        eventually().until(() -> fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).size() == 2);
+        // Two answers per run, four runs (the tests allow three retries), then the job is dead-lettered.
+        eventually().until(() -> fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).size() == 8);
+        eventually().until(() -> api.get(Api.BOOTSTRAP_KEY, "/admin/jobs/failed").body().path("items")
+                .valueStream().anyMatch(job -> job.path("task").asString().equals("memo-writing")
+                        && job.path("lastError").asString().contains("no usable memo")));
         eventually().during(Duration.ofSeconds(1)).until(() ->
-                fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).size() == 2 && memos().isEmpty());
+                fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).size() == 8 && memos().isEmpty());
     }
 
     @Test

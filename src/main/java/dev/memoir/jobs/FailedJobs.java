@@ -1,0 +1,77 @@
+package dev.memoir.jobs;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+import dev.memoir.web.ApiException;
+
+/**
+ * The dead-letter list of background jobs: a job that exhausts its retries is recorded here rather than dropped,
+ * and counted by the gauge {@code memoir.jobs.failed}.
+ */
+@Repository
+class FailedJobs {
+
+    private static final int MAX_ERROR_LENGTH = 500;
+
+    private final JdbcTemplate jdbc;
+
+    FailedJobs(JdbcTemplate jdbc, MeterRegistry meters) {
+        this.jdbc = jdbc;
+        Gauge.builder("memoir.jobs.failed", this, FailedJobs::count)
+                .description("Background jobs that failed on every retry and wait for an operator")
+                .register(meters);
+    }
+
+    void record(String task, String instance, int failures, Throwable cause, Instant failedAt) {
+        jdbc.update("""
+                insert into failed_jobs (task_name, task_instance, failures, last_error, failed_at)
+                values (?, ?, ?, ?, ?)
+                on conflict (task_name, task_instance) do update
+                    set failures = excluded.failures, last_error = excluded.last_error, failed_at = excluded.failed_at
+                """, task, instance, failures, describe(cause), Timestamp.from(failedAt));
+    }
+
+    List<FailedJob> list(int limit) {
+        return jdbc.query("""
+                select task_name, task_instance, failures, last_error, failed_at from failed_jobs
+                order by failed_at desc, task_name, task_instance limit ?""",
+                (rs, row) -> new FailedJob(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
+                        rs.getTimestamp(5).toInstant()), limit);
+    }
+
+    Optional<FailedJob> remove(String task, String instance) {
+        return jdbc.query("""
+                delete from failed_jobs where task_name = ? and task_instance = ?
+                returning task_name, task_instance, failures, last_error, failed_at""",
+                (rs, row) -> new FailedJob(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
+                        rs.getTimestamp(5).toInstant()), task, instance).stream().findFirst();
+    }
+
+    private double count() {
+        Long count = jdbc.queryForObject("select count(*) from failed_jobs", Long.class);
+        return count == null ? 0 : count;
+    }
+
+    /**
+     * The failure's type and the first line of its message. Our own exceptions never carry user content, but a
+     * database error's detail lines can quote a row ("Failing row contains ..."), so only the first line is kept.
+     */
+    static String describe(Throwable cause) {
+        if (cause == null) {
+            return "unknown";
+        }
+        String message = cause.getMessage() == null ? "" : cause.getMessage().lines().findFirst().orElse("");
+        String code = cause instanceof ApiException api ? api.code() + ": " : "";
+        String text = cause.getClass().getSimpleName() + ": " + code + message;
+        return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
+    }
+}
