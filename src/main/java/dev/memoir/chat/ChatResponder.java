@@ -20,6 +20,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
 import dev.memoir.llm.PromptTemplates;
+import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.reflection.Episodes;
@@ -57,11 +58,13 @@ class ChatResponder {
     private final Episodes episodes;
     private final TransactionTemplate transaction;
     private final ChatProperties properties;
+    private final TokenCounter tokens;
 
     ChatResponder(SessionService sessions, MemoryRecall recall, MemoryPromptBuilder memoryPrompt,
             ChatModelClient model, PromptTemplates prompts, MemoryJobs memoryJobs, Reranker reranker,
             RecursiveReasoner reasoner, ReplyTraces traces, Episodes episodes, TransactionTemplate transaction,
-            ChatProperties properties) {
+            ChatProperties properties, TokenCounter tokens) {
+        this.tokens = tokens;
         this.reranker = reranker;
         this.reasoner = reasoner;
         this.traces = traces;
@@ -83,7 +86,8 @@ class ChatResponder {
             return reasonedReply(tenant, session, userTurn);
         }
 
-        List<TurnView> recent = sessions.recentTurns(sessionId, properties.recentTurns());
+        List<TurnView> recent = RecentDialogue.within(sessions.recentTurns(sessionId, properties.recentTurns()),
+                properties.recentTurnsTokenBudget(), tokens::count);
         List<UUID> inPrompt = recent.stream().map(TurnView::id).toList();
         Retrieval retrieval = recall.recall(session, message, inPrompt);
         MemoryPromptBuilder.MemoryPrompt memory = memoryPrompt.build(retrieval.memories(),

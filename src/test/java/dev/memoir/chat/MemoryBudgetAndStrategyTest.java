@@ -66,6 +66,27 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
     }
 
     @Test
+    void theWholeReplyPromptStaysBoundedWhenTheSessionsTurnsAreHuge() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "olga", "{\"reflectionRounds\": 0}");
+        String longTurn = "The pear tree by the fence needed water again during that dry summer. ".repeat(80);
+        for (int batch = 0; batch < 3; batch++) {
+            api.importTurns(key, session, longTurn + batch + "a", longTurn + batch + "b", longTurn + batch + "c",
+                    longTurn + batch + "d");
+        }
+        String question = "What about the pear tree? " + tag;
+
+        api.chat(key, session, question);
+
+        var call = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst();
+        int dialogueTokens = call.messages().stream().filter(m -> !m.role().equals("system"))
+                .mapToInt(m -> tokens.count(m.content())).sum();
+        assertThat(tokens.count(longTurn) * 12).as("what the session holds").isGreaterThan(4000 * 3);
+        assertThat(dialogueTokens).as("the dialogue sent with the reply").isLessThanOrEqualTo(4000);
+        assertThat(call.messages().getLast().content()).isEqualTo(question);
+    }
+
+    @Test
     void modelCallsAndTokensAreCountedPerPipelineStep() {
         String key = api.newTenant();
         String session = api.newSession(key, "pia", null);
