@@ -86,7 +86,8 @@ class ChatResponder {
             return reasonedReply(tenant, session, userTurn);
         }
 
-        List<TurnView> recent = RecentDialogue.within(sessions.recentTurns(sessionId, properties.recentTurns()),
+        // The dialogue as it stood when this message came: a concurrent chat's later message is not this one's.
+        List<TurnView> recent = RecentDialogue.within(sessions.turnsEndingWith(userTurn.id(), properties.recentTurns()),
                 properties.recentTurnsTokenBudget(), tokens::count);
         List<UUID> inPrompt = recent.stream().map(TurnView::id).toList();
         Retrieval retrieval = recall.recall(session, message, inPrompt);
@@ -100,8 +101,7 @@ class ChatResponder {
                 .collect(Collectors.toSet());
 
         TurnView assistantTurn = transaction.execute(status -> {
-            TurnView stored = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.ASSISTANT,
-                    decision.reply()))).getFirst();
+            TurnView stored = sessions.appendReply(tenant, sessionId, userTurn.id(), decision.reply());
             if (remembered) {
                 memoryJobs.queueConditionalMemory(userTurn.id());
             }
@@ -126,7 +126,7 @@ class ChatResponder {
      * trace becomes the first trial of an episode that the user's feedback can continue.
      */
     private ChatReply reasonedReply(TenantId tenant, OpenSession session, TurnView userTurn) {
-        List<UUID> inView = sessions.recentTurns(session.id(), properties.recentTurns()).stream()
+        List<UUID> inView = sessions.turnsEndingWith(userTurn.id(), properties.recentTurns()).stream()
                 .map(TurnView::id).toList();
         RecursiveReasoner.Reasoned reasoned = reasoner.reason(tenant, session.userId(), userTurn.content(),
                 List.of(), 1, inView);
@@ -135,8 +135,7 @@ class ChatResponder {
         record Stored(TurnView turn, UUID episodeId) {
         }
         Stored stored = transaction.execute(status -> {
-            TurnView turn = sessions.append(tenant, session.id(), List.of(new NewTurn(Role.ASSISTANT, answer)))
-                    .getFirst();
+            TurnView turn = sessions.appendReply(tenant, session.id(), userTurn.id(), answer);
             traces.record(turn.id(), reasoned.memories(), List.of());
             UUID episodeId = episodes.startWithReasonedReply(tenant, session.userId(), session.id(), userTurn.id(),
                     turn.id(), userTurn.content(), reasoned.trial());

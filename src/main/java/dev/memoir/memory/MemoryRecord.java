@@ -114,6 +114,10 @@ class MemoryRecord {
         return occurredTo;
     }
 
+    UUID getTenantId() {
+        return tenantId;
+    }
+
     UUID getId() {
         return id;
     }

@@ -1,5 +1,7 @@
 package dev.memoir.memory;
 
+import jakarta.persistence.LockModeType;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -8,6 +10,7 @@ import java.util.UUID;
 import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
 
 interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
@@ -18,6 +21,11 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     Optional<MemoryRecord> findByIdAndTenantId(UUID id, UUID tenantId);
 
     Optional<MemoryRecord> findByDedupKey(String dedupKey);
+
+    /** The record, locked until the transaction ends: revisions of one memory happen one after another. */
+    @Lock(LockModeType.PESSIMISTIC_WRITE)
+    @Query("select m from MemoryRecord m where m.id = :id")
+    Optional<MemoryRecord> lockById(UUID id);
 
     boolean existsByDedupKeyStartingWith(String prefix);
 

@@ -143,7 +143,11 @@ public class MemoryStore {
     /** A user's edit of a memory: a new version, re-embedded. */
     @Transactional
     public MemoryView updateText(TenantId tenant, UUID id, String text) {
-        return revise(find(tenant, id), text, null, "edit");
+        MemoryRecord record = lock(id);
+        if (!record.getTenantId().equals(tenant.value())) {
+            throw new NotFoundException("Memory", id);
+        }
+        return revise(record, text, null, "edit");
     }
 
     /**
@@ -154,8 +158,7 @@ public class MemoryStore {
      */
     @Transactional
     public MemoryView revise(UUID id, String text, UUID sessionId, String reason) {
-        MemoryRecord record = records.findById(id).orElseThrow(() -> new NotFoundException("Memory", id));
-        return revise(record, text, sessionId, reason);
+        return revise(lock(id), text, sessionId, reason);
     }
 
     private MemoryView revise(MemoryRecord record, String text, UUID sessionId, String reason) {
@@ -175,12 +178,17 @@ public class MemoryStore {
 
     /**
      * Merges a new summary into an existing memory (RMM's Merge): the merged text becomes a new version, the
-     * provenance gains the absorbed summary's turns, and the revision keeps what was absorbed.
+     * provenance gains the absorbed summary's turns, and the revision keeps what was absorbed. The model merged
+     * {@code mergedFrom}, the text it was shown: if the memory has changed since (another session's merge), the
+     * merge fails rather than overwrite that change, and the job that asked for it is retried on the new text.
      */
     @Transactional
-    public MemoryView merge(UUID id, String mergedText, UUID sessionId, String absorbedText,
+    public MemoryView merge(UUID id, String mergedFrom, String mergedText, UUID sessionId, String absorbedText,
             List<UUID> absorbedTurnIds) {
-        MemoryRecord record = records.findById(id).orElseThrow(() -> new NotFoundException("Memory", id));
+        MemoryRecord record = lock(id);
+        if (!record.getText().equals(mergedFrom)) {
+            throw new MemoryChangedException(id);
+        }
         MemoryRevision revision = reviseRecord(record, mergedText, sessionId, "merge");
         revision.absorbing(absorbedText, absorbedTurnIds);
         record.addProvenance(absorbedTurnIds);
@@ -240,6 +248,10 @@ public class MemoryStore {
     /** A topic is part of what a memory is about, so it is embedded with the text. */
     static String embeddingText(String topic, String text) {
         return topic == null || topic.isBlank() ? text : topic + ": " + text;
+    }
+
+    private MemoryRecord lock(UUID id) {
+        return records.lockById(id).orElseThrow(() -> new NotFoundException("Memory", id));
     }
 
     private MemoryRecord find(TenantId tenant, UUID id) {

@@ -83,6 +83,7 @@ class FeedbackLearner {
     }
 
     private Received receive(TenantId tenant, RepliedTurn replied, Trial.FeedbackNote note) {
+        episodes.serialiseOnReply(replied.reply().id());
         Episode episode = episodes.lockByReplyTurnId(replied.reply().id()).orElseGet(() -> episodes.save(
                 new Episode(tenant.value(), replied.session().userId(), replied.session().id(), replied.question().id(),
                         replied.reply().id(), replied.question().content(), new Trial(1, List.of(),

@@ -87,6 +87,28 @@ public class SessionService {
     }
 
     /**
+     * Stores the assistant's reply to the user turn {@code question}, with that turn named as what it answers. A
+     * reply whose question was asked while the session was open is stored even if the session was closed while
+     * the model was answering: the model's work is not thrown away, and the reply is part of the session's
+     * history memory. (What the close wrote before the reply arrived, a summary say, does not include it.)
+     */
+    @Transactional
+    public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content) {
+        Session session = sessions.lockByIdAndTenantId(sessionId, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Session", sessionId));
+        Turn asked = turns.findById(question).filter(t -> t.view().sessionId().equals(sessionId))
+                .orElseThrow(() -> new NotFoundException("Turn", question));
+        Instant previous = turns.lastOccurredAt(sessionId).orElse(null);
+        Instant now = Instant.now();
+        TurnView stored = turns.save(new Turn(sessionId, turns.maxSeq(sessionId) + 1, content,
+                previous != null && previous.isAfter(now) ? previous : now, asked.view().id())).view();
+        session.touch();
+        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
+                List.of(stored)));
+        return stored;
+    }
+
+    /**
      * When each new turn was said. A given time must not be in the future (beyond the allowed clock skew) nor
      * before the turn before it; a turn without one is dated now, or at the previous turn's time if that is
      * later (a client's clock may run a little ahead), so that a session's turns are always in time order.
@@ -114,12 +136,6 @@ public class SessionService {
         return times;
     }
 
-    /** The last {@code count} turns of a session, oldest first. */
-    @Transactional(readOnly = true)
-    public List<TurnView> recentTurns(UUID sessionId, int count) {
-        return oldestFirst(turns.findBySessionIdOrderBySeqDesc(sessionId, Limit.of(count)));
-    }
-
     /** Up to {@code count} turns ending with the given one, oldest first: the dialogue as it stood then. */
     @Transactional(readOnly = true)
     public List<TurnView> turnsEndingWith(UUID turnId, int count) {
@@ -143,8 +159,12 @@ public class SessionService {
         if (reply.role() != Role.ASSISTANT) {
             throw new NotAReplyException(turnId);
         }
-        TurnView question = turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(reply.sessionId(), reply.seq() - 1,
-                        Limit.of(1)).stream().map(Turn::view).filter(t -> t.role() == Role.USER).findFirst()
+        // A reply made by Memoir names its question; an imported one answers the user turn right before it.
+        Optional<Turn> named = reply.replyTo() == null ? Optional.empty() : turns.findById(reply.replyTo());
+        TurnView question = (named.isPresent() ? named.stream()
+                : turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(reply.sessionId(), reply.seq() - 1,
+                        Limit.of(1)).stream())
+                .map(Turn::view).filter(t -> t.role() == Role.USER).findFirst()
                 .orElseThrow(() -> new NotAReplyException(turnId));
         return new RepliedTurn(new OpenSession(tenant, session.getId(), session.getUserId(), session.getSettings()),
                 question, reply);

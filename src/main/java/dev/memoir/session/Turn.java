@@ -29,6 +29,8 @@ class Turn {
 
     private Instant occurredAt;
 
+    private UUID replyTo;
+
     protected Turn() {
     }
 
@@ -42,7 +44,13 @@ class Turn {
         this.occurredAt = occurredAt;
     }
 
+    /** A reply to the user turn {@code question}. */
+    Turn(UUID sessionId, int seq, String content, Instant occurredAt, UUID question) {
+        this(sessionId, seq, Role.ASSISTANT, content, occurredAt);
+        this.replyTo = question;
+    }
+
     TurnView view() {
-        return new TurnView(id, sessionId, seq, role, content, createdAt, occurredAt);
+        return new TurnView(id, sessionId, seq, role, content, createdAt, occurredAt, replyTo);
     }
 }

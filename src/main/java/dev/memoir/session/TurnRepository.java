@@ -14,8 +14,6 @@ interface TurnRepository extends JpaRepository<Turn, UUID> {
 
     List<Turn> findBySessionIdOrderBySeqAsc(UUID sessionId);
 
-    List<Turn> findBySessionIdOrderBySeqDesc(UUID sessionId, Limit limit);
-
     List<Turn> findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(UUID sessionId, int seq, Limit limit);
 
     List<Turn> findBySessionIdAndSeqBetweenOrderBySeqAsc(UUID sessionId, int fromSeq, int toSeq);

@@ -14,7 +14,8 @@ public record TurnView(
         String content,
         Instant createdAt,
         @Schema(description = "When the turn was said: given at import, else when Memoir stored it")
-        Instant occurredAt) {
+        Instant occurredAt,
+        @Schema(description = "For a reply made by Memoir: the user turn it answers") UUID replyTo) {
 
     /** The utterance as history memory and prompts write it: "User: ..." or "Assistant: ...". */
     public String asLine() {

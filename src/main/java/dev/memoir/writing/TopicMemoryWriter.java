@@ -117,7 +117,8 @@ class TopicMemoryWriter {
             boolean added = false;
             for (TopicAnswers.Action action : actions) {
                 if (action.merge() && merged.add(action.index())) {
-                    store.merge(similar.get(action.index()).id(), action.merged(), session.id(),
+                    store.merge(similar.get(action.index()).id(), similar.get(action.index()).text(),
+                            action.merged(), session.id(),
                             candidate.getSummary(), candidate.getTurnIds());
                 } else if (!action.merge() && !added) {
                     added = true;

@@ -15,7 +15,7 @@ class RecentDialogueTest {
 
     private static TurnView turn(int seq, int length) {
         return new TurnView(UUID.randomUUID(), null, seq, seq % 2 == 0 ? Role.USER : Role.ASSISTANT,
-                "x".repeat(length), Instant.EPOCH, Instant.EPOCH);
+                "x".repeat(length), Instant.EPOCH, Instant.EPOCH, null);
     }
 
     @Test

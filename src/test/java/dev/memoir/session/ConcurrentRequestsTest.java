@@ -1,0 +1,135 @@
+package dev.memoir.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+
+import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer.Answer;
+import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
+
+/** Requests that race on one memory, one reply or one session: none fails with 500, none loses work. */
+class ConcurrentRequestsTest extends IntegrationTest {
+
+    private final String tag = UUID.randomUUID().toString();
+
+    private static <T> List<T> all(int count, java.util.function.IntFunction<Callable<T>> task) throws Exception {
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                futures.add(pool.submit(task.apply(i)));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get());
+            }
+            return results;
+        }
+    }
+
+    private static Map<Integer, Integer> countByStatus(List<Api.Response> responses) {
+        Map<Integer, Integer> counts = new HashMap<>();
+        responses.forEach(r -> counts.merge(r.status(), 1, Integer::sum));
+        return counts;
+    }
+
+    @Test
+    void twentyConcurrentEditsOfOneMemoryAreAppliedOneAfterAnotherWithNoneLost() throws Exception {
+        String key = api.newTenant();
+        String session = api.newSession(key, "u", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
+        api.importTurns(key, session, "I keep bees " + tag);
+        String id = items(api.get(key, "/memory?userId=u")).getFirst().path("id").asString();
+
+        List<Api.Response> edits = all(20, i -> () -> api.send("PATCH", "/memory/" + id, key,
+                "{\"text\": \"edit " + i + "\"}"));
+
+        assertThat(countByStatus(edits)).isEqualTo(Map.of(200, 20));
+        List<JsonNode> revisions = items(api.get(key, "/memory/" + id + "/revisions"));
+        assertThat(revisions).extracting(r -> r.path("version").asInt()).doesNotHaveDuplicates().hasSize(21);
+        assertThat(api.get(key, "/memory/" + id).body().path("version").asInt()).isEqualTo(21);
+    }
+
+    @Test
+    void tenConcurrentFirstFeedbacksOnOneReplyMakeOneEpisodeAndNoServerError() throws Exception {
+        String key = api.newTenant();
+        String session = api.newSession(key, "u", null);
+        String reply = api.chat(key, session, "Where was the band formed? " + tag).text("turnId");
+
+        List<Api.Response> feedbacks = all(10, i -> () -> api.send("POST", "/reflection/feedback", key,
+                "{\"turnId\": \"" + reply + "\", \"verdict\": \"correct\"}"));
+
+        Map<Integer, Integer> statuses = countByStatus(feedbacks);
+        assertThat(statuses.keySet()).as("statuses %s", statuses).isSubsetOf(200, 409);
+        assertThat(statuses.get(200)).isEqualTo(1);
+        assertThat(feedbacks.stream().filter(f -> f.status() == 200).map(f -> f.text("episodeId")).distinct())
+                .hasSize(1);
+    }
+
+    @Test
+    void twentyConcurrentChatsInOneSessionEachAnswerTheirOwnQuestionAndTakeFeedback() throws Exception {
+        String key = api.newTenant();
+        String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.delayed(
+                Duration.ofMillis((long) (Math.random() * 300)),
+                "{\"reply\": " + Api.quote("Re: " + call.messages().getLast().content()) + ", \"remember\": false}"));
+
+        List<Api.Response> chats = all(20, i -> () -> api.chat(key, session, "Question " + i + " " + tag));
+
+        assertThat(countByStatus(chats)).isEqualTo(Map.of(200, 20));
+        JsonNode turns = api.get(key, "/sessions/" + session).body().path("turns");
+        Map<String, JsonNode> byId = new HashMap<>();
+        turns.forEach(t -> byId.put(t.path("id").asString(), t));
+        for (int i = 0; i < chats.size(); i++) {
+            Api.Response chat = chats.get(i);
+            assertThat(chat.text("reply")).isEqualTo("Re: Question " + i + " " + tag);
+            JsonNode replyTurn = byId.get(chat.text("turnId"));
+            assertThat(replyTurn.path("replyTo").asString()).isEqualTo(chat.text("userTurnId"));
+            assertThat(byId.get(chat.text("userTurnId")).path("content").asString())
+                    .isEqualTo("Question " + i + " " + tag);
+        }
+        List<Api.Response> feedbacks = all(20, i -> () -> api.send("POST", "/reflection/feedback", key,
+                "{\"turnId\": \"" + chats.get(i).text("turnId") + "\", \"verdict\": \"correct\"}"));
+        assertThat(countByStatus(feedbacks)).isEqualTo(Map.of(200, 20));
+    }
+
+    @Test
+    void repliesInFlightWhenTheSessionClosesAreStillStored() throws Exception {
+        String key = api.newTenant();
+        String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.delayed(
+                Duration.ofMillis(1500), "{\"reply\": \"Late but kept.\", \"remember\": false}"));
+
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Api.Response>> chats = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                int n = i;
+                chats.add(pool.submit(() -> api.chat(key, session, "Still there? " + n + " " + tag)));
+            }
+            eventually().until(() -> fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).size() == 10);
+            assertThat(api.close(key, session).status()).isEqualTo(202);
+
+            for (Future<Api.Response> chat : chats) {
+                assertThat(chat.get().status()).isEqualTo(200);
+            }
+        }
+        JsonNode stored = api.get(key, "/sessions/" + session).body();
+        assertThat(stored.path("status").asString()).isEqualTo("closed");
+        assertThat(stored.path("turns")).hasSize(20);
+        assertThat(api.chat(key, session, "And now? " + tag).status()).as("a new message after the close")
+                .isEqualTo(409);
+    }
+}
