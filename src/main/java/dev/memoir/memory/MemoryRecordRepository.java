@@ -27,7 +27,8 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     @Query("select m from MemoryRecord m where m.id = :id")
     Optional<MemoryRecord> lockById(UUID id);
 
-    boolean existsByDedupKeyStartingWith(String prefix);
+    boolean existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(UUID tenantId, String userId, MemoryKind kind,
+            String prefix);
 
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")

@@ -222,10 +222,13 @@ public class MemoryStore {
                 : trail;
     }
 
-    /** Whether any memory was written under a dedup key starting so (one job's several memories). */
+    /**
+     * Whether the user has a memory of this kind written under a dedup key starting so (one job's several
+     * memories). Asked within one user's memories of one kind, on their index, not across every tenant's.
+     */
     @Transactional(readOnly = true)
-    public boolean existsWithDedupKeyPrefix(String prefix) {
-        return records.existsByDedupKeyStartingWith(prefix);
+    public boolean existsWithDedupKeyPrefix(TenantId tenant, String userId, MemoryKind kind, String prefix) {
+        return records.existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(tenant.value(), userId, kind, prefix);
     }
 
     /** The memory written under a dedup key, if any (used for memories that exist once per user). */

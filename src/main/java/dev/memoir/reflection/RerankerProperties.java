@@ -15,10 +15,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param batchSize        replies per update
  * @param baselineMomentum how slowly the reward baseline follows the mean reward (0 keeps it at 0)
  * @param statsWindow      recent replies the reflection endpoint reports on
+ * @param cachedTenants    tenants whose decoded weights are kept in memory (about 1.2 MB each at 384 dimensions)
  */
 @ConfigurationProperties("memoir.reranker")
 record RerankerProperties(@DefaultValue("20") int candidates, @DefaultValue("5") int topK,
         @DefaultValue("true") boolean learning, @DefaultValue("0.05") double learningRate,
         @DefaultValue("0.1") double temperature, @DefaultValue("8") int batchSize,
-        @DefaultValue("0.9") double baselineMomentum, @DefaultValue("100") int statsWindow) {
+        @DefaultValue("0.9") double baselineMomentum, @DefaultValue("100") int statsWindow,
+        @DefaultValue("256") int cachedTenants) {
 }

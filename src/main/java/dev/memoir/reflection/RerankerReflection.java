@@ -39,16 +39,19 @@ class RerankerReflection {
         int citedTotal = 0;
         int citedBefore = 0;
         int citedAfter = 0;
+        // Decoded once and fetched in one query: the window holds up to statsWindow replies.
+        RerankerModel learned = stored == null ? null : stored.model();
+        Map<UUID, float[]> embeddings = store.embeddings(recent.stream()
+                .flatMap(reply -> reply.getCandidateIds().stream()).distinct().toList());
         for (RerankerFeedback reply : recent) {
-            Map<UUID, float[]> embeddings = store.embeddings(reply.getCandidateIds());
             List<UUID> present = reply.getCandidateIds().stream().filter(embeddings::containsKey).toList();
             List<UUID> cited = reply.getCitedIds().stream().filter(present::contains).toList();
             if (cited.isEmpty()) {
                 continue;
             }
             int k = reply.getShownIds().size();
-            RerankerModel model = stored != null && stored.getDimensions() == reply.getQueryEmbedding().length
-                    ? stored.model() : RerankerModel.identity(reply.getQueryEmbedding().length);
+            RerankerModel model = learned != null && learned.dimensions() == reply.getQueryEmbedding().length
+                    ? learned : RerankerModel.identity(reply.getQueryEmbedding().length);
             int[] ranking = RerankerModel.ranking(model.scores(reply.getQueryEmbedding(),
                     present.stream().map(embeddings::get).toList()));
             List<UUID> rerankedTop = Arrays.stream(ranking).limit(k).mapToObj(present::get).toList();

@@ -82,7 +82,8 @@ class MemoWriter {
         transaction.executeWithoutResult(status -> {
             // A rerun of a span already written (a crash before the job was marked done) writes nothing again,
             // even if the model split the span differently this time.
-            if (!sessions.holdForMemoryWrite(span.sessionId()) || store.existsWithDedupKeyPrefix(spanKey(span))) {
+            if (!sessions.holdForMemoryWrite(span.sessionId()) || store.existsWithDedupKeyPrefix(session.tenant(),
+                    session.userId(), MemoryKind.MEMO, spanKey(span))) {
                 return;
             }
             for (MemoRanges.Memo memo : toStore) {

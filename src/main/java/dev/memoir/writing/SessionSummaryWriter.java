@@ -31,9 +31,11 @@ class SessionSummaryWriter {
     private final ChatModelClient model;
     private final PromptTemplates prompts;
     private final TransactionTemplate transaction;
+    private final DialogueParts dialogueParts;
 
     SessionSummaryWriter(SessionService sessions, MemoryStore store, ChatModelClient model,
-            PromptTemplates prompts, TransactionTemplate transaction) {
+            PromptTemplates prompts, TransactionTemplate transaction, DialogueParts dialogueParts) {
+        this.dialogueParts = dialogueParts;
         this.sessions = sessions;
         this.transaction = transaction;
         this.store = store;
@@ -48,11 +50,17 @@ class SessionSummaryWriter {
             log.info("Session {} is gone or empty; no summary to write", sessionId);
             return;
         }
-        String prompt = prompts.render("session-summary", Map.of("dialogue", Dialogue.lines(turns)));
-        String summary = model.askText(ChatStep.SESSION_SUMMARY, List.of(new UserMessage(prompt))).strip();
+        // A long session is summarised part by part, each part's summary carrying the parts before it.
+        String summary = null;
+        for (DialogueParts.Part part : dialogueParts.split(turns)) {
+            String prompt = prompts.render("session-summary", Map.of("dialogue", part.text(),
+                    "earlier", summary == null ? "(nothing: the conversation starts here)" : summary));
+            summary = model.askText(ChatStep.SESSION_SUMMARY, List.of(new UserMessage(prompt))).strip();
+        }
+        String written = summary;
         transaction.executeWithoutResult(status -> {
             if (sessions.holdForMemoryWrite(sessionId)) {
-                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,
+                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, written, sessionId,
                         turns.stream().map(TurnView::id).toList(), "summary:" + sessionId));
             }
         });

@@ -61,6 +61,11 @@ final class TopicAnswers {
     }
 
     record Extracted(String summary, List<Integer> references) {
+
+        /** The same summary with only the references to turns {@code from} (inclusive) to {@code to} (exclusive). */
+        Extracted within(int from, int to) {
+            return new Extracted(summary, references.stream().filter(n -> n >= from && n < to).toList());
+        }
     }
 
     /** An action the model asked for; {@code index} and {@code merged} are set for merges. */

@@ -54,9 +54,12 @@ class TopicMemoryWriter {
     private final TopicCandidateRepository candidates;
     private final TopicProperties properties;
 
+    private final DialogueParts dialogueParts;
+
     TopicMemoryWriter(SessionService sessions, MemoryStore store, ChatModelClient model, PromptTemplates prompts,
             TransactionTemplate transaction, TopicExtractionRepository extractions,
-            TopicCandidateRepository candidates, TopicProperties properties) {
+            TopicCandidateRepository candidates, TopicProperties properties, DialogueParts dialogueParts) {
+        this.dialogueParts = dialogueParts;
         this.sessions = sessions;
         this.store = store;
         this.model = model;
@@ -85,18 +88,23 @@ class TopicMemoryWriter {
     }
 
     private void extract(UUID sessionId, Speaker speaker, List<TurnView> turns) {
-        String dialogue = IntStream.range(0, turns.size())
-                .mapToObj(i -> "[Turn " + i + "] " + label(turns.get(i).role()) + ": " + turns.get(i).content())
-                .collect(Collectors.joining("\n"));
-        String prompt = prompts.render("topic-extraction", Map.of("speaker", label(speaker), "dialogue", dialogue));
-        List<TopicAnswers.Extracted> extracted = model.askJson(ChatStep.TOPIC_EXTRACTION,
-                List.of(new UserMessage(prompt)), TopicAnswers.EXTRACTION_SCHEMA, TopicAnswers::extracted);
+        // Turns keep their session-wide numbers in every part, so references need no translation.
+        List<TopicAnswers.Extracted> extracted = new ArrayList<>();
+        for (DialogueParts.Part part : dialogueParts.split(turns,
+                i -> "[Turn " + i + "] " + label(turns.get(i).role()) + ": " + turns.get(i).content())) {
+            String prompt = prompts.render("topic-extraction", Map.of("speaker", label(speaker),
+                    "dialogue", part.text()));
+            model.askJson(ChatStep.TOPIC_EXTRACTION, List.of(new UserMessage(prompt)),
+                            TopicAnswers.EXTRACTION_SCHEMA, TopicAnswers::extracted).stream()
+                    .map(found -> found.within(part.offset(), part.offset() + part.turns().size()))
+                    .forEach(extracted::add);
+        }
         Role role = speaker == Speaker.USER ? Role.USER : Role.ASSISTANT;
         List<UUID> speakerTurns = turns.stream().filter(t -> t.role() == role).map(TurnView::id).toList();
         transaction.executeWithoutResult(status -> {
             for (int i = 0; i < extracted.size(); i++) {
                 List<UUID> referenced = extracted.get(i).references().stream()
-                        .filter(n -> n >= 0 && n < turns.size()).distinct().map(n -> turns.get(n).id()).toList();
+                        .distinct().map(n -> turns.get(n).id()).toList();
                 candidates.save(new TopicCandidate(sessionId, speaker, i, extracted.get(i).summary(),
                         referenced.isEmpty() ? speakerTurns : referenced));
             }

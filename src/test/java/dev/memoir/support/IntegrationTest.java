@@ -46,6 +46,8 @@ public abstract class IntegrationTest {
         registry.add("memoir.jobs.first-retry-delay", () -> "500ms");
         // Four runs in about 3.5 s: enough to show retries, short enough to see a job reach the dead-letter list.
         registry.add("memoir.jobs.max-retries", () -> "3");
+        // Small enough that a test's long session is read in several parts.
+        registry.add("memoir.writing.part-tokens", () -> "1000");
         registry.add("memoir.api.max-request-size", () -> "64KB");
         registry.add("memoir.memo.turns-per-memo", () -> "6");
         registry.add("memoir.reranker.batch-size", () -> "4");

@@ -1,0 +1,67 @@
+package dev.memoir.writing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+import org.springframework.stereotype.Component;
+
+import dev.memoir.llm.TokenCounter;
+import dev.memoir.session.TurnView;
+
+/** Cuts a session's turns into consecutive parts that each fit one prompt (memoir.writing.part-tokens). */
+@Component
+class DialogueParts {
+
+    private final TokenCounter tokens;
+    private final int budget;
+
+    DialogueParts(TokenCounter tokens, DialogueProperties properties) {
+        this.tokens = tokens;
+        this.budget = properties.partTokens();
+    }
+
+    /** One part of a session: its turns, each line within the budget, and where the part starts. */
+    record Part(int offset, List<TurnView> turns, List<String> lines) {
+
+        String text() {
+            return String.join("\n", lines);
+        }
+    }
+
+    /** The parts of a dialogue shown as "User: ..." lines. */
+    List<Part> split(List<TurnView> turns) {
+        return split(turns, i -> turns.get(i).asLine());
+    }
+
+    /**
+     * Consecutive parts, in order, together holding every turn once. A part's lines add up to at most the budget,
+     * except that a part always holds at least one turn; a turn whose line alone exceeds the budget is shortened.
+     * {@code lineOf} gives the prompt line of the turn at an index of {@code turns}.
+     */
+    List<Part> split(List<TurnView> turns, IntFunction<String> lineOf) {
+        List<Part> parts = new ArrayList<>();
+        List<TurnView> current = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        int used = 0;
+        int offset = 0;
+        for (int i = 0; i < turns.size(); i++) {
+            String text = tokens.truncate(lineOf.apply(i), budget);
+            int cost = tokens.count(text) + 1;
+            if (!current.isEmpty() && used + cost > budget) {
+                parts.add(new Part(offset, List.copyOf(current), List.copyOf(lines)));
+                offset = i;
+                current.clear();
+                lines.clear();
+                used = 0;
+            }
+            current.add(turns.get(i));
+            lines.add(text);
+            used += cost;
+        }
+        if (!current.isEmpty()) {
+            parts.add(new Part(offset, List.copyOf(current), List.copyOf(lines)));
+        }
+        return parts;
+    }
+}
