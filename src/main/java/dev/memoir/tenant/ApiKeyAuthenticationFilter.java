@@ -20,7 +20,8 @@ import dev.memoir.web.Problems;
 
 /**
  * Authenticates every API request by its bearer key. Tenant keys reach the API; the bootstrap key reaches only
- * /admin and /actuator. Documentation and health stay open.
+ * /admin and /actuator. Documentation and health stay open. A tenant's writing requests in flight are bounded
+ * ({@link TenantWorkLimiter}): one over the bound is answered 429 with {@code Retry-After}.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -31,9 +32,11 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     private final TenantService tenantService;
     private final SecurityProperties properties;
     private final ProblemWriter problemWriter;
+    private final TenantWorkLimiter limiter;
 
     ApiKeyAuthenticationFilter(TenantService tenantService, SecurityProperties properties,
-            ProblemWriter problemWriter) {
+            ProblemWriter problemWriter, TenantWorkLimiter limiter) {
+        this.limiter = limiter;
         this.tenantService = tenantService;
         this.properties = properties;
         this.problemWriter = problemWriter;
@@ -79,7 +82,23 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             return;
         }
         request.setAttribute(TENANT_ATTRIBUTE, tenant.get());
-        chain.doFilter(request, response);
+        if (!TenantWorkLimiter.counts(request.getMethod())) {
+            chain.doFilter(request, response);
+            return;
+        }
+        java.util.concurrent.Semaphore permit = limiter.tryAcquire(tenant.get());
+        if (permit == null) {
+            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(limiter.retryAfterSeconds()));
+            problemWriter.write(response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
+                    "This API key already has as many writing requests in progress as it may "
+                            + "(memoir.tenant-limits.concurrent-writes); retry after the Retry-After header's seconds"));
+            return;
+        }
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            permit.release();
+        }
     }
 
     private static Optional<String> bearerKey(HttpServletRequest request) {

@@ -132,4 +132,41 @@ class ConcurrentRequestsTest extends IntegrationTest {
         assertThat(api.chat(key, session, "And now? " + tag).status()).as("a new message after the close")
                 .isEqualTo(409);
     }
+
+    @Test
+    void aTenantsWritesBeyondItsLimitAreRefusedWith429AndRetryAfterWhileOtherTenantsAndReadsGoOn() throws Exception {
+        String key = api.newTenant();
+        String other = api.newTenant();
+        String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
+        String otherSession = api.newSession(other, "u", "{\"reflectionRounds\": 0}");
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.delayed(
+                Duration.ofMillis(2000), "{\"reply\": \"Slowly.\", \"remember\": false}"));
+
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Api.Response>> busy = new ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                int n = i;
+                busy.add(pool.submit(() -> api.chat(key, session, "Busy " + n + " " + tag)));
+            }
+            eventually().until(() -> fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).size() == 24);
+
+            Api.Response refused = api.chat(key, session, "One too many " + tag);
+            assertThat(refused.status()).isEqualTo(429);
+            assertThat(refused.text("code")).isEqualTo("too-many-requests");
+            assertThat(api.sendWithHeaders("POST", "/chat", key, "{\"sessionId\": \"" + session
+                    + "\", \"message\": \"Again\"}").headers().firstValue("Retry-After")).contains("2");
+            assertThat(api.get(key, "/sessions/" + session).status()).as("reads are not limited").isEqualTo(200);
+            assertThat(api.chat(other, otherSession, "Another tenant " + UUID.randomUUID()).status())
+                    .as("another tenant").isEqualTo(200);
+
+            assertThat(countByStatus(busy.stream().map(f -> {
+                try {
+                    return f.get();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }).toList())).isEqualTo(Map.of(200, 24));
+        }
+        assertThat(api.chat(key, session, "After the burst " + tag).status()).isEqualTo(200);
+    }
 }

@@ -82,6 +82,12 @@ public final class Api {
     }
 
     public Response send(String method, String path, String key, String body) {
+        HttpResponse<String> response = sendWithHeaders(method, path, key, body);
+        return new Response(response.statusCode(), parse(response.body()), response.body());
+    }
+
+    /** The raw answer with its headers, for tests about headers. */
+    public HttpResponse<String> sendWithHeaders(String method, String path, String key, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
@@ -92,8 +98,7 @@ public final class Api {
             request.header("Authorization", "Bearer " + key);
         }
         try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), parse(response.body()), response.body());
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
