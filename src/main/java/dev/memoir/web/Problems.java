@@ -8,7 +8,7 @@ import org.springframework.http.ProblemDetail;
 /** Builds the service's ProblemDetails so that every error, wherever it is raised, has the same shape. */
 public final class Problems {
 
-    private static final String TYPE_PREFIX = "https://memoir.dev/problems/";
+    static final String TYPE_PREFIX = "https://memoir.dev/problems/";
 
     private Problems() {
     }

@@ -139,8 +139,17 @@ class ConcurrentRequestsTest extends IntegrationTest {
         String other = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
         String otherSession = api.newSession(other, "u", "{\"reflectionRounds\": 0}");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.delayed(
-                Duration.ofMillis(2000), "{\"reply\": \"Slowly.\", \"remember\": false}"));
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        // The model holds every busy reply until the test has seen the 25th request refused (within the client's
+        // 3 s timeout in the tests).
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> {
+            try {
+                release.await(2500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Answer.json("{\"reply\": \"Slowly.\", \"remember\": false}");
+        });
 
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Api.Response>> busy = new ArrayList<>();
@@ -158,6 +167,7 @@ class ConcurrentRequestsTest extends IntegrationTest {
             assertThat(api.get(key, "/sessions/" + session).status()).as("reads are not limited").isEqualTo(200);
             assertThat(api.chat(other, otherSession, "Another tenant " + UUID.randomUUID()).status())
                     .as("another tenant").isEqualTo(200);
+            release.countDown();
 
             assertThat(countByStatus(busy.stream().map(f -> {
                 try {
