@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +26,8 @@ public class MemoryStore {
     private final MemoryRevisionRepository revisions;
     private final HybridSearchRepository hybridSearch;
     private final TextEmbedder embedder;
+    // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
+    private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
             HybridSearchRepository hybridSearch, TextEmbedder embedder) {
@@ -68,11 +71,38 @@ public class MemoryStore {
         return view(records.save(record), null);
     }
 
+    /**
+     * Embeds memory texts (without a topic) before they are written, outside any transaction: a later
+     * {@link #writeAll} of the same texts finds them ready instead of embedding while it holds its locks.
+     */
+    public void prepare(List<String> texts) {
+        List<String> missing = texts.stream().filter(text -> !prepared.has(preparedKey(text))).distinct().toList();
+        List<float[]> embeddings = embedder.embedDocuments(missing);
+        for (int i = 0; i < missing.size(); i++) {
+            prepared.put(preparedKey(missing.get(i)), embeddings.get(i));
+        }
+    }
+
+    /** Whether {@link #prepare} has embedded this text and no write has taken it yet. */
+    boolean isPrepared(String text) {
+        return prepared.has(preparedKey(text));
+    }
+
+    private String preparedKey(String embeddingText) {
+        return embedder.modelName() + "\n" + embeddingText;
+    }
+
     /** Writes several memories in the caller's transaction (imported or chatted turns). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void writeAll(List<NewMemory> memories) {
-        List<float[]> embeddings = embedder.embedDocuments(
-                memories.stream().map(m -> embeddingText(m.topic(), m.text())).toList());
+        List<String> texts = memories.stream().map(m -> embeddingText(m.topic(), m.text())).toList();
+        List<float[]> embeddings = new ArrayList<>(prepared.take(texts.stream().map(this::preparedKey).toList()));
+        List<Integer> missing = java.util.stream.IntStream.range(0, texts.size())
+                .filter(i -> embeddings.get(i) == null).boxed().toList();
+        List<float[]> computed = embedder.embedDocuments(missing.stream().map(texts::get).toList());
+        for (int i = 0; i < missing.size(); i++) {
+            embeddings.set(missing.get(i), computed.get(i));
+        }
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
             records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(), embeddings.get(i),

@@ -8,4 +8,9 @@ public record NewTurn(Role role, String content, Instant occurredAt) {
     public NewTurn(Role role, String content) {
         this(role, content, null);
     }
+
+    /** The utterance as history memory writes it, like {@link TurnView#asLine()}. */
+    public String asLine() {
+        return role.label() + ": " + content;
+    }
 }

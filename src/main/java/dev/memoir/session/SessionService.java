@@ -11,6 +11,7 @@ import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
@@ -28,9 +29,11 @@ public class SessionService {
     private final MemoryDefaults memoryDefaults;
     private final ApplicationEventPublisher events;
     private final SessionProperties properties;
+    private final TransactionTemplate transaction;
 
     SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
-            ApplicationEventPublisher events, SessionProperties properties) {
+            ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction) {
+        this.transaction = transaction;
         this.sessions = sessions;
         this.turns = turns;
         this.memoryDefaults = memoryDefaults;
@@ -66,9 +69,22 @@ public class SessionService {
         return new OpenSession(tenant, id, session.getUserId(), session.getSettings());
     }
 
-    /** Appends turns to an open session and, in the same transaction, lets listeners write their memory. */
-    @Transactional
+    /**
+     * Appends turns to an open session and, in the same transaction, lets listeners write their memory. Listeners
+     * prepare first ({@link TurnsArriving}), before the session is locked: embedding a large import must not hold
+     * the session, nor a transaction.
+     */
     public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
+        Session unlocked = sessions.findByIdAndTenantId(sessionId, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Session", sessionId));
+        if (unlocked.getStatus() != SessionStatus.OPEN) {
+            throw new SessionClosedException(sessionId);
+        }
+        events.publishEvent(new TurnsArriving(tenant, sessionId, unlocked.getSettings(), newTurns));
+        return transaction.execute(status -> appendLocked(tenant, sessionId, newTurns));
+    }
+
+    private List<TurnView> appendLocked(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
         Session session = sessions.lockByIdAndTenantId(sessionId, tenant.value())
                 .orElseThrow(() -> new NotFoundException("Session", sessionId));
         if (session.getStatus() != SessionStatus.OPEN) {

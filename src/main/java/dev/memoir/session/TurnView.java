@@ -19,6 +19,6 @@ public record TurnView(
 
     /** The utterance as history memory and prompts write it: "User: ..." or "Assistant: ...". */
     public String asLine() {
-        return role.label() + ": " + content;
+        return new NewTurn(role, content).asLine();
     }
 }

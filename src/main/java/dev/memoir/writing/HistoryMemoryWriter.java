@@ -8,12 +8,14 @@ import org.springframework.stereotype.Component;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.session.NewTurn;
+import dev.memoir.session.TurnsArriving;
 import dev.memoir.session.TurnsRecorded;
 
 /**
- * Writes a history record ("role: content") for every stored turn, in the transaction that stores the turns:
- * embedding runs in-process in milliseconds, so there is nothing to gain from deferring it and a turn is never
- * without its history memory.
+ * Writes a history record ("role: content") for every stored turn, in the transaction that stores the turns, so
+ * that a turn is never without its history memory. The records are embedded before that transaction, while the
+ * turns are arriving, so that a large import does not hold its session locked while it is embedded.
  */
 @Component
 class HistoryMemoryWriter {
@@ -22,6 +24,14 @@ class HistoryMemoryWriter {
 
     HistoryMemoryWriter(MemoryStore store) {
         this.store = store;
+    }
+
+    /** Embeds the history records to come before the session is locked; storing them then finds them ready. */
+    @EventListener
+    void onTurnsArriving(TurnsArriving arriving) {
+        if (arriving.settings().writes(MemoryKind.HISTORY)) {
+            store.prepare(arriving.turns().stream().map(NewTurn::asLine).toList());
+        }
     }
 
     @EventListener
