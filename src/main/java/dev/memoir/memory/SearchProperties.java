@@ -29,9 +29,9 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("memoir.search")
 public record SearchProperties(
         @DefaultValue("hybrid") @NotNull SearchMode mode,
-        @DefaultValue("60") @Min(1) @Max(10_000) int rrfK,
+        @DefaultValue("20") @Min(1) @Max(10_000) int rrfK,
         @DefaultValue("1.0") @DecimalMin("0.0") double denseWeight,
-        @DefaultValue("1.0") @DecimalMin("0.0") double lexicalWeight,
+        @DefaultValue("0.3") @DecimalMin("0.0") double lexicalWeight,
         @DefaultValue("100") @Min(1) @Max(1000) int candidates,
         @DefaultValue("ts_rank") @NotNull LexicalRanking lexicalRanking,
         @DefaultValue("0") @Min(0) @Max(63) int lexicalNormalization,

@@ -51,6 +51,29 @@ class HybridSearchTest extends IntegrationTest {
     }
 
     @Test
+    void aQuestionNamingAMonthFindsByKeywordWhatWasSaidThatMonthWhicheverMonthItIs() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "mo", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
+        String[] months = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December"};
+        StringBuilder turns = new StringBuilder();
+        for (int m = 0; m < 12; m++) {
+            turns.append(m == 0 ? "" : ",").append("{\"role\": \"user\", \"content\": \"Entry number ")
+                    .append(m).append("\", \"occurredAt\": \"2023-").append(String.format("%02d", m + 1))
+                    .append("-15T10:00:00Z\"}");
+        }
+        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, "{\"turns\": [" + turns + "]}")
+                .status()).isEqualTo(201);
+
+        for (int m = 0; m < 12; m++) {
+            Api.Response found = api.get(key, "/memory?userId=mo&kind=history&mode=lexical&query=What%20happened%20in%20"
+                    + months[m] + "%202023%3F&limit=12");
+            assertThat(texts(found)).as(months[m]).isNotEmpty();
+            assertThat(texts(found).getFirst()).as(months[m]).isEqualTo("User: Entry number " + m);
+        }
+    }
+
+    @Test
     void explainShowsEachResultsLexicalAndDenseRankAndTheFusedScore() {
         String key = api.newTenant();
         userWith(key, "ben");
@@ -63,9 +86,10 @@ class HybridSearchTest extends IntegrationTest {
         assertThat(top.path("lexicalScore").asDouble()).isPositive();
         assertThat(top.path("denseRank").asInt()).isPositive();
         assertThat(top.path("denseScore").asDouble()).isBetween(-1.0, 1.0);
-        // k = 60 and both weights 1: the fused score is the sum of 1 / (60 + rank) over both rankings.
+        // k = 20, dense weight 1 and lexical weight 0.3 (the defaults): the fused score is
+        // 1 / (20 + dense rank) + 0.3 / (20 + lexical rank).
         assertThat(top.path("fusedScore").asDouble()).isCloseTo(
-                1.0 / (60 + top.path("denseRank").asInt()) + 1.0 / 61, org.assertj.core.data.Offset.offset(1e-9));
+                1.0 / (20 + top.path("denseRank").asInt()) + 0.3 / 21, org.assertj.core.data.Offset.offset(1e-9));
         JsonNode unmatched = results.getLast().path("explanation");
         assertThat(unmatched.path("lexicalRank").isNull()).isTrue();
         assertThat(unmatched.path("denseRank").asInt()).isPositive();
