@@ -191,6 +191,20 @@ public class MemoryStore {
         return revise(lock(id), text, sessionId, reason);
     }
 
+    /**
+     * Like {@link #revise(UUID, String, UUID, String)}, for a new text made from {@code expectedText}: if the memory
+     * no longer says that (it changed since it was read), nothing is written and 409 {@code memory-changed} tells
+     * the caller to make its change again from the new text.
+     */
+    @Transactional
+    public MemoryView reviseIfUnchanged(UUID id, String expectedText, String text, UUID sessionId, String reason) {
+        MemoryRecord record = lock(id);
+        if (!record.getText().equals(expectedText)) {
+            throw new MemoryChangedException(id);
+        }
+        return revise(record, text, sessionId, reason);
+    }
+
     private MemoryView revise(MemoryRecord record, String text, UUID sessionId, String reason) {
         reviseRecord(record, text, sessionId, reason);
         return view(record, null);

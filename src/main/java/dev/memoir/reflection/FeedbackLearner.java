@@ -120,7 +120,7 @@ class FeedbackLearner {
     private FeedbackResult end(TenantId tenant, Received received, EpisodeStatus endStatus, String truth,
             boolean rewardReply) {
         Episode episode = received.episode();
-        Optional<String> reflected = reflector.reflect(episode, truth);
+        Optional<MemoryReflector.Reflection> reflected = reflector.reflect(episode, truth);
         String outcome = endStatus == EpisodeStatus.EXHAUSTED ? "exhausted" : "resolved";
         record Ended(Episode episode, Learned learned) {
         }

@@ -1,9 +1,11 @@
 package dev.memoir.reflection;
 
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.springframework.ai.chat.messages.UserMessage;
@@ -46,23 +48,30 @@ class MemoryReflector {
         this.properties = properties;
     }
 
+    /** A reflected memory, with the texts of the memories the model was shown beside it (by id). */
+    record Reflection(String text, Map<UUID, String> shown) {
+    }
+
     /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
-    Optional<String> reflect(Episode episode, String truth) {
-        String existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(), EDITABLE,
-                        store.query(episode.getQuestion() + "\n" + truth), 3, List.of()).stream()
-                .map(ScoredMemory::text).collect(Collectors.joining("\n"));
+    Optional<Reflection> reflect(Episode episode, String truth) {
+        List<ScoredMemory> existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(),
+                EDITABLE, store.query(episode.getQuestion() + "\n" + truth), 3, List.of());
         String prompt = prompts.render("memory-reflection", Map.of(
                 "question", episode.getQuestion(),
                 "trials", RecursiveReasoner.describe(episode.getTrials()),
                 "truth", truth,
-                "existing", existing.isEmpty() ? "(none)" : existing));
+                "existing", existing.isEmpty() ? "(none)"
+                        : existing.stream().map(ScoredMemory::text).collect(Collectors.joining("\n"))));
         ReflectedMemory reflected = model.askJson(ChatStep.MEMORY_REFLECTION, List.of(new UserMessage(prompt)),
                 ReflectedMemory.JSON_SCHEMA, ReflectedMemory::read);
-        return reflected.learnsSomething() ? Optional.of(reflected.text()) : Optional.empty();
+        Map<UUID, String> shown = new LinkedHashMap<>();
+        existing.forEach(memory -> shown.put(memory.id(), memory.text()));
+        return reflected.learnsSomething() ? Optional.of(new Reflection(reflected.text(), shown)) : Optional.empty();
     }
 
     /** Puts the reflected memory in place: edits the most similar memory, or adds it. Runs in the caller's transaction. */
-    Learned place(Episode episode, String reflected) {
+    Learned place(Episode episode, Reflection reflection) {
+        String reflected = reflection.text();
         TenantId tenant = new TenantId(episode.getTenantId());
         // The episode's own question and reply are not the memory to correct.
         // "Most similar" is a matter of meaning, so the dense ranking alone picks the memory to edit.
@@ -72,7 +81,11 @@ class MemoryReflector {
                 .using(SearchMode.DENSE));
         if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
             ScoredMemory target = nearest.getFirst();
-            MemoryView edited = store.revise(target.id(), reflected, episode.getSessionId(), "reflection");
+            // The edit replaces the text the model was shown (or, if it was not shown it, the text just found):
+            // a memory changed meanwhile is not overwritten with a correction made from its old text.
+            String seen = reflection.shown().getOrDefault(target.id(), target.text());
+            MemoryView edited = store.reviseIfUnchanged(target.id(), seen, reflected, episode.getSessionId(),
+                    "reflection");
             return new Learned("edited", edited.id(), reflected, target.text());
         }
         MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,

@@ -107,6 +107,23 @@ class FeedbackLearningTest extends IntegrationTest {
     }
 
     @Test
+    void aCorrectionIsNotWrittenOverAMemoryEditedWhileTheModelWasReflecting() {
+        String memoryId = userWithAStaleFact().path("id").asString();
+        Api.Response wrong = askWhereTheBandFormed(tag, "It was formed in Lisbon.");
+        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag), call -> {
+            // The user fixes the memory by hand while the model is still writing its correction.
+            api.send("PATCH", "/memory/" + memoryId, key,
+                    "{\"text\": \"The user's sister's band was formed in Braga.\"}");
+            return Answer.json("{\"reflected_memory\": \"The user's sister's band was formed in Porto.\"}");
+        });
+
+        Api.Response learned = feedback(wrong.text("turnId"), "\"answer\": \"It was formed in Porto.\"");
+
+        assertProblem(learned, 409, "memory-changed");
+        assertThat(api.get(key, "/memory/" + memoryId).body().path("text").asString()).contains("Braga");
+    }
+
+    @Test
     void aRepeatedInferenceMakesTheAssistantAskForHelpInsteadOfLooping() {
         userWithAStaleFact();
         Api.Response wrong = askWhereTheBandFormed(tag, "It was formed in Lisbon.");
