@@ -38,6 +38,46 @@ class HybridSearchRepository {
               and (cast(:from as timestamptz) is null or m.occurred_to >= cast(:from as timestamptz))
               and (cast(:to as timestamptz) is null or m.occurred_from < cast(:to as timestamptz))""";
 
+    /** The lexical candidates ranked by one of PostgreSQL's ranking functions, which know no word rarity. */
+    private static final String LEXICAL_BY_FUNCTION = """
+            lexical as (
+                select m.id, %2$s(m.search_vector, q.query, :normalization) as score
+                from memory_records m,
+                     (select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query) q
+                where %1$s and m.search_vector @@ q.query
+                order by score desc, m.id
+                limit :lexicalCandidates
+            )""";
+
+    /**
+     * The lexical candidates ranked by the rarity of the query words they contain, as BM25 weighs them: each
+     * word counts ln(1 + (n - df + 0.5) / (df + 0.5)), df being how many of n of the user's memories hold it.
+     * The counts come from a bounded sample of the user's memories (all of them for most users), so a name in
+     * every greeting counts for little and "Copenhagen" for much, at a cost that does not grow with the user.
+     * Ties go to ts_rank, which counts repetitions. The weights are materialised: inlined into the per-row sum,
+     * PostgreSQL would count the sample again for every candidate.
+     */
+    private static final String LEXICAL_BY_RARITY = """
+            sample as (
+                select m.search_vector from memory_records m where %1$s limit :raritySample
+            ), terms as materialized (
+                select distinct lexeme, quote_literal(lexeme)::tsquery as query
+                from unnest(tsvector_to_array(to_tsvector('english', :text))) as lexeme
+            ), weights as materialized (
+                select t.query, ln(1 + ((select count(*) from sample) - count(s.search_vector) + 0.5)
+                                       / (count(s.search_vector) + 0.5)) as idf
+                from terms t left join sample s on s.search_vector @@ t.query
+                group by t.lexeme, t.query
+            ), lexical as (
+                select m.id, (select sum(w.idf) from weights w where m.search_vector @@ w.query) as score,
+                       ts_rank(m.search_vector, q.query, :normalization) as tie
+                from memory_records m,
+                     (select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query) q
+                where %1$s and m.search_vector @@ q.query
+                order by score desc nulls last, tie desc, m.id
+                limit :lexicalCandidates
+            )""";
+
     private static final String SQL = """
             with dense as (
                 select m.id, m.embedding <=> :vector as distance
@@ -47,14 +87,7 @@ class HybridSearchRepository {
                 limit :denseCandidates
             ), dense_ranked as (
                 select id, distance, row_number() over (order by distance, id) as rank from dense
-            ), lexical as (
-                select m.id, %2$s(m.search_vector, q.query, :normalization) as score
-                from memory_records m,
-                     (select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query) q
-                where %1$s and m.search_vector @@ q.query
-                order by score desc, m.id
-                limit :lexicalCandidates
-            ), lexical_ranked as (
+            ), %2$s, lexical_ranked as (
                 select id, score, row_number() over (order by score desc, id) as rank from lexical
             ), fused as (
                 select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
@@ -73,14 +106,15 @@ class HybridSearchRepository {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final SearchProperties properties;
-    private final String sqlTsRank;
-    private final String sqlTsRankCd;
+    private final String sql;
 
     HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
         this.jdbc = jdbc;
         this.properties = properties;
-        this.sqlTsRank = SQL.formatted(FILTERS, SearchProperties.LexicalRanking.TS_RANK.function());
-        this.sqlTsRankCd = SQL.formatted(FILTERS, SearchProperties.LexicalRanking.TS_RANK_CD.function());
+        String lexical = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY
+                ? LEXICAL_BY_RARITY.formatted(FILTERS)
+                : LEXICAL_BY_FUNCTION.formatted(FILTERS, properties.lexicalRanking().function());
+        this.sql = SQL.formatted(FILTERS, lexical);
     }
 
     /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
@@ -131,12 +165,12 @@ class HybridSearchRepository {
                 .addValue("denseWeight", properties.denseWeight())
                 .addValue("lexicalWeight", properties.lexicalWeight())
                 .addValue("rrfK", properties.rrfK())
+                .addValue("raritySample", properties.raritySample())
                 .addValue("limit", search.limit());
         jdbc.queryForList("select set_config('plan_cache_mode', 'force_custom_plan', true), "
                         + "set_config('hnsw.ef_search', :efSearch, true)",
                 new MapSqlParameterSource("efSearch",
                         String.valueOf(Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor())))));
-        String sql = properties.lexicalRanking() == SearchProperties.LexicalRanking.TS_RANK_CD ? sqlTsRankCd : sqlTsRank;
         return new Prepared(sql, params);
     }
 

@@ -18,10 +18,14 @@ import org.springframework.validation.annotation.Validated;
  * @param denseWeight          weight of the dense (embedding) ranking in the fusion
  * @param lexicalWeight        weight of the full-text ranking in the fusion
  * @param candidates           how many candidates each ranking contributes before fusion (at least the limit)
- * @param lexicalRanking       {@code ts_rank} (word frequency) or {@code ts_rank_cd} (cover density)
+ * @param lexicalRanking       {@code rarity} (the query words a memory holds, each weighted by how rare it is among
+ *                             the user's memories, as BM25 weighs words), or PostgreSQL's {@code ts_rank} (word
+ *                             frequency) or {@code ts_rank_cd} (cover density), which know no word rarity
  * @param lexicalNormalization PostgreSQL's rank normalisation bit mask (0 = none, 1 = divide by 1 + log length,
  *                             2 = divide by length, 32 = rank / (rank + 1)); length normalisation can hurt short
  *                             dialogue turns
+ * @param raritySample         how many of the user's memories the word rarities are counted in: all of them for
+ *                             users with fewer, a sample for larger ones, so that the cost stays bounded
  * @param efSearchFactor       the HNSW index is searched with ef_search = candidates × this factor, so that a
  *                             filtered scan finds enough of one user's memories
  */
@@ -33,13 +37,14 @@ public record SearchProperties(
         @DefaultValue("1.0") @DecimalMin("0.0") double denseWeight,
         @DefaultValue("0.3") @DecimalMin("0.0") double lexicalWeight,
         @DefaultValue("100") @Min(1) @Max(1000) int candidates,
-        @DefaultValue("ts_rank") @NotNull LexicalRanking lexicalRanking,
+        @DefaultValue("rarity") @NotNull LexicalRanking lexicalRanking,
         @DefaultValue("0") @Min(0) @Max(63) int lexicalNormalization,
-        @DefaultValue("2") @Min(1) @Max(10) int efSearchFactor) {
+        @DefaultValue("2") @Min(1) @Max(10) int efSearchFactor,
+        @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample) {
 
-    /** The PostgreSQL ranking functions a search may use. */
+    /** How the lexical side ranks; RARITY breaks its ties with ts_rank. */
     public enum LexicalRanking {
-        TS_RANK("ts_rank"), TS_RANK_CD("ts_rank_cd");
+        RARITY("ts_rank"), TS_RANK("ts_rank"), TS_RANK_CD("ts_rank_cd");
 
         private final String function;
 

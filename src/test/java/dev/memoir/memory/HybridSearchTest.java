@@ -74,6 +74,26 @@ class HybridSearchTest extends IntegrationTest {
     }
 
     @Test
+    void aRareWordOutranksANameRepeatedInEveryGreeting() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "mel", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
+        String[] turns = new String[9];
+        for (int i = 0; i < 8; i++) {
+            turns[i] = "Hi Melanie! Melanie, so good to hear from you, Melanie " + i;
+        }
+        turns[8] = "My aunt just moved to Copenhagen";
+        assertThat(api.importTurns(key, session, turns).status()).isEqualTo(201);
+
+        Api.Response found = api.get(key,
+                "/memory?userId=mel&kind=history&mode=lexical&explain=true&query=Did%20Melanie%20mention%20Copenhagen%3F");
+
+        // ts_rank alone would put the greetings first: they say the name three times each.
+        assertThat(texts(found).getFirst()).endsWith("Copenhagen");
+        assertThat(items(found).getFirst().path("explanation").path("lexicalScore").asDouble())
+                .isGreaterThan(items(found).get(1).path("explanation").path("lexicalScore").asDouble() * 3);
+    }
+
+    @Test
     void explainShowsEachResultsLexicalAndDenseRankAndTheFusedScore() {
         String key = api.newTenant();
         userWith(key, "ben");
