@@ -59,6 +59,19 @@ public class SessionService {
                 .stream().map(s -> view(s, null)).toList();
     }
 
+    /**
+     * The user's open session for a client that does not manage sessions (the OpenAI-compatible endpoint): the
+     * newest open one, or a new one with the default memory settings. Two first requests at once make one session.
+     */
+    @Transactional
+    public OpenSession conversationOf(TenantId tenant, String userId) {
+        sessions.serialiseOnUser(tenant.value(), userId);
+        Session session = sessions.findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(tenant.value(), userId,
+                        SessionStatus.OPEN)
+                .orElseGet(() -> sessions.save(new Session(tenant.value(), userId, memoryDefaults.resolve(null))));
+        return new OpenSession(tenant, session.getId(), session.getUserId(), session.getSettings());
+    }
+
     /** The session, if it belongs to the tenant and is open; 404 or 409 otherwise. */
     @Transactional(readOnly = true)
     public OpenSession requireOpen(TenantId tenant, UUID id) {

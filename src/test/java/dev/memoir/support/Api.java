@@ -86,8 +86,16 @@ public final class Api {
         return new Response(response.statusCode(), parse(response.body()), response.body());
     }
 
+    /** A request with extra headers (name, value, name, value, ...). */
+    public Response sendWithHeadersAsResponse(String method, String path, String key, String body,
+            String... headers) {
+        HttpResponse<String> response = sendWithHeaders(method, path, key, body, headers);
+        return new Response(response.statusCode(), parse(response.body()), response.body());
+    }
+
     /** The raw answer with its headers, for tests about headers. */
-    public HttpResponse<String> sendWithHeaders(String method, String path, String key, String body) {
+    public HttpResponse<String> sendWithHeaders(String method, String path, String key, String body,
+            String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
@@ -96,6 +104,9 @@ public final class Api {
         }
         if (key != null) {
             request.header("Authorization", "Bearer " + key);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
         }
         try {
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());

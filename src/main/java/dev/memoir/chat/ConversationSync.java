@@ -1,0 +1,79 @@
+package dev.memoir.chat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.stereotype.Component;
+
+import dev.memoir.session.NewTurn;
+import dev.memoir.session.OpenSession;
+import dev.memoir.session.Role;
+import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnView;
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.TextSafety;
+
+/**
+ * For clients that resend the whole conversation (OpenAI's chat-completions format): finds the session it
+ * belongs to and stores the earlier messages Memoir has not stored yet, never twice.
+ */
+@Component
+class ConversationSync {
+
+    private final SessionService sessions;
+
+    ConversationSync(SessionService sessions) {
+        this.sessions = sessions;
+    }
+
+    /** The conversation's session and the new user message to answer in it. */
+    record Synced(OpenSession session, String message) {
+    }
+
+    Synced sync(TenantId tenant, String userId, UUID sessionId, List<OpenAiChatRequest.Message> messages) {
+        OpenAiChatRequest.Message last = messages.getLast();
+        if (!"user".equals(last.role()) || !TextSafety.hasVisibleCharacter(last.text())) {
+            throw new InvalidRequestException("messages[" + (messages.size() - 1) + "]",
+                    "the last message must be the user's, with text to answer");
+        }
+        OpenSession session = resolve(tenant, userId, sessionId);
+        List<NewTurn> history = new ArrayList<>();
+        for (OpenAiChatRequest.Message message : messages.subList(0, messages.size() - 1)) {
+            String text = message.text().strip();
+            if (("user".equals(message.role()) || "assistant".equals(message.role()))
+                    && TextSafety.hasVisibleCharacter(text)) {
+                history.add(new NewTurn("user".equals(message.role()) ? Role.USER : Role.ASSISTANT, text));
+            }
+        }
+        List<TurnView> stored = sessions.allTurns(session.id());
+        int common = 0;
+        while (common < stored.size() && common < history.size()
+                && stored.get(common).role() == history.get(common).role()
+                && stored.get(common).content().strip().equals(history.get(common).content())) {
+            common++;
+        }
+        // A conversation that continues what is stored adds its new earlier messages; one that departs from it (a
+        // client that edited or rewound its history) adds none, rather than storing the same dialogue twice.
+        if (common == stored.size() && common < history.size()) {
+            sessions.append(tenant, session.id(), history.subList(common, history.size()));
+        }
+        return new Synced(session, last.text().strip());
+    }
+
+    private OpenSession resolve(TenantId tenant, String userId, UUID sessionId) {
+        if (sessionId == null) {
+            if (userId == null) {
+                throw new InvalidRequestException("user",
+                        "name the end user: the request's user field or the X-Memoir-User header");
+            }
+            return sessions.conversationOf(tenant, userId);
+        }
+        OpenSession session = sessions.requireOpen(tenant, sessionId);
+        if (userId != null && !userId.equals(session.userId())) {
+            throw new InvalidRequestException("user", "session " + sessionId + " belongs to another user");
+        }
+        return session;
+    }
+}
