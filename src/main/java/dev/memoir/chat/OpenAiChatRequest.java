@@ -18,7 +18,7 @@ record OpenAiChatRequest(
         @Schema(description = "Ignored: Memoir answers with its configured model", example = "memoir") String model,
         @Schema(description = "The conversation, oldest first; the last message is the user's new one")
         @NotEmpty @Size(max = 1000) List<@Valid @NotNull Message> messages,
-        @Schema(description = "Answer as server-sent chat.completion.chunk events ending in data: [DONE]")
+        @Schema(description = "Streaming is not supported yet: true is refused with 400")
         Boolean stream,
         @Schema(description = "The end user whose memory is used (or the X-Memoir-User header)", example = "alice")
         String user) {

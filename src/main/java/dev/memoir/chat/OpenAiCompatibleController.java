@@ -67,8 +67,8 @@ class OpenAiCompatibleController {
                     + "one is answered like POST /chat: memory recalled, reply and remember decision in one model "
                     + "call, the turns stored, memory written in the background.",
             responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "400", description = "No end user, or the last message is not the "
-                            + "user's"),
+                    @ApiResponse(responseCode = "400", description = "No end user, the last message is not the "
+                            + "user's, or stream is true (not supported yet)"),
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
                     @ApiResponse(responseCode = "409", description = "The session is closed"),
                     @ApiResponse(responseCode = "502", description = "The chat model failed or answered unusably")})
@@ -78,6 +78,10 @@ class OpenAiCompatibleController {
             @Parameter(description = "The Memoir session to continue")
             @RequestHeader(name = "X-Memoir-Session", required = false) UUID sessionId,
             @Valid @RequestBody OpenAiChatRequest request) {
+        if (Boolean.TRUE.equals(request.stream())) {
+            // Refused rather than answered as one JSON body, which a client waiting for events could not read.
+            throw new InvalidRequestException("stream", "streaming is not supported yet: send stream false or omit it");
+        }
         String userId = request.user() != null ? request.user() : userHeader;
         if (userId != null && (userId.length() > 200 || !TextSafety.isCanonicalIdentifier(userId))) {
             throw new InvalidRequestException(request.user() != null ? "user" : "X-Memoir-User",

@@ -115,6 +115,11 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
                 "{\"user\": \"bo\", \"messages\": [{\"role\": \"assistant\", \"content\": \"Hi\"}]}");
         assertThat(lastIsAssistant.status()).isEqualTo(400);
         assertThat(lastIsAssistant.body().path("error").path("param").asString()).isEqualTo("messages[0]");
+
+        Api.Response streamed = api.send("POST", "/v1/chat/completions", key,
+                "{\"user\": \"bo\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}");
+        assertThat(streamed.status()).isEqualTo(400);
+        assertThat(streamed.body().path("error").path("param").asString()).isEqualTo("stream");
     }
 
     @Test
