@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Memoir's retrieval-quality benchmark, end to end: database, data set, service, measurements.
+#
+#   bench/retrieval/run.sh           # default search settings: generate the data, import it, search, BM25 baseline
+#   bench/retrieval/run.sh grid      # the settings grid on the data already imported (run.py --skip-import)
+#   bench/retrieval/run.sh grid norm1 rrf20   # only these grid entries
+#   bench/retrieval/run.sh all       # both, then one table over every result
+#   BENCH_SKIP_IMPORT=1 bench/retrieval/run.sh   # default settings on the data already imported (another jar, say)
+#
+# Needs Python 3 (standard library), a JDK 21+ and PostgreSQL with pgvector. If no PostgreSQL answers, the script
+# runs scripts/local-postgres.sh (Debian; root or sudo) for the memoir_bench database. Results, logs and the
+# generated data go to $BENCH_OUT, never into the repository.
+#
+# Environment: BENCH_OUT (/tmp/memoir-retrieval-bench), BENCH_PORT (18081), BENCH_JAR
+# (target/memoir-0.1.0-SNAPSHOT.jar, built with ./mvnw -B -q package -DskipTests when missing), BENCH_SEED
+# (20240501), BENCH_FRESH=1 to drop and recreate the memoir_bench database first, BENCH_SKIP_IMPORT=1 to search
+# the data set and import already in $BENCH_OUT (data.json, state.json) instead of generating and importing again.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT="$(pwd)"
+HERE="$ROOT/bench/retrieval"
+OUT="${BENCH_OUT:-/tmp/memoir-retrieval-bench}"
+PORT="${BENCH_PORT:-18081}"
+JAR="${BENCH_JAR:-$ROOT/target/memoir-0.1.0-SNAPSHOT.jar}"
+SEED="${BENCH_SEED:-20240501}"
+DB=memoir_bench
+KEY=bench-key
+BASE="http://127.0.0.1:${PORT}"
+SERVICE_PID=""
+mkdir -p "$OUT"
+
+log() { echo "[retrieval-bench] $*" >&2; }
+
+java_major() {
+  "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}' | cut -d. -f1
+}
+
+# A JDK 21 or newer: JAVA_HOME, the java on PATH, or the newest under /usr/lib/jvm.
+pick_java() {
+  local candidate
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ] && [ "$(java_major "$JAVA_HOME/bin/java")" -ge 21 ]; then
+    JAVA="$JAVA_HOME/bin/java"; return 0
+  fi
+  if command -v java >/dev/null 2>&1 && [ "$(java_major java)" -ge 21 ]; then
+    JAVA="$(command -v java)"; return 0
+  fi
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+    if [ -x "${candidate}bin/java" ] && [ "$(java_major "${candidate}bin/java")" -ge 21 ]; then
+      export JAVA_HOME="${candidate%/}"; JAVA="${candidate}bin/java"; return 0
+    fi
+  done
+  log "Memoir needs a JDK 21 or newer (set JAVA_HOME, or install one under /usr/lib/jvm)."
+  exit 1
+}
+
+psql_super() {
+  if [ "$(id -u)" -eq 0 ]; then
+    runuser -u postgres -- env PGOPTIONS=--client-min-messages=warning psql -v ON_ERROR_STOP=1 -qtAX "$@"
+  else
+    sudo -u postgres env PGOPTIONS=--client-min-messages=warning psql -v ON_ERROR_STOP=1 -qtAX "$@"
+  fi
+}
+
+# The memoir_bench database with pgvector (created as superuser: pgvector is not a trusted extension).
+setup_database() {
+  if ! psql_super -c "select 1" >/dev/null 2>&1; then
+    log "no PostgreSQL answers: running scripts/local-postgres.sh"
+    MEMOIR_DATABASES="$DB" "$ROOT/scripts/local-postgres.sh"
+  fi
+  if [ "${BENCH_FRESH:-0}" = 1 ]; then
+    log "dropping database $DB"
+    psql_super -c "drop database if exists $DB with (force)"
+    rm -f "$OUT/state.json"
+  fi
+  if [ "$(psql_super -c "select 1 from pg_database where datname = '$DB'")" != "1" ]; then
+    log "creating database $DB"
+    psql_super -c "create database $DB owner memoir"
+  fi
+  psql_super -d "$DB" -c "create extension if not exists vector"
+  # As scripts/local-postgres.sh does: no parallel HNSW builds under pgvector < 0.8.2 (buffer overflow).
+  local version
+  version="$(psql_super -d "$DB" -c "select extversion from pg_extension where extname = 'vector'")"
+  if [ "$(printf '%s\n%s\n' "0.8.2" "$version" | sort -V | head -n1)" != "0.8.2" ]; then
+    psql_super -c "alter database $DB set max_parallel_maintenance_workers = 0"
+  fi
+}
+
+build_jar() {
+  if [ ! -f "$JAR" ]; then
+    log "building $JAR"
+    (cd "$ROOT" && ./mvnw -B -q package -DskipTests)
+  fi
+}
+
+# start_service LABEL [--memoir.search.x=y ...]
+start_service() {
+  local label="$1"; shift
+  log "starting Memoir ($label) on port $PORT"
+  "$JAVA" -jar "$JAR" --server.port="$PORT" --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$DB" \
+    --memoir.security.bootstrap-key="$KEY" "$@" >"$OUT/service-$label.log" 2>&1 &
+  SERVICE_PID=$!
+  for _ in $(seq 1 180); do
+    if curl -sf "$BASE/actuator/health" >/dev/null 2>&1; then return 0; fi
+    if ! kill -0 "$SERVICE_PID" 2>/dev/null; then
+      tail -n 40 "$OUT/service-$label.log" >&2; log "Memoir did not start"; exit 1
+    fi
+    sleep 1
+  done
+  log "Memoir did not answer within 180 s"; exit 1
+}
+
+stop_service() {
+  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
+    kill "$SERVICE_PID"; wait "$SERVICE_PID" 2>/dev/null || true
+  fi
+  SERVICE_PID=""
+}
+trap stop_service EXIT
+
+run_default() {
+  local import=()
+  if [ "${BENCH_SKIP_IMPORT:-0}" = 1 ]; then
+    if [ ! -f "$OUT/state.json" ] || [ ! -f "$OUT/data.json" ]; then
+      log "BENCH_SKIP_IMPORT=1 needs $OUT/data.json and $OUT/state.json from an earlier run"; exit 1
+    fi
+    import=(--skip-import)
+  else
+    python3 "$HERE/generate.py" --seed "$SEED" --out "$OUT/data.json"
+  fi
+  start_service default
+  python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/data.json" --state "$OUT/state.json" \
+    "${import[@]}" --label default --settings "service defaults" --out "$OUT/result-default.json" \
+    | tee "$OUT/result-default.md"
+  stop_service
+}
+
+# LABEL|MODES|service arguments. Every entry names both fusion settings and the lexical ranking, so that it
+# measures the same thing whatever the jar's defaults are: the first grid was run against rrf-k 60 and lexical
+# weight 1.0, the defaults until the retrieval benchmark chose rrf-k 20 and lexical weight 0.3, and every entry
+# before the rarity-* ones was run with lexical-ranking ts_rank, the default until commit 7102e2c made it rarity.
+OLD_FUSION="--memoir.search.rrf-k=60 --memoir.search.lexical-weight=1.0"
+TS_RANK="--memoir.search.lexical-ranking=ts_rank"
+RARITY="--memoir.search.lexical-ranking=rarity"
+GRID=(
+  "norm1|lexical,hybrid|--memoir.search.lexical-normalization=1 $TS_RANK $OLD_FUSION"
+  "norm32|lexical,hybrid|--memoir.search.lexical-normalization=32 $TS_RANK $OLD_FUSION"
+  "ts_rank_cd|lexical,hybrid|--memoir.search.lexical-ranking=ts_rank_cd $OLD_FUSION"
+  "rrf20|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0"
+  "lexw0.7|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.7"
+  "lexw1.5|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=1.5"
+  "lexw0.5|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.5"
+  "lexw0.3|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.3"
+  "cand50|hybrid|--memoir.search.candidates=50 $TS_RANK $OLD_FUSION"
+  "rrf20-lexw0.3|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
+  "fusion-old|hybrid|$TS_RANK $OLD_FUSION"
+  "rrf20-lexw0.5|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5"
+  # The rarity ranking (jars from commit 7102e2c on; older jars do not know the value and fail to start).
+  # rarity-rrf20-lexw0.3 is the same as the defaults of that commit, with lexical mode included.
+  "rarity-rrf20-lexw0.3|lexical,hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
+  "rarity-rrf20-lexw0.5|hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5"
+  "rarity-rrf20-lexw1|hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0"
+  "rarity-fusion-old|hybrid|$RARITY $OLD_FUSION"
+  # ts_rank under the current fusion defaults, lexical mode included: the control for the rarity-* entries.
+  "ts_rank-rrf20-lexw0.3|lexical,hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
+)
+
+# run_grid [LABEL ...]: every grid entry, or only the ones named
+run_grid() {
+  if [ ! -f "$OUT/state.json" ]; then log "nothing imported yet: run '$0' first"; exit 1; fi
+  local entry label modes args
+  for entry in "${GRID[@]}"; do
+    IFS='|' read -r label modes args <<<"$entry"
+    if [ "$#" -gt 0 ] && [[ " $* " != *" $label "* ]]; then continue; fi
+    # shellcheck disable=SC2086
+    start_service "$label" $args
+    python3 "$HERE/run.py" --base-url "$BASE" --data "$OUT/data.json" --state "$OUT/state.json" --skip-import \
+      --no-bm25 --modes "$modes" --label "$label" --settings="$args" --out "$OUT/result-$label.json" \
+      | tee "$OUT/result-$label.md"
+    stop_service
+  done
+}
+
+pick_java
+setup_database
+build_jar
+case "${1:-default}" in
+  default) run_default ;;
+  grid) shift; run_grid "$@" ;;
+  all) run_default; run_grid ;;
+  *) echo "usage: $0 [default|grid|all]" >&2; exit 2 ;;
+esac
+results=("$OUT/result-default.json")
+for entry in "${GRID[@]}"; do
+  f="$OUT/result-${entry%%|*}.json"; [ -f "$f" ] && results+=("$f")
+done
+[ -f "${results[0]}" ] && python3 "$HERE/run.py" --summarize "${results[@]}"
