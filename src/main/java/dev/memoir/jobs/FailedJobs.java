@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.web.ApiException;
@@ -21,6 +22,8 @@ import dev.memoir.web.ApiException;
 class FailedJobs {
 
     private static final int MAX_ERROR_LENGTH = 500;
+    private static final RowMapper<FailedJob> ROW = (rs, row) -> new FailedJob(rs.getString(1), rs.getString(2),
+            rs.getInt(3), rs.getString(4), rs.getTimestamp(5).toInstant());
 
     private final JdbcTemplate jdbc;
 
@@ -44,16 +47,14 @@ class FailedJobs {
         return jdbc.query("""
                 select task_name, task_instance, failures, last_error, failed_at from failed_jobs
                 order by failed_at desc, task_name, task_instance limit ?""",
-                (rs, row) -> new FailedJob(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
-                        rs.getTimestamp(5).toInstant()), limit);
+                ROW, limit);
     }
 
     Optional<FailedJob> remove(String task, String instance) {
         return jdbc.query("""
                 delete from failed_jobs where task_name = ? and task_instance = ?
                 returning task_name, task_instance, failures, last_error, failed_at""",
-                (rs, row) -> new FailedJob(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4),
-                        rs.getTimestamp(5).toInstant()), task, instance).stream().findFirst();
+                ROW, task, instance).stream().findFirst();
     }
 
     private double count() {
