@@ -39,7 +39,7 @@ public record SearchProperties(
         @DefaultValue("100") @Min(1) @Max(1000) int candidates,
         @DefaultValue("rarity") @NotNull LexicalRanking lexicalRanking,
         @DefaultValue("0") @Min(0) @Max(63) int lexicalNormalization,
-        @DefaultValue("2") @Min(1) @Max(10) int efSearchFactor,
+        @DefaultValue("4") @Min(1) @Max(10) int efSearchFactor,
         @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample) {
 
     /** How the lexical side ranks; RARITY breaks its ties with ts_rank. */
