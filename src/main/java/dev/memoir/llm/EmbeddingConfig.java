@@ -21,6 +21,7 @@ class EmbeddingConfig {
 
     @Bean
     TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties) {
-        return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction());
+        return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction(),
+                properties.queryCacheSize());
     }
 }

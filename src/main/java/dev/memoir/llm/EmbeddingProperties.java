@@ -19,6 +19,9 @@ import org.springframework.validation.annotation.Validated;
  * @param dimensions       the vector size stored in PostgreSQL; must match the model (384 for both in-process
  *                         models) and is fixed when the database is first migrated
  * @param reembedBatchSize memories re-embedded per transaction by the re-embedding job
+ * @param queryCacheSize   search queries whose embeddings are kept (least recently used out), 0 for none: a
+ *                         chat turn embeds its message for several searches, and the in-process model costs
+ *                         more than the search itself for a small user's memory
  */
 @Validated
 @ConfigurationProperties("memoir.embedding")
@@ -27,7 +30,8 @@ public record EmbeddingProperties(
         @DefaultValue(InProcessEmbeddingModel.BGE_SMALL) @NotBlank String model,
         String queryInstruction,
         @DefaultValue("384") @Min(1) int dimensions,
-        @DefaultValue("256") @Min(1) int reembedBatchSize) {
+        @DefaultValue("256") @Min(1) int reembedBatchSize,
+        @DefaultValue("1024") @Min(0) int queryCacheSize) {
 
     /** The instruction actually used for queries. */
     String effectiveQueryInstruction() {

@@ -6,12 +6,15 @@ import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -51,6 +54,21 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", detail);
         problem.setProperty("errors", List.of(new FieldError(ex.getName(), "invalid value")));
         return ResponseEntity.badRequest().body(problem);
+    }
+
+    /**
+     * No connection in time (every pooled connection busy for the pool's timeout, or the database down): a
+     * temporary condition the client can wait out, not a fault of the service (500) or of the request.
+     */
+    @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
+            QueryTimeoutException.class})
+    ResponseEntity<ProblemDetail> handleDatabaseUnavailable(Exception ex) {
+        log.warn("Database unavailable: {}", ex.getMessage());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, "2")
+                .body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
+                        "The database did not answer in time (busy or unreachable); retry after the Retry-After "
+                                + "header's seconds"));
     }
 
     @ExceptionHandler(Exception.class)
