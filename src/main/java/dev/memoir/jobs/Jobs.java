@@ -1,6 +1,8 @@
 package dev.memoir.jobs;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -35,13 +37,20 @@ public class Jobs {
     private final SchedulerClient client;
     private final JobProperties properties;
     private final FailedJobs failed;
+    private final JobRuns runs;
 
-    Jobs(DataSource dataSource, JobProperties properties, FailedJobs failed) {
+    Jobs(DataSource dataSource, JobProperties properties, FailedJobs failed, JobRuns runs) {
         this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
                 .enablePriority()
                 .build();
         this.properties = properties;
         this.failed = failed;
+        this.runs = runs;
+    }
+
+    /** The memory jobs queued for a session, oldest first, with where each stands. */
+    public List<JobStatus> ofSession(UUID sessionId) {
+        return runs.ofSession(sessionId);
     }
 
     /** Runs a dead-lettered job again (at once); false when no such job waits in the dead-letter list. */
@@ -51,10 +60,20 @@ public class Jobs {
             return false;
         }
         client.scheduleIfNotExists(new TaskInstance<Void>(task, id), Instant.now());
+        runs.requeued(task, id);
         return true;
     }
 
     private <T> FailureHandler<T> retriedThenDeadLettered() {
+        FailureHandler<T> retries = retriedWithBackoffThenDeadLettered();
+        return (complete, operations) -> {
+            Execution execution = complete.getExecution();
+            runs.failed(execution.getTaskName(), execution.getId(), complete.getCause().orElse(null));
+            retries.onFailure(complete, operations);
+        };
+    }
+
+    private <T> FailureHandler<T> retriedWithBackoffThenDeadLettered() {
         return FailureHandler.<T>maxRetries(properties.maxRetries())
                 .withBackoff(properties.firstRetryDelay(), 2.0)
                 .thenRemove(complete -> {
@@ -69,7 +88,13 @@ public class Jobs {
 
     /** Queues the job unless one with the same id is already waiting or running. */
     public void queue(TaskDescriptor<Void> job, String id) {
+        queue(job, id, null);
+    }
+
+    /** Queues a job that writes memory of a session, listed with the session (see {@link #ofSession}). */
+    public void queue(TaskDescriptor<Void> job, String id, UUID sessionId) {
         client.scheduleIfNotExists(job.instance(id).build(), Instant.now());
+        runs.queued(job.getTaskName(), id, sessionId);
     }
 
     /**
@@ -87,6 +112,7 @@ public class Jobs {
                             operations.reschedule(complete, Instant.now());
                         } else {
                             operations.remove();
+                            runs.finished(instance.getTaskName(), instance.getId());
                         }
                     };
                 });
@@ -96,6 +122,9 @@ public class Jobs {
     public OneTimeTask<Void> task(TaskDescriptor<Void> job, Consumer<String> work) {
         return Tasks.oneTime(job)
                 .onFailure(retriedThenDeadLettered())
-                .execute((instance, context) -> work.accept(instance.getId()));
+                .execute((instance, context) -> {
+                    work.accept(instance.getId());
+                    runs.finished(instance.getTaskName(), instance.getId());
+                });
     }
 }

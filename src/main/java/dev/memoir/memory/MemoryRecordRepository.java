@@ -33,4 +33,8 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")
     int deleteAllForUser(UUID tenantId, String userId);
+
+    @Modifying
+    @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.sessionId = :sessionId and m.kind in :kinds")
+    int deleteAllOfSession(UUID tenantId, UUID sessionId, java.util.Collection<MemoryKind> kinds);
 }

@@ -124,6 +124,11 @@ public class Reranker {
         return feedback.deleteAllForUser(tenant.value(), userId);
     }
 
+    /** Forgets what replies among these turns taught; part of deleting their session. */
+    public int deleteFeedbackOfTurns(TenantId tenant, java.util.Collection<UUID> turnIds) {
+        return turnIds.isEmpty() ? 0 : feedback.deleteAllOfTurns(tenant.value(), turnIds);
+    }
+
     private Loaded model(TenantId tenant, int dimensions) {
         long version = weights.version(tenant.value()).orElse(-1L);
         Loaded cached = cache.get(tenant.value());

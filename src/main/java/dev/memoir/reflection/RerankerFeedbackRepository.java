@@ -25,6 +25,10 @@ interface RerankerFeedbackRepository extends JpaRepository<RerankerFeedback, UUI
     int deleteAllForUser(UUID tenantId, String userId);
 
     @Modifying
+    @Query("delete from RerankerFeedback f where f.tenantId = :tenantId and f.turnId in :turnIds")
+    int deleteAllOfTurns(UUID tenantId, java.util.Collection<UUID> turnIds);
+
+    @Modifying
     @Query("update RerankerFeedback f set f.trainedAt = current_timestamp where f.tenantId = :tenantId "
             + "and f.trainedAt is null")
     int markAllTrained(UUID tenantId);

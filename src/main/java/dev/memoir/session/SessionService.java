@@ -13,6 +13,8 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.jobs.JobStatus;
+import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.tenant.TenantId;
@@ -30,9 +32,12 @@ public class SessionService {
     private final ApplicationEventPublisher events;
     private final SessionProperties properties;
     private final TransactionTemplate transaction;
+    private final Jobs jobs;
 
     SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
-            ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction) {
+            ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction,
+            Jobs jobs) {
+        this.jobs = jobs;
         this.transaction = transaction;
         this.sessions = sessions;
         this.turns = turns;
@@ -50,7 +55,8 @@ public class SessionService {
     @Transactional(readOnly = true)
     SessionView get(TenantId tenant, UUID id) {
         Session session = find(tenant, id);
-        return view(session, turns.findBySessionIdOrderBySeqAsc(id).stream().map(Turn::view).toList());
+        return view(session, turns.findBySessionIdOrderBySeqAsc(id).stream().map(Turn::view).toList(),
+                jobs.ofSession(id));
     }
 
     @Transactional(readOnly = true)
@@ -247,6 +253,24 @@ public class SessionService {
         }
     }
 
+    /**
+     * Locks one session for deletion and answers its turns' ids, or 404. The lock waits for a memory job that holds
+     * the session, so that what it writes is committed first, then seen and deleted with the session.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public List<UUID> lockForDeletion(TenantId tenant, UUID id) {
+        sessions.lockByIdAndTenantId(id, tenant.value()).orElseThrow(() -> new NotFoundException("Session", id));
+        return turns.idsOfSession(id);
+    }
+
+    /** Deletes a session locked by {@link #lockForDeletion} and its turns; answers how many turns went. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public int delete(UUID id) {
+        int turnCount = turns.deleteAllOfSession(id);
+        sessions.deleteById(id);
+        return turnCount;
+    }
+
     /** Removes every session and turn of a user; part of erasing the user. */
     @Transactional(propagation = Propagation.MANDATORY)
     public ErasedSessions deleteAllForUser(TenantId tenant, String userId) {
@@ -267,7 +291,11 @@ public class SessionService {
     }
 
     private static SessionView view(Session s, List<TurnView> turnViews) {
+        return view(s, turnViews, null);
+    }
+
+    private static SessionView view(Session s, List<TurnView> turnViews, List<JobStatus> jobStatuses) {
         return new SessionView(s.getId(), s.getUserId(), s.getStatus(), s.getSettings(), s.getCreatedAt(),
-                s.getUpdatedAt(), s.getClosedAt(), turnViews);
+                s.getUpdatedAt(), s.getClosedAt(), turnViews, jobStatuses);
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.jobs.JobStatus;
 import dev.memoir.memory.MemorySettings;
 
 @Schema(description = "A dialogue session")
@@ -21,5 +22,8 @@ public record SessionView(
         Instant updatedAt,
         @Schema(description = "Set once the session is closed") Instant closedAt,
         @Schema(description = "The turns in order; present when one session is read, absent in lists")
-        List<TurnView> turns) {
+        List<TurnView> turns,
+        @Schema(description = "The background jobs writing this session's memory (summary, memos, topics, "
+                + "recursive summary, conditional notes) and where each stands; present when one session is read")
+        List<JobStatus> jobs) {
 }

@@ -29,4 +29,11 @@ interface TurnRepository extends JpaRepository<Turn, UUID> {
             delete from Turn t where t.sessionId in
               (select s.id from Session s where s.tenantId = :tenantId and s.userId = :userId)""")
     int deleteAllForUser(UUID tenantId, String userId);
+
+    @Query("select t.id from Turn t where t.sessionId = :sessionId")
+    List<UUID> idsOfSession(UUID sessionId);
+
+    @Modifying
+    @Query("delete from Turn t where t.sessionId = :sessionId")
+    int deleteAllOfSession(UUID sessionId);
 }

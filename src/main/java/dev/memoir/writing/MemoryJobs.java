@@ -10,6 +10,7 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.session.SessionClosed;
+import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.session.TurnsRecorded;
 
@@ -30,10 +31,12 @@ public class MemoryJobs {
     private final MemoProgressRepository memoProgress;
     private final SummaryFoldRepository summaryFolds;
     private final MemoProperties memoProperties;
+    private final SessionService sessions;
 
     MemoryJobs(Jobs jobs, MemoProgressRepository memoProgress, SummaryFoldRepository summaryFolds,
-            MemoProperties memoProperties) {
+            MemoProperties memoProperties, SessionService sessions) {
         this.jobs = jobs;
+        this.sessions = sessions;
         this.memoProgress = memoProgress;
         this.summaryFolds = summaryFolds;
         this.memoProperties = memoProperties;
@@ -41,7 +44,9 @@ public class MemoryJobs {
 
     /** Queues the conditional memory record for a user turn judged worth remembering. */
     public void queueConditionalMemory(UUID userTurnId) {
-        jobs.queue(CONDITIONAL_MEMORY, userTurnId.toString());
+        UUID sessionId = sessions.turnsByIds(java.util.List.of(userTurnId)).stream()
+                .map(TurnView::sessionId).findFirst().orElse(null);
+        jobs.queue(CONDITIONAL_MEMORY, userTurnId.toString(), sessionId);
     }
 
     /** Hands a long-running session to memo writing each time enough turns have come since its last memo. */
@@ -62,7 +67,7 @@ public class MemoryJobs {
     @EventListener
     void onSessionClosed(SessionClosed closed) {
         if (closed.settings().writes(MemoryKind.SUMMARY)) {
-            jobs.queue(SESSION_SUMMARY, closed.sessionId().toString());
+            jobs.queue(SESSION_SUMMARY, closed.sessionId().toString(), closed.sessionId());
         }
         if (closed.settings().writes(MemoryKind.MEMO)) {
             MemoProgress progress = memoProgress.findById(closed.sessionId())
@@ -72,18 +77,18 @@ public class MemoryJobs {
             }
         }
         if (closed.settings().writes(MemoryKind.TOPIC)) {
-            jobs.queue(TOPIC_MEMORY, closed.sessionId().toString());
+            jobs.queue(TOPIC_MEMORY, closed.sessionId().toString(), closed.sessionId());
         }
         if (closed.settings().writes(MemoryKind.RECURSIVE_SUMMARY)) {
             summaryFolds.save(new SummaryFold(closed.sessionId(), closed.tenant().value(), closed.userId()));
-            jobs.queue(RECURSIVE_SUMMARY, closed.sessionId().toString());
+            jobs.queue(RECURSIVE_SUMMARY, closed.sessionId().toString(), closed.sessionId());
         }
     }
 
     /** Each memo job owns a fixed span of turns, so jobs of one session never overlap or race. */
     private void queueMemoWriting(UUID sessionId, MemoProgress progress, int toSeq) {
         MemoSpan span = new MemoSpan(sessionId, progress.getNextSeq(), toSeq);
-        jobs.queue(MEMO_WRITING, span.id());
+        jobs.queue(MEMO_WRITING, span.id(), sessionId);
         progress.coveredUpTo(toSeq);
     }
 }

@@ -1,0 +1,42 @@
+package dev.memoir.erasure;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.reflection.Reranker;
+import dev.memoir.session.SessionService;
+import dev.memoir.tenant.TenantId;
+
+/**
+ * Deletes one session with what was derived from it alone, in one transaction: its turns (and the episodes,
+ * feedback, traces and job records hanging off them), the memories written from it, and the reranker's training
+ * examples taken from its replies. Memories that combine several sessions stay (see
+ * {@link MemoryStore#deleteAllOfSession}).
+ */
+@Service
+class SessionEraser {
+
+    private final SessionService sessions;
+    private final MemoryStore memories;
+    private final Reranker reranker;
+
+    SessionEraser(SessionService sessions, MemoryStore memories, Reranker reranker) {
+        this.sessions = sessions;
+        this.memories = memories;
+        this.reranker = reranker;
+    }
+
+    @Transactional
+    SessionErasure erase(TenantId tenant, UUID sessionId) {
+        // The session first: its lock waits for a memory job writing from it, whose memory is then deleted below.
+        List<UUID> turnIds = sessions.lockForDeletion(tenant, sessionId);
+        int memoryCount = memories.deleteAllOfSession(tenant, sessionId);
+        int feedbackCount = reranker.deleteFeedbackOfTurns(tenant, turnIds);
+        int turnCount = sessions.delete(sessionId);
+        return new SessionErasure(sessionId, turnCount, memoryCount, feedbackCount);
+    }
+}

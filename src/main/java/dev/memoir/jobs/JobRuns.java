@@ -1,0 +1,87 @@
+package dev.memoir.jobs;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The outcome of every queued job (db-scheduler keeps a job only until it has run), for showing a session's memory
+ * jobs. Written in the transaction that queues the job, and by the job's runner when it finishes or fails.
+ */
+@Repository
+class JobRuns {
+
+    private final JdbcTemplate jdbc;
+
+    JobRuns(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A job queued again after it finished (the reranker's training, say) starts a fresh record. */
+    void queued(String task, String instance, UUID sessionId) {
+        jdbc.update("""
+                insert into job_runs (task_name, task_instance, session_id, queued_at) values (?, ?, ?, now())
+                on conflict (task_name, task_instance) do update
+                    set queued_at = now(), finished_at = null, failures = 0, last_error = null
+                    where job_runs.finished_at is not null""", task, instance, sessionId);
+    }
+
+    void finished(String task, String instance) {
+        jdbc.update("update job_runs set finished_at = now() where task_name = ? and task_instance = ?",
+                task, instance);
+    }
+
+    void failed(String task, String instance, Throwable cause) {
+        jdbc.update("""
+                update job_runs set failures = failures + 1, last_error = ?
+                where task_name = ? and task_instance = ?""", FailedJobs.describe(cause), task, instance);
+    }
+
+    /** A dead-lettered job run again by an operator. */
+    void requeued(String task, String instance) {
+        jdbc.update("update job_runs set finished_at = null where task_name = ? and task_instance = ?",
+                task, instance);
+    }
+
+    List<JobStatus> ofSession(UUID sessionId) {
+        return jdbc.query("""
+                select r.task_name, r.task_instance, r.queued_at, r.finished_at, r.failures, r.last_error,
+                       s.picked, s.execution_time, f.task_name is not null as dead, f.last_error as dead_error
+                from job_runs r
+                left join scheduled_tasks s on s.task_name = r.task_name and s.task_instance = r.task_instance
+                left join failed_jobs f on f.task_name = r.task_name and f.task_instance = r.task_instance
+                where r.session_id = ?
+                order by r.queued_at, r.task_name, r.task_instance""", JobRuns::status, sessionId);
+    }
+
+    private static JobStatus status(ResultSet rs, int row) throws SQLException {
+        Instant finished = instant(rs.getTimestamp("finished_at"));
+        boolean dead = rs.getBoolean("dead");
+        boolean scheduled = rs.getObject("picked") != null;
+        JobStatus.State state;
+        if (finished != null) {
+            state = JobStatus.State.done;
+        } else if (dead) {
+            state = JobStatus.State.failed;
+        } else if (scheduled && rs.getBoolean("picked")) {
+            state = JobStatus.State.running;
+        } else {
+            // Queued in the same transaction as its scheduler row, so a job neither finished nor dead is waiting.
+            state = JobStatus.State.pending;
+        }
+        String lastError = dead ? rs.getString("dead_error") : rs.getString("last_error");
+        Instant next = state == JobStatus.State.pending && scheduled ? instant(rs.getTimestamp("execution_time")) : null;
+        return new JobStatus(rs.getString("task_name"), rs.getString("task_instance"), state, rs.getInt("failures"),
+                lastError, instant(rs.getTimestamp("queued_at")), next, finished);
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}
