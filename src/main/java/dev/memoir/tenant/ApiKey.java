@@ -32,11 +32,27 @@ class ApiKey {
         this.tenantId = tenantId;
         this.keyHash = keyHash;
         this.keyPrefix = keyPrefix;
-        this.createdAt = Instant.now();
+        this.createdAt = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
+    UUID getId() {
+        return id;
     }
 
     UUID getTenantId() {
         return tenantId;
+    }
+
+    ApiKeyView view() {
+        return new ApiKeyView(id, keyPrefix, createdAt, revokedAt);
+    }
+
+    /** Revoking a revoked key keeps its first revocation time. */
+    void revoke() {
+        if (revokedAt == null) {
+            // PostgreSQL keeps microseconds: the time answered now is the time listed later.
+            revokedAt = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        }
     }
 
     boolean isActive() {

@@ -1,5 +1,6 @@
 package dev.memoir.tenant;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -8,4 +9,8 @@ import org.springframework.data.jpa.repository.JpaRepository;
 interface ApiKeyRepository extends JpaRepository<ApiKey, UUID> {
 
     Optional<ApiKey> findByKeyHash(String keyHash);
+
+    Optional<ApiKey> findByIdAndTenantId(UUID id, UUID tenantId);
+
+    List<ApiKey> findByTenantIdOrderByCreatedAtAscIdAsc(UUID tenantId);
 }
