@@ -13,5 +13,5 @@ record ChatRequest(
         @Schema(description = "The user's message", example = "Please always answer me in French.")
         @NotBlank @VisibleText @Size(max = 32000) String message,
         @Schema(description = "Answer by reasoning step by step over memory (R^3) for this message; omitted, the "
-                + "session's setting decides", example = "true") Boolean reasoning) {
+                + "session's setting decides", example = "false") Boolean reasoning) {
 }

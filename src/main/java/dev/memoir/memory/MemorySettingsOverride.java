@@ -12,7 +12,7 @@ import jakarta.validation.constraints.NotNull;
 @Schema(description = "Overrides of the default memory strategy for one session; omitted fields keep the default")
 public record MemorySettingsOverride(
         @Schema(description = "A preset naming the kinds written and read: conditional, conditional+summary, "
-                + "multi-view, memochat, recursive, rmm or all", example = "memochat")
+                + "multi-view, memochat, recursive, rmm or all", example = "multi-view")
         MemoryStrategy strategy,
         @Schema(description = "Kinds to write, replacing the strategy's", example = "[\"history\", \"memo\"]")
         Set<@NotNull MemoryKind> write,
@@ -25,7 +25,7 @@ public record MemorySettingsOverride(
         @Schema(description = "Most tokens of memory in a reply prompt, 100 to 100000", example = "3000")
         @Min(100) @Max(100_000) Integer promptTokenBudget,
         @Schema(description = "Rank retrieval's candidates with the learned reranker instead of self-reflection",
-                example = "true")
+                example = "false")
         Boolean rerank,
         @Schema(description = "Answer by recursive reasoning over memory (R^3) for multi-hop questions",
                 example = "false")

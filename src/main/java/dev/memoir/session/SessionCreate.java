@@ -9,6 +9,7 @@ import dev.memoir.web.UserIdentifier;
 record SessionCreate(
         @Schema(description = "The client's id for the user; scoped to the calling tenant", example = "alice")
         @UserIdentifier String userId,
-        @Schema(description = "Optional overrides of the default memory strategy") @Valid
+        @Schema(description = "Optional overrides of the default memory strategy; omit it for the default",
+                example = "{\"strategy\": \"multi-view\"}") @Valid
         MemorySettingsOverride memory) {
 }

@@ -24,10 +24,14 @@ class OpenApiConfig {
                                 the exchange; or manage memory directly under `/memory`.
 
                                 Every request carries an API key (`Authorization: Bearer ...`). Errors are RFC 9457 \
-                                problem details whose `code` is stable: `invalid-request`, `malformed-body`, \
-                                `unauthorized`, `not-found`, `method-not-allowed`, `session-closed`, \
-                                `payload-too-large`, `unsupported-media-type`, `model-error` (502), \
-                                `model-unavailable` (503), `model-timeout` (504), `internal-error` (500)."""))
+                                problem details (`application/problem+json`, schema `Problem`) whose `code` is \
+                                stable: `invalid-request` and `malformed-body` (400), `unauthorized` (401), \
+                                `not-found` (404), `method-not-allowed` (405), `session-closed`, `memory-changed` \
+                                and `key-revoked` (409), `payload-too-large` (413), `unsupported-media-type` (415), \
+                                `too-many-requests` (429, with Retry-After), `internal-error` (500), `model-error` \
+                                and `model-unusable-answer` (502), `model-unavailable` and `database-unavailable` \
+                                (503), `model-timeout` (504). The OpenAI-compatible `/v1` paths answer errors in \
+                                OpenAI's error body with the same status codes."""))
                 .components(new Components().addSecuritySchemes("apiKey", new SecurityScheme()
                         .type(SecurityScheme.Type.HTTP)
                         .scheme("bearer")
