@@ -7,10 +7,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * @param clockSkew how far in the future an imported turn's {@code occurredAt} may lie: clients' clocks differ
- *                  a little from the server's
+ * @param clockSkew      how far in the future an imported turn's {@code occurredAt} may lie: clients' clocks differ
+ *                       a little from the server's
+ * @param idleCloseAfter an open session without a new turn for this long is closed, so that the memory written at
+ *                       a close (summary, memos, topics, recursive summary) is written for clients that never close
+ *                       sessions, such as OpenAI-compatible chat clients; 0 never closes idle sessions
+ * @param idleCheckEvery how often the durable idle-session job looks for such sessions
  */
 @Validated
 @ConfigurationProperties("memoir.session")
-record SessionProperties(@DefaultValue("5m") Duration clockSkew) {
+record SessionProperties(@DefaultValue("5m") Duration clockSkew,
+        @DefaultValue("30m") Duration idleCloseAfter,
+        @DefaultValue("1m") Duration idleCheckEvery) {
 }

@@ -26,6 +26,11 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s.id from Session s where s.id = :id")
     Optional<UUID> holdById(UUID id);
 
+    /** Open sessions without a turn since the cutoff, longest idle first. */
+    @Query("select s.id from Session s where s.status = dev.memoir.session.SessionStatus.OPEN "
+            + "and s.updatedAt < :cutoff order by s.updatedAt, s.id")
+    List<UUID> findIdleOpen(java.time.Instant cutoff, Limit limit);
+
     List<Session> findByTenantIdAndUserIdOrderByCreatedAtDesc(UUID tenantId, String userId, Limit limit);
 
     Optional<Session> findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(UUID tenantId, String userId,

@@ -271,6 +271,31 @@ public class SessionService {
         return turnCount;
     }
 
+    /** Open sessions idle since the cutoff, at most {@code limit}. */
+    @Transactional(readOnly = true)
+    List<UUID> idleOpenSessions(Instant cutoff, int limit) {
+        return sessions.findIdleOpen(cutoff, Limit.of(limit));
+    }
+
+    /**
+     * Closes a session nobody closed, as {@link #close} would, unless a turn came after the cutoff meanwhile;
+     * answers whether it closed it.
+     */
+    @Transactional
+    boolean closeIfIdle(UUID id, Instant cutoff) {
+        Session session = sessions.findById(id).orElse(null);
+        if (session == null) {
+            return false;
+        }
+        session = sessions.lockByIdAndTenantId(id, session.getTenantId()).orElse(null);
+        if (session == null || !session.getUpdatedAt().isBefore(cutoff) || !session.close()) {
+            return false;
+        }
+        events.publishEvent(new SessionClosed(new TenantId(session.getTenantId()), session.getUserId(), id,
+                session.getSettings(), turns.maxSeq(id)));
+        return true;
+    }
+
     /** Removes every session and turn of a user; part of erasing the user. */
     @Transactional(propagation = Propagation.MANDATORY)
     public ErasedSessions deleteAllForUser(TenantId tenant, String userId) {

@@ -53,6 +53,8 @@ public abstract class IntegrationTest {
         registry.add("memoir.api.max-request-size", () -> "64KB");
         registry.add("memoir.memo.turns-per-memo", () -> "6");
         registry.add("memoir.reranker.batch-size", () -> "4");
+        // Tests close idle sessions themselves (IdleSessionCloseTest), not on the job's clock.
+        registry.add("memoir.session.idle-check-every", () -> "1h");
     }
 
     @BeforeEach

@@ -1,0 +1,74 @@
+package dev.memoir.session;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Component;
+
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+
+/**
+ * Closes sessions that their client left open past {@code memoir.session.idle-close-after}, each in its own
+ * transaction, exactly as {@code POST /sessions/{id}/close} does: the memory written at a close is queued.
+ */
+@Component
+class IdleSessionCloser {
+
+    private static final Logger log = LoggerFactory.getLogger(IdleSessionCloser.class);
+    private static final int BATCH = 100;
+
+    private final SessionService sessions;
+    private final SessionProperties properties;
+
+    IdleSessionCloser(SessionService sessions, SessionProperties properties) {
+        this.sessions = sessions;
+        this.properties = properties;
+    }
+
+    /** Answers how many sessions it closed. */
+    int closeIdleSessions() {
+        if (properties.idleCloseAfter().isZero()) {
+            return 0;
+        }
+        Instant cutoff = Instant.now().minus(properties.idleCloseAfter());
+        int closed = 0;
+        List<UUID> idle;
+        UUID last = null;
+        do {
+            idle = sessions.idleOpenSessions(cutoff, BATCH);
+            for (UUID id : idle) {
+                if (sessions.closeIfIdle(id, cutoff)) {
+                    closed++;
+                }
+            }
+            // A session that got a turn meanwhile stays open and leaves the idle list; one that did not close for
+            // another reason would come back first: stop rather than loop on it.
+            if (!idle.isEmpty() && idle.getFirst().equals(last)) {
+                break;
+            }
+            last = idle.isEmpty() ? null : idle.getFirst();
+        } while (idle.size() == BATCH);
+        if (closed > 0) {
+            log.info("Closed {} idle sessions", closed);
+        }
+        return closed;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Schedule {
+
+        /** Recurring and durable: db-scheduler runs it on one instance at a time, also after a restart. */
+        @Bean
+        RecurringTask<Void> idleSessionCloseTask(IdleSessionCloser closer, SessionProperties properties) {
+            return Tasks.recurring("idle-session-close", FixedDelay.of(properties.idleCheckEvery()))
+                    .execute((instance, context) -> closer.closeIdleSessions());
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.memoir.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.memoir.support.IntegrationTest;
+
+/** Sessions a client never closes still get the memory written at a close. */
+class IdleSessionCloseTest extends IntegrationTest {
+
+    @Autowired
+    IdleSessionCloser closer;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    private final String tag = UUID.randomUUID().toString().substring(0, 8);
+
+    private void idleFor(String session, String interval) {
+        jdbc.sql("update sessions set updated_at = now() - cast(:interval as interval) where id = :id")
+                .param("interval", interval).param("id", UUID.fromString(session)).update();
+    }
+
+    @Test
+    void aSessionIdleLongerThanTheSettingIsClosedAndItsSummaryWritten() {
+        String key = api.newTenant();
+        String idle = api.newSession(key, "lea", null);
+        api.importTurns(key, idle, "I restore old clocks " + tag, "What a craft.");
+        String recent = api.newSession(key, "lea", null);
+        api.importTurns(key, recent, "I also bake bread " + tag, "Nice.");
+        idleFor(idle, "31 minutes");
+        idleFor(recent, "29 minutes");
+
+        assertThat(closer.closeIdleSessions()).isGreaterThanOrEqualTo(1);
+
+        assertThat(api.get(key, "/sessions/" + idle).text("status")).isEqualTo("closed");
+        assertThat(api.get(key, "/sessions/" + recent).text("status")).isEqualTo("open");
+        eventually().until(() -> ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary"),
+                summaries -> summaries.size() == 1);
+        assertThat(ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary").getFirst()
+                .path("provenance").path("sessionId").asString()).isEqualTo(idle);
+    }
+
+    @Test
+    void aSessionThatGetsATurnAfterTheCutoffStaysOpen() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "lea", null);
+        api.importTurns(key, session, "I restore old clocks " + tag, "What a craft.");
+        idleFor(session, "31 minutes");
+
+        // The job lists the session as idle, then a turn comes before it closes it: it must stay open.
+        java.time.Instant cutoff = java.time.Instant.now().minus(java.time.Duration.ofMinutes(30));
+        assertThat(sessionService.idleOpenSessions(cutoff, 10_000)).contains(UUID.fromString(session));
+        api.importTurns(key, session, "And I fix watches too", "Great.");
+
+        assertThat(sessionService.closeIfIdle(UUID.fromString(session), cutoff)).isFalse();
+        assertThat(api.get(key, "/sessions/" + session).text("status")).isEqualTo("open");
+    }
+
+    @Autowired
+    SessionService sessionService;
+}
