@@ -1,5 +1,7 @@
 package dev.memoir.memory;
 
+import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -16,11 +18,14 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Size;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -37,9 +42,41 @@ import dev.memoir.web.UserIdentifier;
 class MemoryController {
 
     private final MemoryStore store;
+    private final Duration clockSkew;
 
-    MemoryController(MemoryStore store) {
+    MemoryController(MemoryStore store,
+            @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
         this.store = store;
+        this.clockSkew = clockSkew;
+    }
+
+    @PostMapping
+    @Operation(summary = "Add a memory directly",
+            description = """
+                    Adds a fact about the user, embedded at once: search finds it, and every session's replies \
+                    recall it, as soon as this returns. It can be edited, deleted and erased like any memory. \
+                    Only kind `fact` can be added; the other kinds are written by Memoir from dialogue and \
+                    feedback. The same text added again for the same user is not stored twice: the answer is \
+                    then 200 with the memory that has it.""",
+            responses = {@ApiResponse(responseCode = "201", description = "Added; Location is /memory/{id}"),
+                    @ApiResponse(responseCode = "200", description = "The user already had this text as a fact"),
+                    @ApiResponse(responseCode = "400",
+                            description = "Invalid userId or text, occurredAt in the future, or a kind that "
+                                    + "cannot be added")})
+    ResponseEntity<MemoryView> add(TenantId tenant, @Valid @RequestBody MemoryCreate request) {
+        MemoryKind kind = request.kind() == null ? MemoryKind.FACT : request.kind();
+        if (!kind.addable()) {
+            throw new InvalidRequestException("kind", "cannot be " + kind + ": only fact memories can be added; "
+                    + "the other kinds are written by Memoir from dialogue and feedback");
+        }
+        if (request.occurredAt() != null && request.occurredAt().isAfter(Instant.now().plus(clockSkew))) {
+            throw new InvalidRequestException("occurredAt", "is in the future: " + request.occurredAt());
+        }
+        AddedMemory added = store.add(tenant, request.userId(), kind, request.text().strip(), request.occurredAt());
+        // Relative, so that a forged Host header cannot point clients elsewhere.
+        URI location = URI.create("/memory/" + added.memory().id());
+        return added.created() ? ResponseEntity.created(location).body(added.memory())
+                : ResponseEntity.ok().location(location).body(added.memory());
     }
 
     @GetMapping

@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,10 +57,34 @@ public class MemoryStore {
     /** Writes a memory, or returns the one already written under the same dedup key. */
     @Transactional
     public MemoryView write(NewMemory memory) {
+        return store(memory).memory();
+    }
+
+    /**
+     * A memory a client adds directly (only kinds that are {@link MemoryKind#addable()}), embedded at once so that
+     * search finds it as soon as this returns. The same text added again for the same user is not stored twice:
+     * the memory that has it is returned, not created. An erasure of the user that starts meanwhile waits for
+     * this add and erases it too.
+     *
+     * @param occurredAt when what it states was said or became true; null for now
+     */
+    @Transactional
+    public AddedMemory add(TenantId tenant, String userId, MemoryKind kind, String text, Instant occurredAt) {
+        if (!kind.addable()) {
+            throw new IllegalArgumentException("Memories of kind " + kind + " are written by Memoir, not added");
+        }
+        records.holdUserForAdd(tenant.value(), userId);
+        String dedupKey = kind.wireName() + ":" + sha256(tenant.value() + "\n" + userId + "\n" + text);
+        records.serialiseOnDedupKey(dedupKey);
+        return store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
+                .occurred(occurredAt, occurredAt));
+    }
+
+    private AddedMemory store(NewMemory memory) {
         if (memory.dedupKey() != null) {
             Optional<MemoryRecord> existing = records.findByDedupKey(memory.dedupKey());
             if (existing.isPresent()) {
-                return view(existing.get(), null);
+                return new AddedMemory(view(existing.get(), null), false);
             }
         }
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
@@ -68,7 +93,16 @@ public class MemoryStore {
                 memory.text(), embedder.embedDocument(embeddingText(memory.topic(), memory.text())),
                 embedder.modelName(), memory.sessionId(), memory.turnIds(), memory.dedupKey(), memory.topic(),
                 memory.speaker(), memory.occurredFrom(), memory.occurredTo());
-        return view(records.save(record), null);
+        return new AddedMemory(view(records.save(record), null), true);
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -289,6 +323,7 @@ public class MemoryStore {
     /** Deletes every memory of a user; part of erasing the user. */
     @Transactional(propagation = Propagation.MANDATORY)
     public int deleteAllForUser(TenantId tenant, String userId) {
+        records.holdUserForErasure(tenant.value(), userId);
         return records.deleteAllForUser(tenant.value(), userId);
     }
 
