@@ -2,21 +2,16 @@ package dev.memoir.memory;
 
 import jakarta.persistence.LockModeType;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
 
 interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
-
-    List<MemoryRecord> findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(UUID tenantId, String userId,
-            Collection<MemoryKind> kinds, Limit limit);
 
     Optional<MemoryRecord> findByIdAndTenantId(UUID id, UUID tenantId);
 

@@ -17,6 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.Cursor;
 import dev.memoir.web.NotFoundException;
 
 /** Stores, embeds and searches memory records. The only way other features reach the memory table. */
@@ -182,21 +183,19 @@ public class MemoryStore {
         return hybridSearch.search(search, embedder.modelName());
     }
 
+    /**
+     * A page of the user's memories, newest first, optionally of one session and overlapping a time window.
+     *
+     * @param cursor the previous page's {@code nextCursor}; null for the first page (400 naming cursor if garbled)
+     */
     @Transactional(readOnly = true)
-    public List<MemoryView> newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, int limit) {
-        return newest(tenant, userId, kinds, null, null, null, limit);
-    }
-
-    /** The user's newest memories, optionally of one session and overlapping a time window. */
-    @Transactional(readOnly = true)
-    public List<MemoryView> newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
-            java.time.Instant from, java.time.Instant to, int limit) {
-        if (sessionId == null && from == null && to == null) {
-            return records.findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(tenant.value(), userId, kinds,
-                    Limit.of(limit)).stream().map(r -> view(r, null)).toList();
-        }
-        return hybridSearch.newest(MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit)
-                .within(sessionId, from, to));
+    public MemoryList newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
+            Instant from, Instant to, String cursor, int limit) {
+        Cursor after = Cursor.decode(cursor, "memory", 2);
+        List<MemoryView> fetched = hybridSearch.newest(
+                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, from, to),
+                after == null ? null : after.instant(0), after == null ? null : after.uuid(1));
+        return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));
     }
 
     @Transactional(readOnly = true)
@@ -288,16 +287,20 @@ public class MemoryStore {
         return result;
     }
 
-    /** Every version of a memory, newest first; a memory never revised has just its first. */
+    /** A page of a memory's versions, newest first; a memory never revised has just its first. */
     @Transactional(readOnly = true)
-    public List<MemoryRevisionView> revisions(TenantId tenant, UUID id) {
+    public MemoryRevisionList revisions(TenantId tenant, UUID id, String cursor, int limit) {
         MemoryRecord record = find(tenant, id);
-        List<MemoryRevisionView> trail = revisions.findByMemoryIdOrderByVersionDesc(id).stream()
-                .map(MemoryRevision::view).toList();
-        return trail.isEmpty()
-                ? List.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(), "created", null,
-                        record.getCreatedAt()))
-                : trail;
+        Cursor after = Cursor.decode(cursor, "revisions", 2);
+        int below = after == null ? Integer.MAX_VALUE : after.requiring(0, id).integer(1);
+        List<MemoryRevisionView> fetched = revisions.existsByMemoryId(id)
+                ? revisions.findByMemoryIdAndVersionLessThanOrderByVersionDesc(id, below, Limit.of(limit + 1))
+                        .stream().map(MemoryRevision::view).toList()
+                : java.util.stream.Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
+                        "created", null, record.getCreatedAt())).filter(r -> r.version() < below).toList();
+        Cursor.Page<MemoryRevisionView> page = Cursor.page(fetched, limit,
+                r -> Cursor.encode("revisions", id, r.version()));
+        return new MemoryRevisionList(page.items(), page.nextCursor());
     }
 
     /**

@@ -16,6 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.Cursor;
 import dev.memoir.web.FieldError;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
@@ -53,10 +54,17 @@ public class SessionService {
         return view(session, turns.findBySessionIdOrderBySeqAsc(id).stream().map(Turn::view).toList());
     }
 
+    /** A page of the user's sessions, newest first, after the previous page's cursor (null for the first). */
     @Transactional(readOnly = true)
-    List<SessionView> list(TenantId tenant, String userId, int limit) {
-        return sessions.findByTenantIdAndUserIdOrderByCreatedAtDesc(tenant.value(), userId, Limit.of(limit))
-                .stream().map(s -> view(s, null)).toList();
+    SessionList list(TenantId tenant, String userId, String cursor, int limit) {
+        Cursor after = Cursor.decode(cursor, "sessions", 2);
+        List<Session> fetched = after == null
+                ? sessions.findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(tenant.value(), userId,
+                        Limit.of(limit + 1))
+                : sessions.findPageAfter(tenant.value(), userId, after.instant(0), after.uuid(1), limit + 1);
+        Cursor.Page<SessionView> page = Cursor.page(fetched.stream().map(s -> view(s, null)).toList(), limit,
+                s -> Cursor.encode("sessions", s.createdAt(), s.id()));
+        return new SessionList(page.items(), page.nextCursor());
     }
 
     /**
