@@ -28,11 +28,13 @@ public class MemoryStore {
     private final MemoryRevisionRepository revisions;
     private final HybridSearchRepository hybridSearch;
     private final TextEmbedder embedder;
+    private final MemoryUserQueries users;
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
-            HybridSearchRepository hybridSearch, TextEmbedder embedder) {
+            HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users) {
+        this.users = users;
         this.records = records;
         this.revisions = revisions;
         this.hybridSearch = hybridSearch;
@@ -321,6 +323,21 @@ public class MemoryStore {
     @Transactional
     public void delete(TenantId tenant, UUID id) {
         records.delete(find(tenant, id));
+    }
+
+    /**
+     * The tenant's users that have memories, in the database's order of user ids, after {@code after} (null: from
+     * the first), whose id contains {@code contains} ignoring case (null: any); at most {@code limit}.
+     */
+    @Transactional(readOnly = true)
+    public List<String> userIdsAfter(TenantId tenant, String after, String contains, int limit) {
+        return users.userIdsAfter(tenant.value(), after, contains, limit);
+    }
+
+    /** The memory counts of these users of the tenant (users without memories are left out). */
+    @Transactional(readOnly = true)
+    public List<UserMemories> memoriesOf(TenantId tenant, Collection<String> userIds) {
+        return users.memoriesOf(tenant.value(), userIds);
     }
 
     /** Deletes every memory of a user; part of erasing the user. */

@@ -31,9 +31,12 @@ public class SessionService {
     private final ApplicationEventPublisher events;
     private final SessionProperties properties;
     private final TransactionTemplate transaction;
+    private final SessionUserQueries users;
 
     SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
-            ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction) {
+            ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction,
+            SessionUserQueries users) {
+        this.users = users;
         this.transaction = transaction;
         this.sessions = sessions;
         this.turns = turns;
@@ -65,6 +68,21 @@ public class SessionService {
         Cursor.Page<SessionView> page = Cursor.page(fetched.stream().map(s -> view(s, null)).toList(), limit,
                 s -> Cursor.encode("sessions", s.createdAt(), s.id()));
         return new SessionList(page.items(), page.nextCursor());
+    }
+
+    /**
+     * The tenant's users that have sessions, in the database's order of user ids, after {@code after} (null: from
+     * the first), whose id contains {@code contains} ignoring case (null: any); at most {@code limit}.
+     */
+    @Transactional(readOnly = true)
+    public List<String> userIdsAfter(TenantId tenant, String after, String contains, int limit) {
+        return users.userIdsAfter(tenant.value(), after, contains, limit);
+    }
+
+    /** The session counts and latest activity of these users of the tenant (users without sessions are left out). */
+    @Transactional(readOnly = true)
+    public List<UserSessions> sessionsOf(TenantId tenant, java.util.Collection<String> userIds) {
+        return users.sessionsOf(tenant.value(), userIds);
     }
 
     /**
