@@ -43,11 +43,19 @@ class FailedJobs {
                 """, task, instance, failures, describe(cause), Timestamp.from(failedAt));
     }
 
-    List<FailedJob> list(int limit) {
+    /** Newest failure first; after a page's last job when one is given (null for the first page). */
+    List<FailedJob> list(FailedJob after, int limit) {
+        if (after == null) {
+            return jdbc.query("""
+                    select task_name, task_instance, failures, last_error, failed_at from failed_jobs
+                    order by failed_at desc, task_name desc, task_instance desc limit ?""",
+                    ROW, limit);
+        }
         return jdbc.query("""
                 select task_name, task_instance, failures, last_error, failed_at from failed_jobs
-                order by failed_at desc, task_name, task_instance limit ?""",
-                ROW, limit);
+                where (failed_at, task_name, task_instance) < (?, ?, ?)
+                order by failed_at desc, task_name desc, task_instance desc limit ?""",
+                ROW, Timestamp.from(after.failedAt()), after.task(), after.instance(), limit);
     }
 
     Optional<FailedJob> remove(String task, String instance) {

@@ -4,10 +4,14 @@ import java.util.List;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Size;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -19,6 +23,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.OperatorAccess;
+import dev.memoir.web.Cursor;
 import dev.memoir.web.NotFoundException;
 
 @RestController
@@ -34,17 +39,30 @@ class FailedJobsController {
         this.jobs = jobs;
     }
 
-    record FailedJobList(List<FailedJob> items) {
+    @Schema(description = "Failed jobs, newest failure first, and where the next page starts")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record FailedJobList(List<FailedJob> items,
+            @Schema(description = "Pass as cursor to get the next page; absent on the last page") String nextCursor) {
     }
 
     @GetMapping
     @Operation(summary = "Background jobs that failed on every retry (the dead-letter list), newest first",
+            description = "nextCursor is present when more failed jobs follow: pass it back as cursor for the next "
+                    + "page. A job that fails again after being run again moves to the top.",
             responses = {@ApiResponse(responseCode = "200", description = "The failed jobs"),
+                    @ApiResponse(responseCode = "400", description = "Invalid limit or cursor"),
                     @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key")})
     FailedJobList list(OperatorAccess operator,
-            @Parameter(description = "At most this many (1..500)") @RequestParam(defaultValue = "100")
-            @Min(1) @Max(500) int limit) {
-        return new FailedJobList(failed.list(limit));
+            @Parameter(description = "Jobs per page, 1 to 500") @RequestParam(defaultValue = "100")
+            @Min(1) @Max(500) int limit,
+            @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
+                    + "page") @RequestParam(required = false) @Size(max = 2000) String cursor) {
+        Cursor position = Cursor.decode(cursor, "failed-jobs", 3);
+        FailedJob after = position == null ? null
+                : new FailedJob(position.text(1), position.text(2), 0, null, position.instant(0));
+        Cursor.Page<FailedJob> page = Cursor.page(failed.list(after, limit + 1), limit,
+                job -> Cursor.encode("failed-jobs", job.failedAt(), job.task(), job.instance()));
+        return new FailedJobList(page.items(), page.nextCursor());
     }
 
     @PostMapping("/{task}/{instance}/retry")

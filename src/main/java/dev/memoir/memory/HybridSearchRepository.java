@@ -127,17 +127,25 @@ class HybridSearchRepository {
         return jdbc.query(prepared.sql(), prepared.params(), (rs, row) -> hit(rs));
     }
 
-    /** The user's newest memories passing the search's filters (its query is not used). */
-    List<MemoryView> newest(MemorySearch filters) {
-        MapSqlParameterSource params = filterParams(filters).addValue("limit", filters.limit());
+    /**
+     * The user's newest memories passing the search's filters (its query is not used), after a position when one is
+     * given: the memories created before {@code beforeCreatedAt}, or at that instant with a lower id. Each page
+     * continues the index scan on (created_at, id) where the last one stopped.
+     */
+    List<MemoryView> newest(MemorySearch filters, Instant beforeCreatedAt, UUID beforeId) {
+        MapSqlParameterSource params = filterParams(filters).addValue("limit", filters.limit())
+                .addValue("beforeCreatedAt", timestamp(beforeCreatedAt)).addValue("beforeId", beforeId);
+        // Two statements rather than one with "is null or": the position must be an index condition in every plan.
+        String after = beforeCreatedAt == null ? ""
+                : " and (m.created_at, m.id) < (cast(:beforeCreatedAt as timestamptz), cast(:beforeId as uuid))";
         return jdbc.query("""
                 select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
                        m.updated_at, m.occurred_from, m.occurred_to, null as similarity, null as dense_rank,
                        null as dense_score, null as lexical_rank, null as lexical_score, 0 as fused_score
                 from memory_records m
-                where %s
-                order by m.created_at desc, m.id
-                limit :limit""".formatted(FILTERS), params, (rs, row) -> hit(rs).memory());
+                where %s%s
+                order by m.created_at desc, m.id desc
+                limit :limit""".formatted(FILTERS, after), params, (rs, row) -> hit(rs).memory());
     }
 
     /** The plan PostgreSQL chooses for a search, for tests and benchmarks; inside a transaction like search. */

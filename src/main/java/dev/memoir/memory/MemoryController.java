@@ -1,5 +1,7 @@
 package dev.memoir.memory;
 
+import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -16,11 +18,14 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Size;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -33,26 +38,62 @@ import dev.memoir.web.UserIdentifier;
 
 @RestController
 @RequestMapping("/memory")
-@Tag(name = "Memory", description = "Read, search, edit and delete what Memoir remembers about a user")
+@Tag(name = "Memory", description = "Add, read, search, edit and delete what Memoir remembers about a user")
 class MemoryController {
 
     private final MemoryStore store;
+    private final Duration clockSkew;
 
-    MemoryController(MemoryStore store) {
+    MemoryController(MemoryStore store,
+            @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
         this.store = store;
+        this.clockSkew = clockSkew;
+    }
+
+    @PostMapping
+    @Operation(summary = "Add a memory directly",
+            description = """
+                    Adds a fact about the user, embedded at once: search finds it, and every session's replies \
+                    recall it, as soon as this returns. It can be edited, deleted and erased like any memory. \
+                    Only kind `fact` can be added; the other kinds are written by Memoir from dialogue and \
+                    feedback. The same text added again for the same user is not stored twice: the answer is \
+                    then 200 with the memory that has it.""",
+            responses = {@ApiResponse(responseCode = "201", description = "Added; Location is /memory/{id}"),
+                    @ApiResponse(responseCode = "200", description = "The user already had this text as a fact"),
+                    @ApiResponse(responseCode = "400",
+                            description = "Invalid userId or text, occurredAt in the future, or a kind that "
+                                    + "cannot be added")})
+    ResponseEntity<MemoryView> add(TenantId tenant, @Valid @RequestBody MemoryCreate request) {
+        MemoryKind kind = request.kind() == null ? MemoryKind.FACT : request.kind();
+        if (!kind.addable()) {
+            throw new InvalidRequestException("kind", "cannot be " + kind + ": only fact memories can be added; "
+                    + "the other kinds are written by Memoir from dialogue and feedback");
+        }
+        if (request.occurredAt() != null && request.occurredAt().isAfter(Instant.now().plus(clockSkew))) {
+            throw new InvalidRequestException("occurredAt", "is in the future: " + request.occurredAt());
+        }
+        AddedMemory added = store.add(tenant, request.userId(), kind, request.text().strip(), request.occurredAt());
+        // Relative, so that a forged Host header cannot point clients elsewhere.
+        URI location = URI.create("/memory/" + added.memory().id());
+        return added.created() ? ResponseEntity.created(location).body(added.memory())
+                : ResponseEntity.ok().location(location).body(added.memory());
     }
 
     @GetMapping
     @Operation(summary = "List or search a user's memories",
             description = """
-                    With `query`, memories are ranked by hybrid search: PostgreSQL's full-text ranking of the \
-                    query's words and the cosine similarity of embeddings, fused by reciprocal rank (`mode` picks \
-                    one ranking alone; `explain=true` shows each result's ranks and scores). Without `query`, \
-                    newest first. `from`/`to` keep memories whose dialogue time overlaps the window; `sessionId` \
-                    keeps memories written from that session.""",
+                    Without `query`, newest first, a page at a time: `nextCursor` is present when more follow; \
+                    pass it back as `cursor` for the next page. Pages continue after the last memory shown, so \
+                    memories added meanwhile never shift them: each memory is listed once. With `query`, memories \
+                    are ranked by hybrid search: PostgreSQL's full-text ranking of the query's words and the \
+                    cosine similarity of embeddings, fused by reciprocal rank (`mode` picks one ranking alone; \
+                    `explain=true` shows each result's ranks and scores). A ranked search is not paged: it \
+                    answers the best `limit` results with no `nextCursor`. `from`/`to` keep memories whose \
+                    dialogue time overlaps the window; `sessionId` keeps memories written from that session.""",
             responses = {@ApiResponse(responseCode = "200"),
                     @ApiResponse(responseCode = "400",
-                            description = "Missing userId, invalid kind, mode, limit or time window")})
+                            description = "Missing userId, invalid kind, mode, limit, cursor or time window, or a "
+                                    + "cursor with a query")})
     MemoryList list(TenantId tenant,
             @Parameter(description = "The user whose memories to read", required = true)
             @RequestParam @UserIdentifier String userId,
@@ -60,8 +101,10 @@ class MemoryController {
             @Size(max = 4000) String query,
             @Parameter(description = "Only these kinds (repeatable); all kinds when omitted")
             @RequestParam(required = false) Set<MemoryKind> kind,
-            @Parameter(description = "Maximum number of memories, 1 to 100") @RequestParam(defaultValue = "20")
-            @Min(1) @Max(100) int limit,
+            @Parameter(description = "Memories per page (or search results), 1 to 100")
+            @RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit,
+            @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
+                    + "page. Not with a query.") @RequestParam(required = false) @Size(max = 1000) String cursor,
             @Parameter(description = "Rankings to use with a query: hybrid (default), dense or lexical",
                     schema = @Schema(allowableValues = {"hybrid", "dense", "lexical"}))
             @RequestParam(required = false) SearchMode mode,
@@ -78,11 +121,15 @@ class MemoryController {
         }
         Set<MemoryKind> kinds = kind == null || kind.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kind;
         if (query == null || query.isBlank()) {
-            return new MemoryList(store.newest(tenant, userId, kinds, sessionId, from, to, limit));
+            return store.newest(tenant, userId, kinds, sessionId, from, to, cursor, limit);
+        }
+        if (cursor != null) {
+            throw new InvalidRequestException("cursor", "pages the list without a query; a ranked search is not "
+                    + "paged (raise limit instead)");
         }
         MemorySearch search = MemorySearch.of(tenant, userId, kinds, store.query(query), limit)
                 .within(sessionId, from, to).using(mode);
-        return new MemoryList(store.searchViews(search, explain));
+        return MemoryList.ranked(store.searchViews(search, explain));
     }
 
     @GetMapping("/{id}")
@@ -93,13 +140,19 @@ class MemoryController {
     }
 
     @GetMapping("/{id}/revisions")
-    @Operation(summary = "List every version of a memory, newest first",
+    @Operation(summary = "List every version of a memory, newest first, a page at a time",
             description = "Edits, recursive-summary folds, topic merges and corrections learned from feedback "
-                    + "(reflection) make new versions; each keeps its text, the session that caused it and why.",
+                    + "(reflection) make new versions; each keeps its text, the session that caused it and why. "
+                    + "nextCursor is present when older versions follow.",
             responses = {@ApiResponse(responseCode = "200"),
+                    @ApiResponse(responseCode = "400", description = "Invalid limit or cursor"),
                     @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
-    MemoryRevisionList revisions(TenantId tenant, @PathVariable UUID id) {
-        return new MemoryRevisionList(store.revisions(tenant, id));
+    MemoryRevisionList revisions(TenantId tenant, @PathVariable UUID id,
+            @Parameter(description = "Versions per page, 1 to 100") @RequestParam(defaultValue = "50") @Min(1)
+            @Max(100) int limit,
+            @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
+                    + "page") @RequestParam(required = false) @Size(max = 1000) String cursor) {
+        return store.revisions(tenant, id, cursor, limit);
     }
 
     @PatchMapping("/{id}")

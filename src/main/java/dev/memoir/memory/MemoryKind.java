@@ -23,12 +23,27 @@ public enum MemoryKind {
     /** A personal summary of one speaker, added or merged after each session (seed 003, RMM). */
     TOPIC("topic"),
     /** A corrected memory the assistant wrote after the user's feedback, where no existing memory fit (seed 004). */
-    REFLECTED("reflected");
+    REFLECTED("reflected"),
+    /**
+     * A memory a client added directly (POST /memory), not derived from dialogue: what the user or the application
+     * states as known. No session writes it, and every session reads it.
+     */
+    FACT("fact");
 
     private final String wireName;
 
     MemoryKind(String wireName) {
         this.wireName = wireName;
+    }
+
+    /**
+     * Whether a client may add a memory of this kind directly. Every other kind is derived by Memoir from dialogue
+     * or feedback, with invariants a client could not keep: one history record per turn, one summary per session,
+     * memos with their dialogue span, one recursive summary per user, topic memories with their speaker and turns,
+     * reflected memories with their learning episode.
+     */
+    public boolean addable() {
+        return this == FACT;
     }
 
     @JsonValue

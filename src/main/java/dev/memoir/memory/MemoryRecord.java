@@ -85,10 +85,20 @@ class MemoryRecord {
         this.version = 1;
         this.createdAt = Instant.now();
         this.updatedAt = this.createdAt;
+        if (turnIds.isEmpty()) {
+            // As PostgreSQL would date it (memory_records_time_span), so that the written memory shows its span.
+            this.occurredFrom = occurredFrom != null ? occurredFrom : createdAt;
+            this.occurredTo = occurredTo != null && occurredTo.isAfter(this.occurredFrom) ? occurredTo
+                    : this.occurredFrom;
+        }
     }
 
     /** Replaces the text, which makes a new version. */
     void revise(String newText, float[] newEmbedding, String model) {
+        if (kind == MemoryKind.FACT) {
+            // A fact's dedup key stands for its text; adding the old text again must add it, not find this one.
+            this.dedupKey = null;
+        }
         this.text = newText;
         this.embedding = newEmbedding;
         this.embeddingModel = model;

@@ -2,21 +2,16 @@ package dev.memoir.memory;
 
 import jakarta.persistence.LockModeType;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
 
 interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
-
-    List<MemoryRecord> findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(UUID tenantId, String userId,
-            Collection<MemoryKind> kinds, Limit limit);
 
     Optional<MemoryRecord> findByIdAndTenantId(UUID id, UUID tenantId);
 
@@ -29,6 +24,23 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
 
     boolean existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(UUID tenantId, String userId, MemoryKind kind,
             String prefix);
+
+    /**
+     * Held, until the transaction ends, by a client's direct add of a memory to the user (shared: adds do not wait
+     * for each other) and by erasing the user (exclusive): an erasure waits for adds in flight and so erases them.
+     */
+    @Query(value = "select count(*) from (select pg_advisory_xact_lock_shared(hashtextextended("
+            + "cast(:tenantId as text) || '/' || :userId, 37))) as held", nativeQuery = true)
+    long holdUserForAdd(UUID tenantId, String userId);
+
+    @Query(value = "select count(*) from (select pg_advisory_xact_lock(hashtextextended("
+            + "cast(:tenantId as text) || '/' || :userId, 37))) as held", nativeQuery = true)
+    long holdUserForErasure(UUID tenantId, String userId);
+
+    /** Serialises, until the transaction ends, the writes under one dedup key (two adds of the same fact). */
+    @Query(value = "select count(*) from (select pg_advisory_xact_lock(hashtextextended(:dedupKey, 37))) as held",
+            nativeQuery = true)
+    long serialiseOnDedupKey(String dedupKey);
 
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")

@@ -2,5 +2,13 @@ package dev.memoir.memory;
 
 import java.util.List;
 
-record MemoryRevisionList(List<MemoryRevisionView> items) {
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "Versions of a memory, newest first, and where the next page starts")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record MemoryRevisionList(
+        List<MemoryRevisionView> items,
+        @Schema(description = "Pass as cursor to get the next page; absent on the last page") String nextCursor) {
 }

@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,6 +17,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.Cursor;
 import dev.memoir.web.NotFoundException;
 
 /** Stores, embeds and searches memory records. The only way other features reach the memory table. */
@@ -26,11 +28,13 @@ public class MemoryStore {
     private final MemoryRevisionRepository revisions;
     private final HybridSearchRepository hybridSearch;
     private final TextEmbedder embedder;
+    private final MemoryUserQueries users;
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
-            HybridSearchRepository hybridSearch, TextEmbedder embedder) {
+            HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users) {
+        this.users = users;
         this.records = records;
         this.revisions = revisions;
         this.hybridSearch = hybridSearch;
@@ -56,10 +60,34 @@ public class MemoryStore {
     /** Writes a memory, or returns the one already written under the same dedup key. */
     @Transactional
     public MemoryView write(NewMemory memory) {
+        return store(memory).memory();
+    }
+
+    /**
+     * A memory a client adds directly (only kinds that are {@link MemoryKind#addable()}), embedded at once so that
+     * search finds it as soon as this returns. The same text added again for the same user is not stored twice:
+     * the memory that has it is returned, not created. An erasure of the user that starts meanwhile waits for
+     * this add and erases it too.
+     *
+     * @param occurredAt when what it states was said or became true; null for now
+     */
+    @Transactional
+    public AddedMemory add(TenantId tenant, String userId, MemoryKind kind, String text, Instant occurredAt) {
+        if (!kind.addable()) {
+            throw new IllegalArgumentException("Memories of kind " + kind + " are written by Memoir, not added");
+        }
+        records.holdUserForAdd(tenant.value(), userId);
+        String dedupKey = kind.wireName() + ":" + sha256(tenant.value() + "\n" + userId + "\n" + text);
+        records.serialiseOnDedupKey(dedupKey);
+        return store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
+                .occurred(occurredAt, occurredAt));
+    }
+
+    private AddedMemory store(NewMemory memory) {
         if (memory.dedupKey() != null) {
             Optional<MemoryRecord> existing = records.findByDedupKey(memory.dedupKey());
             if (existing.isPresent()) {
-                return view(existing.get(), null);
+                return new AddedMemory(view(existing.get(), null), false);
             }
         }
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
@@ -68,7 +96,16 @@ public class MemoryStore {
                 memory.text(), embedder.embedDocument(embeddingText(memory.topic(), memory.text())),
                 embedder.modelName(), memory.sessionId(), memory.turnIds(), memory.dedupKey(), memory.topic(),
                 memory.speaker(), memory.occurredFrom(), memory.occurredTo());
-        return view(records.save(record), null);
+        return new AddedMemory(view(records.save(record), null), true);
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -148,21 +185,19 @@ public class MemoryStore {
         return hybridSearch.search(search, embedder.modelName());
     }
 
+    /**
+     * A page of the user's memories, newest first, optionally of one session and overlapping a time window.
+     *
+     * @param cursor the previous page's {@code nextCursor}; null for the first page (400 naming cursor if garbled)
+     */
     @Transactional(readOnly = true)
-    public List<MemoryView> newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, int limit) {
-        return newest(tenant, userId, kinds, null, null, null, limit);
-    }
-
-    /** The user's newest memories, optionally of one session and overlapping a time window. */
-    @Transactional(readOnly = true)
-    public List<MemoryView> newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
-            java.time.Instant from, java.time.Instant to, int limit) {
-        if (sessionId == null && from == null && to == null) {
-            return records.findByTenantIdAndUserIdAndKindInOrderByCreatedAtDesc(tenant.value(), userId, kinds,
-                    Limit.of(limit)).stream().map(r -> view(r, null)).toList();
-        }
-        return hybridSearch.newest(MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit)
-                .within(sessionId, from, to));
+    public MemoryList newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
+            Instant from, Instant to, String cursor, int limit) {
+        Cursor after = Cursor.decode(cursor, "memory", 2);
+        List<MemoryView> fetched = hybridSearch.newest(
+                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, from, to),
+                after == null ? null : after.instant(0), after == null ? null : after.uuid(1));
+        return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));
     }
 
     @Transactional(readOnly = true)
@@ -254,16 +289,20 @@ public class MemoryStore {
         return result;
     }
 
-    /** Every version of a memory, newest first; a memory never revised has just its first. */
+    /** A page of a memory's versions, newest first; a memory never revised has just its first. */
     @Transactional(readOnly = true)
-    public List<MemoryRevisionView> revisions(TenantId tenant, UUID id) {
+    public MemoryRevisionList revisions(TenantId tenant, UUID id, String cursor, int limit) {
         MemoryRecord record = find(tenant, id);
-        List<MemoryRevisionView> trail = revisions.findByMemoryIdOrderByVersionDesc(id).stream()
-                .map(MemoryRevision::view).toList();
-        return trail.isEmpty()
-                ? List.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(), "created", null,
-                        record.getCreatedAt()))
-                : trail;
+        Cursor after = Cursor.decode(cursor, "revisions", 2);
+        int below = after == null ? Integer.MAX_VALUE : after.requiring(0, id).integer(1);
+        List<MemoryRevisionView> fetched = revisions.existsByMemoryId(id)
+                ? revisions.findByMemoryIdAndVersionLessThanOrderByVersionDesc(id, below, Limit.of(limit + 1))
+                        .stream().map(MemoryRevision::view).toList()
+                : java.util.stream.Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
+                        "created", null, record.getCreatedAt())).filter(r -> r.version() < below).toList();
+        Cursor.Page<MemoryRevisionView> page = Cursor.page(fetched, limit,
+                r -> Cursor.encode("revisions", id, r.version()));
+        return new MemoryRevisionList(page.items(), page.nextCursor());
     }
 
     /**
@@ -286,9 +325,25 @@ public class MemoryStore {
         records.delete(find(tenant, id));
     }
 
+    /**
+     * The tenant's users that have memories, in the database's order of user ids, after {@code after} (null: from
+     * the first), whose id contains {@code contains} ignoring case (null: any); at most {@code limit}.
+     */
+    @Transactional(readOnly = true)
+    public List<String> userIdsAfter(TenantId tenant, String after, String contains, int limit) {
+        return users.userIdsAfter(tenant.value(), after, contains, limit);
+    }
+
+    /** The memory counts of these users of the tenant (users without memories are left out). */
+    @Transactional(readOnly = true)
+    public List<UserMemories> memoriesOf(TenantId tenant, Collection<String> userIds) {
+        return users.memoriesOf(tenant.value(), userIds);
+    }
+
     /** Deletes every memory of a user; part of erasing the user. */
     @Transactional(propagation = Propagation.MANDATORY)
     public int deleteAllForUser(TenantId tenant, String userId) {
+        records.holdUserForErasure(tenant.value(), userId);
         return records.deleteAllForUser(tenant.value(), userId);
     }
 

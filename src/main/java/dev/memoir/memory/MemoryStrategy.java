@@ -1,6 +1,7 @@
 package dev.memoir.memory;
 
 import static dev.memoir.memory.MemoryKind.CONDITIONAL;
+import static dev.memoir.memory.MemoryKind.FACT;
 import static dev.memoir.memory.MemoryKind.HISTORY;
 import static dev.memoir.memory.MemoryKind.MEMO;
 import static dev.memoir.memory.MemoryKind.RECURSIVE_SUMMARY;
@@ -33,10 +34,10 @@ public enum MemoryStrategy {
     /** Reflective Memory Management: per-speaker topic memories, reranked by what replies cite (seed 003). */
     RMM("rmm", EnumSet.of(TOPIC), true),
     /**
-     * Every form at once, with self-reflection rather than the reranker. (Reflected memories are not a form a
-     * session writes: the user's feedback writes them, and every session reads them.)
+     * Every form at once, with self-reflection rather than the reranker. (Reflected memories and facts are not forms
+     * a session writes: the user's feedback and the client write them, and every session reads them.)
      */
-    ALL("all", EnumSet.complementOf(EnumSet.of(REFLECTED)));
+    ALL("all", EnumSet.complementOf(EnumSet.of(REFLECTED, FACT)));
 
     private final String wireName;
     private final Set<MemoryKind> kinds;

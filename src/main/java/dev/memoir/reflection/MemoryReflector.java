@@ -34,7 +34,7 @@ class MemoryReflector {
 
     /** Memories a reflection may edit: the records that state facts; memos and the recursive summary have their own upkeep. */
     private static final EnumSet<MemoryKind> EDITABLE = EnumSet.of(MemoryKind.HISTORY, MemoryKind.CONDITIONAL,
-            MemoryKind.SUMMARY, MemoryKind.TOPIC, MemoryKind.REFLECTED);
+            MemoryKind.SUMMARY, MemoryKind.TOPIC, MemoryKind.REFLECTED, MemoryKind.FACT);
 
     private final MemoryStore store;
     private final ChatModelClient model;

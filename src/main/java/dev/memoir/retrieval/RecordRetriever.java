@@ -24,7 +24,7 @@ import dev.memoir.session.OpenSession;
 class RecordRetriever {
 
     static final Set<MemoryKind> KINDS = EnumSet.of(MemoryKind.HISTORY, MemoryKind.SUMMARY, MemoryKind.CONDITIONAL,
-            MemoryKind.TOPIC, MemoryKind.REFLECTED);
+            MemoryKind.TOPIC, MemoryKind.REFLECTED, MemoryKind.FACT);
 
     private final MemoryStore store;
 
@@ -34,10 +34,11 @@ class RecordRetriever {
 
     /**
      * The record kinds a session's retrieval covers: those it reads, and always the reflected memories, which
-     * hold what the user corrected.
+     * hold what the user corrected, and the facts a client added directly, which the user expects the assistant
+     * to know whatever the session's strategy.
      */
     static Set<MemoryKind> readKinds(OpenSession session) {
-        Set<MemoryKind> kinds = EnumSet.of(MemoryKind.REFLECTED);
+        Set<MemoryKind> kinds = EnumSet.of(MemoryKind.REFLECTED, MemoryKind.FACT);
         kinds.addAll(session.settings().read());
         kinds.retainAll(KINDS);
         return kinds;

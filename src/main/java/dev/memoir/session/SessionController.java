@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Size;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -60,11 +61,19 @@ class SessionController {
     }
 
     @GetMapping
-    @Operation(summary = "List a user's sessions, newest first")
-    List<SessionView> list(TenantId tenant,
+    @Operation(summary = "List a user's sessions, newest first, a page at a time",
+            description = "nextCursor is present when more sessions follow: pass it back as cursor for the next "
+                    + "page. Pages continue after the last session shown, so sessions started meanwhile never "
+                    + "shift them.",
+            responses = {@ApiResponse(responseCode = "200"),
+                    @ApiResponse(responseCode = "400", description = "Missing or invalid userId, limit or cursor")})
+    SessionList list(TenantId tenant,
             @Parameter(required = true) @RequestParam @UserIdentifier String userId,
-            @Parameter(description = "1 to 200") @RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {
-        return sessionService.list(tenant, userId, limit);
+            @Parameter(description = "Sessions per page, 1 to 200") @RequestParam(defaultValue = "50") @Min(1)
+            @Max(200) int limit,
+            @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
+                    + "page") @RequestParam(required = false) @Size(max = 1000) String cursor) {
+        return sessionService.list(tenant, userId, cursor, limit);
     }
 
     @PostMapping("/{id}/turns")

@@ -1,5 +1,6 @@
 package dev.memoir.session;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -31,7 +32,15 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
             + "and s.updatedAt < :cutoff order by s.updatedAt, s.id")
     List<UUID> findIdleOpen(java.time.Instant cutoff, Limit limit);
 
-    List<Session> findByTenantIdAndUserIdOrderByCreatedAtDesc(UUID tenantId, String userId, Limit limit);
+    List<Session> findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(UUID tenantId, String userId, Limit limit);
+
+    /** The user's sessions after a page's last one, newest first (keyset paging on the index's order). */
+    @Query(value = """
+            select * from sessions
+            where tenant_id = :tenantId and user_id = :userId and (created_at, id) < (:createdAt, :id)
+            order by created_at desc, id desc
+            limit :limit""", nativeQuery = true)
+    List<Session> findPageAfter(UUID tenantId, String userId, Instant createdAt, UUID id, int limit);
 
     Optional<Session> findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(UUID tenantId, String userId,
             SessionStatus status);

@@ -18,6 +18,7 @@ import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.Cursor;
 import dev.memoir.web.FieldError;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
@@ -33,11 +34,13 @@ public class SessionService {
     private final SessionProperties properties;
     private final TransactionTemplate transaction;
     private final Jobs jobs;
+    private final SessionUserQueries users;
 
     SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
             ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction,
-            Jobs jobs) {
+            Jobs jobs, SessionUserQueries users) {
         this.jobs = jobs;
+        this.users = users;
         this.transaction = transaction;
         this.sessions = sessions;
         this.turns = turns;
@@ -59,10 +62,32 @@ public class SessionService {
                 jobs.ofSession(id));
     }
 
+    /** A page of the user's sessions, newest first, after the previous page's cursor (null for the first). */
     @Transactional(readOnly = true)
-    List<SessionView> list(TenantId tenant, String userId, int limit) {
-        return sessions.findByTenantIdAndUserIdOrderByCreatedAtDesc(tenant.value(), userId, Limit.of(limit))
-                .stream().map(s -> view(s, null)).toList();
+    SessionList list(TenantId tenant, String userId, String cursor, int limit) {
+        Cursor after = Cursor.decode(cursor, "sessions", 2);
+        List<Session> fetched = after == null
+                ? sessions.findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(tenant.value(), userId,
+                        Limit.of(limit + 1))
+                : sessions.findPageAfter(tenant.value(), userId, after.instant(0), after.uuid(1), limit + 1);
+        Cursor.Page<SessionView> page = Cursor.page(fetched.stream().map(s -> view(s, null)).toList(), limit,
+                s -> Cursor.encode("sessions", s.createdAt(), s.id()));
+        return new SessionList(page.items(), page.nextCursor());
+    }
+
+    /**
+     * The tenant's users that have sessions, in the database's order of user ids, after {@code after} (null: from
+     * the first), whose id contains {@code contains} ignoring case (null: any); at most {@code limit}.
+     */
+    @Transactional(readOnly = true)
+    public List<String> userIdsAfter(TenantId tenant, String after, String contains, int limit) {
+        return users.userIdsAfter(tenant.value(), after, contains, limit);
+    }
+
+    /** The session counts and latest activity of these users of the tenant (users without sessions are left out). */
+    @Transactional(readOnly = true)
+    public List<UserSessions> sessionsOf(TenantId tenant, java.util.Collection<String> userIds) {
+        return users.sessionsOf(tenant.value(), userIds);
     }
 
     /**

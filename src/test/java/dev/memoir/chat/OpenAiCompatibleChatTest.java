@@ -42,7 +42,7 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
     }
 
     private List<JsonNode> turnsOf(String key, String user) {
-        JsonNode sessions = api.get(key, "/sessions?userId=" + user).body();
+        JsonNode sessions = api.get(key, "/sessions?userId=" + user).body().path("items");
         assertThat(sessions).hasSize(1);
         List<JsonNode> turns = new java.util.ArrayList<>();
         api.get(key, "/sessions/" + sessions.get(0).path("id").asString()).body().path("turns").forEach(turns::add);

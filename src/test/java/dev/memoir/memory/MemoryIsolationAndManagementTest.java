@@ -30,7 +30,7 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
         assertThat(api.get(globex, "/sessions/" + acmeSession).status()).isEqualTo(404);
         assertThat(api.chat(globex, acmeSession, "hi").status()).isEqualTo(404);
         assertThat(api.send("PATCH", "/memory/" + acmeMemory, globex, "{\"text\": \"x\"}").status()).isEqualTo(404);
-        assertThat(api.get(globex, "/sessions?userId=alice").body()).isEmpty();
+        assertThat(items(api.get(globex, "/sessions?userId=alice"))).isEmpty();
 
         String globexSession = api.newSession(globex, "alice", null);
         String question = "What is my secret code word? " + tag + "-globex";
@@ -112,7 +112,7 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
         assertThat(erased.body().path("memories").asInt()).isEqualTo(4);
         assertThat(items(api.get(key, "/memory?userId=hank"))).isEmpty();
         assertThat(api.get(key, "/sessions/" + first).status()).isEqualTo(404);
-        assertThat(api.get(key, "/sessions?userId=hank").body()).isEmpty();
+        assertThat(items(api.get(key, "/sessions?userId=hank"))).isEmpty();
         assertThat(items(api.get(key, "/memory?userId=ivy"))).hasSize(2);
     }
 }

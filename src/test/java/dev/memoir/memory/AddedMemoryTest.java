@@ -1,0 +1,187 @@
+package dev.memoir.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer.ChatCall;
+import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
+
+class AddedMemoryTest extends IntegrationTest {
+
+    private final String tag = UUID.randomUUID().toString().substring(0, 8);
+
+    private Api.Response add(String key, String userId, String text) {
+        return api.send("POST", "/memory", key,
+                "{\"userId\": \"" + userId + "\", \"text\": " + Api.quote(text) + "}");
+    }
+
+    @Test
+    void anAddedFactIsCreatedWithItsLocationAndIsFoundBySearchAtOnce() {
+        String key = api.newTenant();
+
+        HttpResponse<String> created = api.sendWithHeaders("POST", "/memory", key,
+                "{\"userId\": \"alice\", \"text\": \"  Alice is allergic to peanuts " + tag + ".  \", "
+                        + "\"occurredAt\": \"2024-03-01T09:00:00Z\"}");
+
+        assertThat(created.statusCode()).isEqualTo(201);
+        JsonNode fact = parse(created.body());
+        String id = fact.path("id").asString();
+        assertThat(created.headers().firstValue("Location")).hasValue("/memory/" + id);
+        assertThat(fact.path("kind").asString()).isEqualTo("fact");
+        assertThat(fact.path("text").asString()).isEqualTo("Alice is allergic to peanuts " + tag + ".");
+        assertThat(fact.path("version").asInt()).isEqualTo(1);
+        assertThat(fact.path("occurredFrom").asString()).isEqualTo("2024-03-01T09:00:00Z");
+        assertThat(fact.path("occurredTo").asString()).isEqualTo("2024-03-01T09:00:00Z");
+        assertThat(fact.path("provenance").path("sessionId").isMissingNode()
+                || fact.path("provenance").path("sessionId").isNull()).isTrue();
+        assertThat(fact.path("provenance").path("turnIds")).isEmpty();
+
+        JsonNode found = items(api.get(key, "/memory?userId=alice&query=which%20food%20allergy")).getFirst();
+        assertThat(found.path("id").asString()).isEqualTo(id);
+        assertThat(found.path("score").asDouble()).isPositive();
+        assertThat(api.get(key, "/memory/" + id).text("kind")).isEqualTo("fact");
+        assertThat(items(api.get(key, "/memory?userId=alice&kind=fact"))).extracting(m -> m.path("id").asString())
+                .containsExactly(id);
+        assertThat(items(api.get(key, "/memory?userId=alice&kind=history"))).isEmpty();
+    }
+
+    @Test
+    void aFactWithoutATimeIsDatedWhenItWasAdded() {
+        String key = api.newTenant();
+        Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+
+        Api.Response created = add(key, "bea", "Bea works night shifts " + tag);
+
+        Instant from = Instant.parse(created.text("occurredFrom"));
+        assertThat(from).isAfterOrEqualTo(before).isBeforeOrEqualTo(Instant.now());
+        assertThat(Instant.parse(api.get(key, "/memory/" + created.text("id")).text("occurredFrom")))
+                .isCloseTo(from, org.assertj.core.api.Assertions.within(1, ChronoUnit.MILLIS));
+    }
+
+    @Test
+    void chatRecallsAddedFactsWhateverTheSessionsStrategy() {
+        String key = api.newTenant();
+        add(key, "carl", "Carl's daughter is called Mireille " + tag);
+        for (String memory : new String[] {null, "{\"strategy\": \"rmm\"}", "{\"strategy\": \"memochat\"}"}) {
+            String session = api.newSession(key, "carl", memory);
+            String question = "What is my daughter's name? " + tag + " " + memory;
+
+            Api.Response reply = api.chat(key, session, question);
+
+            assertThat(reply.status()).isEqualTo(200);
+            assertThat(reply.body().path("memories").valueStream()
+                    .filter(m -> m.path("kind").asString().equals("fact"))
+                    .map(m -> m.path("text").asString()))
+                    .as("strategy %s", memory).containsExactly("Carl's daughter is called Mireille " + tag);
+            ChatCall call = fake.calls(c -> c.is(Step.REPLY) && c.mentions(question)).getFirst();
+            assertThat(call.prompt()).containsPattern("\\d+\\. \\[fact, \\d{4}-\\d{2}-\\d{2}\\] Carl's daughter is "
+                    + "called Mireille " + tag);
+        }
+    }
+
+    @Test
+    void anAddedFactIsEditableWithRevisionsAndDeletable() {
+        String key = api.newTenant();
+        String id = add(key, "dora", "Dora lives in Lyon " + tag).text("id");
+
+        Api.Response edited = api.send("PATCH", "/memory/" + id, key,
+                "{\"text\": \"Dora lives in Marseille " + tag + "\"}");
+
+        assertThat(edited.status()).isEqualTo(200);
+        assertThat(edited.body().path("version").asInt()).isEqualTo(2);
+        assertThat(items(api.get(key, "/memory/" + id + "/revisions"))).extracting(r -> r.path("text").asString())
+                .containsExactly("Dora lives in Marseille " + tag, "Dora lives in Lyon " + tag);
+        assertThat(items(api.get(key, "/memory?userId=dora&query=Marseille")).getFirst().path("id").asString())
+                .isEqualTo(id);
+        // The old text is no longer what the memory says: adding it again adds it.
+        Api.Response again = add(key, "dora", "Dora lives in Lyon " + tag);
+        assertThat(again.status()).isEqualTo(201);
+        assertThat(again.text("id")).isNotEqualTo(id);
+
+        assertThat(api.send("DELETE", "/memory/" + id, key, null).status()).isEqualTo(204);
+        assertThat(api.get(key, "/memory/" + id).status()).isEqualTo(404);
+        assertThat(items(api.get(key, "/memory?userId=dora"))).extracting(m -> m.path("id").asString())
+                .containsExactly(again.text("id"));
+    }
+
+    @Test
+    void theSameFactAddedTwiceIsStoredOnceAndErasingTheUserRemovesIt() {
+        String key = api.newTenant();
+        Api.Response first = add(key, "emil", "Emil is vegetarian " + tag);
+        Api.Response second = add(key, "emil", "Emil is vegetarian " + tag);
+        Api.Response otherUser = add(key, "fritz", "Emil is vegetarian " + tag);
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.status()).isEqualTo(200);
+        assertThat(second.text("id")).isEqualTo(first.text("id"));
+        assertThat(otherUser.status()).isEqualTo(201);
+        assertThat(items(api.get(key, "/memory?userId=emil"))).hasSize(1);
+
+        Api.Response erased = api.send("DELETE", "/memory?userId=emil", key, null);
+
+        assertThat(erased.body().path("memories").asInt()).isEqualTo(1);
+        assertThat(api.get(key, "/memory/" + first.text("id")).status()).isEqualTo(404);
+        assertThat(api.get(key, "/memory/" + otherUser.text("id")).status()).isEqualTo(200);
+        assertThat(add(key, "emil", "Emil is vegetarian " + tag).status()).isEqualTo(201);
+    }
+
+    @Test
+    void derivedKindsFutureTimesAndBadTextAreRefusedNamingTheField() {
+        String key = api.newTenant();
+        for (String kind : new String[] {"history", "summary", "conditional", "memo", "recursive_summary", "topic",
+                "reflected"}) {
+            Api.Response refused = api.send("POST", "/memory", key,
+                    "{\"userId\": \"gus\", \"text\": \"x\", \"kind\": \"" + kind + "\"}");
+            assertBadField(refused, "kind");
+        }
+        assertBadField(api.send("POST", "/memory", key, "{\"userId\": \"gus\", \"text\": \"x\", \"kind\": \"gossip\"}"),
+                "kind");
+        String future = Instant.now().plus(1, ChronoUnit.HOURS).toString();
+        assertBadField(api.send("POST", "/memory", key,
+                "{\"userId\": \"gus\", \"text\": \"x\", \"occurredAt\": \"" + future + "\"}"), "occurredAt");
+        assertBadField(api.send("POST", "/memory", key, "{\"userId\": \"gus\", \"text\": \"  \"}"), "text");
+        assertBadField(api.send("POST", "/memory", key, "{\"text\": \"x\"}"), "userId");
+        assertBadField(api.send("POST", "/memory", key, "{\"userId\": \" gus\", \"text\": \"x\"}"), "userId");
+        assertThat(items(api.get(key, "/memory?userId=gus"))).isEmpty();
+
+        // Within the allowed clock skew a client's clock may run ahead.
+        String skewed = Instant.now().plus(1, ChronoUnit.MINUTES).toString();
+        assertThat(api.send("POST", "/memory", key,
+                "{\"userId\": \"gus\", \"text\": \"x\", \"kind\": \"fact\", \"occurredAt\": \"" + skewed + "\"}")
+                .status()).isEqualTo(201);
+    }
+
+    @Test
+    void anotherTenantsKeyNeverReachesAnAddedFact() {
+        String acme = api.newTenant();
+        String globex = api.newTenant();
+        String id = add(acme, "hana", "Hana's locker code is 4711 " + tag).text("id");
+
+        assertThat(api.get(globex, "/memory/" + id).status()).isEqualTo(404);
+        assertThat(api.send("PATCH", "/memory/" + id, globex, "{\"text\": \"stolen\"}").status()).isEqualTo(404);
+        assertThat(api.send("DELETE", "/memory/" + id, globex, null).status()).isEqualTo(404);
+        assertThat(items(api.get(globex, "/memory?userId=hana&query=locker%20code"))).isEmpty();
+        assertThat(add(globex, "hana", "Hana's locker code is 4711 " + tag).status())
+                .as("the same text in another tenant is another memory").isEqualTo(201);
+        assertThat(api.get(acme, "/memory/" + id).text("text")).isEqualTo("Hana's locker code is 4711 " + tag);
+    }
+
+    private static void assertBadField(Api.Response response, String field) {
+        assertThat(response.status()).as(response.raw()).isEqualTo(400);
+        assertThat(response.body().path("errors").findValuesAsString("field")).as(response.raw()).contains(field);
+    }
+
+    private static JsonNode parse(String body) {
+        return tools.jackson.databind.json.JsonMapper.builder().build().readTree(body);
+    }
+}
