@@ -40,7 +40,8 @@ import datagen
 
 CLASSES = ["40", "1k", "10k", "100k"]
 CANDIDATES = 100          # memoir.search.candidates
-EF_SEARCH = min(1000, max(40, CANDIDATES * 2))   # HybridSearchRepository: candidates x ef-search-factor (2)
+EF_SEARCH = min(1000, max(40, CANDIDATES * 4))   # HybridSearchRepository: candidates x ef-search-factor (4)
+RARITY_SAMPLE = 2000      # memoir.search.rarity-sample
 
 FILTERS = """m.tenant_id = {tenant} and m.user_id = {user} and m.kind in ({kinds})
               and not (m.turn_ids && cast('{{}}' as uuid[]))
@@ -49,7 +50,29 @@ FILTERS = """m.tenant_id = {tenant} and m.user_id = {user} and m.kind in ({kinds
               and (cast(null as timestamptz) is null or m.occurred_to >= cast(null as timestamptz))
               and (cast(null as timestamptz) is null or m.occurred_from < cast(null as timestamptz))"""
 
-# HybridSearchRepository.SQL with ts_rank, named parameters replaced by literals.
+# HybridSearchRepository.LEXICAL_BY_RARITY (memoir.search.lexical-ranking=rarity, the default), with literals.
+LEXICAL_CTES = """sample as (
+    select m.search_vector from memory_records m where {filters} limit {rarity_sample}
+), terms as materialized (
+    select distinct lexeme, quote_literal(lexeme)::tsquery as query
+    from unnest(tsvector_to_array(to_tsvector('english', {text}))) as lexeme
+), weights as materialized (
+    select t.query, ln(1 + ((select count(*) from sample) - count(s.search_vector) + 0.5)
+                           / (count(s.search_vector) + 0.5)) as idf
+    from terms t left join sample s on s.search_vector @@ t.query
+    group by t.lexeme, t.query
+), lexical as (
+    select m.id, (select sum(w.idf) from weights w where m.search_vector @@ w.query) as score,
+           ts_rank(m.search_vector, q.query, 0) as tie
+    from memory_records m,
+         (select replace(plainto_tsquery('english', {text})::text, ' & ', ' | ')::tsquery as query) q
+    where {filters} and m.search_vector @@ q.query
+    order by score desc nulls last, tie desc, m.id
+    limit {candidates}
+)"""
+
+# HybridSearchRepository.SQL with the default settings (rarity lexical ranking, rrf-k 20, dense weight 1.0,
+# lexical weight 0.3), named parameters replaced by literals.
 SQL = """with dense as (
     select m.id, m.embedding <=> {vector} as distance
     from memory_records m
@@ -58,20 +81,13 @@ SQL = """with dense as (
     limit {candidates}
 ), dense_ranked as (
     select id, distance, row_number() over (order by distance, id) as rank from dense
-), lexical as (
-    select m.id, ts_rank(m.search_vector, q.query, 0) as score
-    from memory_records m,
-         (select replace(plainto_tsquery('english', {text})::text, ' & ', ' | ')::tsquery as query) q
-    where {filters} and m.search_vector @@ q.query
-    order by score desc, m.id
-    limit {candidates}
-), lexical_ranked as (
+), """ + LEXICAL_CTES + """, lexical_ranked as (
     select id, score, row_number() over (order by score desc, id) as rank from lexical
 ), fused as (
     select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
            l.rank as lexical_rank, l.score as lexical_score,
-           coalesce(cast(1.0 as double precision) / (60 + d.rank), 0)
-               + coalesce(cast(1.0 as double precision) / (60 + l.rank), 0) as fused_score
+           coalesce(cast(1.0 as double precision) / (20 + d.rank), 0)
+               + coalesce(cast(0.3 as double precision) / (20 + l.rank), 0) as fused_score
     from dense_ranked d full join lexical_ranked l on l.id = d.id
 )
 select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
@@ -90,12 +106,7 @@ EXACT = """select m.id from memory_records m
 where {filters} and m.embedding_model = {model}
 order by (m.embedding <=> {vector}) + 0, m.id limit 10"""
 
-LEXICAL = """select m.id, ts_rank(m.search_vector, q.query, 0) as score
-from memory_records m,
-     (select replace(plainto_tsquery('english', {text})::text, ' & ', ' | ')::tsquery as query) q
-where {filters} and m.search_vector @@ q.query
-order by score desc, m.id
-limit {candidates}"""
+LEXICAL = "with " + LEXICAL_CTES + " select id, score from lexical"
 
 
 def tx_settings(ef=None):
@@ -122,7 +133,7 @@ class Query:
         filters = FILTERS.format(tenant=f"cast({lit(tenant)} as uuid)", user=lit(self.user),
                                  kinds=", ".join(lit(k) for k in datagen.KINDS))
         return dict(filters=filters, vector=vec, model=lit(datagen.EMBEDDING_MODEL), text=lit(self.text),
-                    candidates=CANDIDATES)
+                    candidates=CANDIDATES, rarity_sample=RARITY_SAMPLE)
 
     def sql(self, tenant, template=SQL):
         return template.format(**self.params(tenant))
@@ -478,7 +489,7 @@ def main():
             log(f"{cls}: dense part {res['dense_part_ms']}, lexical part {res['lexical_part_ms']}")
         if "sweep" not in skip and cls in ("10k", "100k"):
             sweep = {}
-            for ef in (400, 1000):
+            for ef in (200, 1000):
                 values = recall(a.db_url, tenant_id, qs, ef)
                 sweep[ef] = {"recall_at_10": round(sum(values) / len(values), 4), "recall_at_10_min": min(values),
                              "dense_part_ms": summary(raw_sql_times(a.db_url, tenant_id, qs, DENSE, ef)[0]),
