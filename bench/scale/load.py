@@ -19,7 +19,11 @@ import time
 import datagen
 
 HNSW = "create index memory_records_embedding_idx on memory_records using hnsw (embedding vector_cosine_ops)"  # V4
-GIN = "create index memory_records_search_idx on memory_records using gin (search_vector)"  # V16
+GIN = ("create index memory_records_user_search_idx on memory_records "
+       "using gin (tenant_id, user_id, search_vector)")  # V23 (btree_gin)
+DROP_INDEXES = ("drop index if exists memory_records_embedding_idx; "
+                "drop index if exists memory_records_search_idx; "  # before V23
+                "drop index if exists memory_records_user_search_idx")
 
 
 def psql(url, sql, capture=True):
@@ -55,7 +59,7 @@ def sizes(url):
         select c.relname, pg_relation_size(c.oid) from pg_class c
         where c.relname in ('memory_records', 'memory_records_pkey', 'memory_records_dedup_key_key',
                             'memory_records_user_kind_idx', 'memory_records_user_time_idx',
-                            'memory_records_embedding_idx', 'memory_records_search_idx')
+                            'memory_records_embedding_idx', 'memory_records_search_idx', 'memory_records_user_search_idx')
         union all
         select 'toast', coalesce(pg_relation_size(reltoastrelid), 0) from pg_class where relname = 'memory_records'
         union all
@@ -98,16 +102,14 @@ def main():
     print(json.dumps(results["users"]), flush=True)
 
     if a.indexes_only:
-        psql(a.db_url, "drop index if exists memory_records_embedding_idx; "
-                       "drop index if exists memory_records_search_idx")
+        psql(a.db_url, DROP_INDEXES)
     else:
         existing = int(psql(a.db_url, "select count(*) from memory_records"))
         if existing:
             if not a.replace:
                 sys.exit(f"memory_records already holds {existing} rows; use --replace to empty it first")
             psql(a.db_url, "truncate memory_records cascade")
-        psql(a.db_url, "drop index if exists memory_records_embedding_idx; "
-                       "drop index if exists memory_records_search_idx")
+        psql(a.db_url, DROP_INDEXES)
         model = datagen.Model(a.seed, a.anchors)
 
         def load():

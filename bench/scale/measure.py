@@ -160,9 +160,13 @@ def run_psql(url, script):
     return res.stdout
 
 
+OUT_DIR = os.path.join(datagen.HERE, "out")
+ITERATIVE_SCAN = os.environ.get("ITERATIVE_SCAN", "strict_order")
+
+
 def session_prelude():
-    # the service's connection-init-sql
-    return "set hnsw.iterative_scan = strict_order;\n"
+    # the service's connection-init-sql (ITERATIVE_SCAN=relaxed_order to try the other mode)
+    return f"set hnsw.iterative_scan = {ITERATIVE_SCAN};\n"
 
 
 def raw_sql_times(url, tenant, queries, template=SQL, ef=None):
@@ -325,6 +329,10 @@ def replay(api, url, tenant, queries, log_path, db, log):
         assert vector and vector.startswith("["), "the first parameter should be the query vector"
         assert params.get("$3") == q.user, f"logged statement of {params.get('$3')}, expected {q.user}"
         replayed.append(Query(q.cls, q.user, q.text, vector))
+    # Kept for later experiments on the same bge vectors (--recall-file).
+    with open(os.path.join(OUT_DIR, f"replay-queries-{db}-{replayed[0].cls}.json"),
+              "w") as f:
+        json.dump([{"cls": q.cls, "user": q.user, "text": q.text, "vector": q.vector} for q in replayed], f)
     times, _ = raw_sql_times(url, tenant, replayed)
     values = recall(url, tenant, replayed)
     return {"api_ms_with_logging": summary([ms for _q, ms, st in sent if st == 200]),
@@ -396,7 +404,25 @@ def main():
     p.add_argument("--replay-log", help="the PostgreSQL server log; with it, only the replay runs: the service's "
                    "connections must log every statement (log_min_duration_statement = 0), see run.sh")
     p.add_argument("--out-dir", default=os.path.join(datagen.HERE, "out"))
+    p.add_argument("--recall-file", help="a replay-queries-*.json file: only recall@10 and dense time of those "
+                   "(bge) query vectors at --ef (ITERATIVE_SCAN as set in the environment)")
+    p.add_argument("--ef", type=int, default=None)
     a = p.parse_args()
+    global OUT_DIR
+    OUT_DIR = a.out_dir
+    if a.recall_file:
+        with open(a.tenant_file) as f:
+            tenant_id = json.load(f)["id"]
+        with open(a.recall_file) as f:
+            qs = [Query(q["cls"], q["user"], q["text"], q["vector"]) for q in json.load(f)]
+        values = recall(a.db_url, tenant_id, qs, a.ef)
+        times = raw_sql_times(a.db_url, tenant_id, qs, DENSE, a.ef)[0]
+        search = raw_sql_times(a.db_url, tenant_id, qs, SQL, a.ef)[0]
+        print(json.dumps({"file": os.path.basename(a.recall_file), "ef_search": a.ef or EF_SEARCH,
+                          "iterative_scan": ITERATIVE_SCAN, "recall_at_10": round(sum(values) / len(values), 4),
+                          "recall_at_10_min": min(values), "zero_recall": sum(1 for v in values if v == 0),
+                          "dense_ms": summary(times), "search_ms": summary(search)}))
+        return
     skip = set(filter(None, a.skip.split(",")))
 
     db = a.db_url.rsplit("/", 1)[-1].split("?")[0]
