@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -80,10 +81,26 @@ class ChatResponder {
     }
 
     ChatReply respond(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
+        return answer(prepare(tenant, sessionId, message, reasoning));
+    }
+
+    /**
+     * A chat turn up to the reply call: the user's message is stored, memory recalled and the reply prompt laid
+     * out (for a reasoned reply, only the message is stored: the reasoning recalls as it goes).
+     */
+    record PreparedTurn(TenantId tenant, OpenSession session, TurnView userTurn, boolean reasoned,
+            Retrieval retrieval, MemoryPromptBuilder.MemoryPrompt memory, List<Message> prompt) {
+    }
+
+    /**
+     * Stores the user's message and prepares its reply. Everything that can refuse the turn (an unknown or closed
+     * session) or fail before the reply call (a recall step's model call) happens here.
+     */
+    PreparedTurn prepare(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
         OpenSession session = sessions.requireOpen(tenant, sessionId);
         TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message))).getFirst();
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
-            return reasonedReply(tenant, session, userTurn);
+            return new PreparedTurn(tenant, session, userTurn, true, null, null, List.of());
         }
 
         // The dialogue as it stood when this message came: a concurrent chat's later message is not this one's.
@@ -93,15 +110,51 @@ class ChatResponder {
         Retrieval retrieval = recall.recall(session, message, inPrompt);
         MemoryPromptBuilder.MemoryPrompt memory = memoryPrompt.build(retrieval.memories(),
                 session.settings().promptTokenBudget());
+        return new PreparedTurn(tenant, session, userTurn, false, retrieval, memory,
+                replyPrompt(memory.text(), recent));
+    }
 
-        ReplyDecision decision = model.askJson(ChatStep.REPLY, replyPrompt(memory.text(), recent),
-                ReplyDecision.JSON_SCHEMA, ReplyDecision::read);
+    /** Asks the model for the prepared turn's reply in one answer, and stores it. */
+    ChatReply answer(PreparedTurn turn) {
+        if (turn.reasoned()) {
+            return reasonedReply(turn.tenant(), turn.session(), turn.userTurn());
+        }
+        return store(turn, model.askJson(ChatStep.REPLY, turn.prompt(), ReplyDecision.JSON_SCHEMA,
+                ReplyDecision::read));
+    }
+
+    /**
+     * Like {@link #answer}, with the model's answer streamed: {@code replyText} gets the reply's text in pieces as
+     * the model writes it (their concatenation is the stored reply), on the calling thread, before the turn is
+     * stored. The model's answer is then read as a whole (remember, citations) and stored as {@link #answer} does.
+     * A reasoned reply is not written in one answer: its text comes whole, once it is stored.
+     */
+    ChatReply answerStreaming(PreparedTurn turn, Consumer<String> replyText) {
+        if (turn.reasoned()) {
+            ChatReply reply = reasonedReply(turn.tenant(), turn.session(), turn.userTurn());
+            replyText.accept(reply.reply());
+            return reply;
+        }
+        StreamedReply streamed = new StreamedReply(replyText);
+        ReplyDecision decision = model.streamJson(ChatStep.REPLY, turn.prompt(), ReplyDecision.JSON_SCHEMA,
+                ReplyDecision::read, streamed::accept);
+        streamed.finish(decision.reply());
+        return store(turn, decision);
+    }
+
+    /** Stores the reply with what its answer decided: the conditional memory to write, the trace, the citations. */
+    private ChatReply store(PreparedTurn turn, ReplyDecision decision) {
+        TenantId tenant = turn.tenant();
+        OpenSession session = turn.session();
+        TurnView userTurn = turn.userTurn();
+        Retrieval retrieval = turn.retrieval();
+        MemoryPromptBuilder.MemoryPrompt memory = turn.memory();
         boolean remembered = decision.remember() && session.settings().writes(MemoryKind.CONDITIONAL);
         Set<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id)
                 .collect(Collectors.toSet());
 
         TurnView assistantTurn = transaction.execute(status -> {
-            TurnView stored = sessions.appendReply(tenant, sessionId, userTurn.id(), decision.reply());
+            TurnView stored = sessions.appendReply(tenant, session.id(), userTurn.id(), decision.reply());
             if (remembered) {
                 memoryJobs.queueConditionalMemory(userTurn.id());
             }

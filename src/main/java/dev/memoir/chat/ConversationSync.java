@@ -33,6 +33,13 @@ class ConversationSync {
     }
 
     Synced sync(TenantId tenant, String userId, UUID sessionId, List<OpenAiChatRequest.Message> messages) {
+        // A message's content is read as a JSON tree, which the body's per-field text check does not reach.
+        for (int i = 0; i < messages.size(); i++) {
+            String problem = TextSafety.problem(messages.get(i).text());
+            if (problem != null) {
+                throw new InvalidRequestException("messages[" + i + "].content", problem);
+            }
+        }
         OpenAiChatRequest.Message last = messages.getLast();
         if (!"user".equals(last.role()) || !TextSafety.hasVisibleCharacter(last.text())) {
             throw new InvalidRequestException("messages[" + (messages.size() - 1) + "]",

@@ -2,6 +2,8 @@ package dev.memoir.chat;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
@@ -18,10 +20,22 @@ record OpenAiChatRequest(
         @Schema(description = "Ignored: Memoir answers with its configured model", example = "memoir") String model,
         @Schema(description = "The conversation, oldest first; the last message is the user's new one")
         @NotEmpty @Size(max = 1000) List<@Valid @NotNull Message> messages,
-        @Schema(description = "Streaming is not supported yet: true is refused with 400")
+        @Schema(description = "true: answer with chat.completion.chunk server-sent events (text/event-stream), the "
+                + "reply's text arriving as the model writes it, ending with data: [DONE]", example = "false")
         Boolean stream,
+        @Schema(description = "With stream true: include_usage true adds a last chunk with the token usage")
+        @JsonProperty("stream_options") StreamOptions streamOptions,
         @Schema(description = "The end user whose memory is used (or the X-Memoir-User header)", example = "alice")
         String user) {
+
+    boolean includeUsage() {
+        return streamOptions != null && Boolean.TRUE.equals(streamOptions.includeUsage());
+    }
+
+    record StreamOptions(
+            @Schema(description = "Send a last chunk, with no choices, holding the token usage")
+            @JsonProperty("include_usage") Boolean includeUsage) {
+    }
 
     /** One message; {@code content} is a string or a list of content parts, whose text parts are read. */
     record Message(

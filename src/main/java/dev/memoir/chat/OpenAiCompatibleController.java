@@ -1,25 +1,33 @@
 package dev.memoir.chat;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.ApiException;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.TextSafety;
 
@@ -35,11 +43,13 @@ class OpenAiCompatibleController {
 
     private final ConversationSync conversations;
     private final ChatResponder responder;
+    private final ReplyStreams streams;
     private final TokenCounter tokens;
     private final String modelName;
 
-    OpenAiCompatibleController(ConversationSync conversations, ChatResponder responder, TokenCounter tokens,
-            @Value("${spring.ai.openai.chat.model:memoir}") String modelName) {
+    OpenAiCompatibleController(ConversationSync conversations, ChatResponder responder, ReplyStreams streams,
+            TokenCounter tokens, @Value("${spring.ai.openai.chat.model:memoir}") String modelName) {
+        this.streams = streams;
         this.conversations = conversations;
         this.responder = responder;
         this.tokens = tokens;
@@ -65,38 +75,137 @@ class OpenAiCompatibleController {
                     + "is the X-Memoir-Session header's session, else the user's open session (created on first "
                     + "use). Earlier messages Memoir has not stored yet are stored as turns (never twice); the last "
                     + "one is answered like POST /chat: memory recalled, reply and remember decision in one model "
-                    + "call, the turns stored, memory written in the background.",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "400", description = "No end user, the last message is not the "
-                            + "user's, or stream is true (not supported yet)"),
+                    + "call, the turns stored, memory written in the background.\n\n"
+                    + "With \"stream\": true the answer is OpenAI's event stream (text/event-stream): data: lines "
+                    + "holding chat.completion.chunk objects, the first with delta.role assistant, then the reply's "
+                    + "text in delta.content pieces as the model writes it, then one with finish_reason stop (and "
+                    + "the memoir field: session, turns, memories), with stream_options.include_usage one more "
+                    + "with the usage and no choices, and last data: [DONE]. The user's message is stored before "
+                    + "the stream starts. Errors before the first event are answered with their status and "
+                    + "OpenAI's error body; a model failure after it ends the stream with data: {\"error\": "
+                    + "{\"message\", \"type\", \"code\", \"param\"}} and no [DONE], the user's message stays "
+                    + "stored.",
+            responses = {@ApiResponse(responseCode = "200", description = "The completion, or with stream true its "
+                    + "event stream", content = {
+                            @Content(mediaType = "application/json",
+                                    schema = @Schema(implementation = OpenAiChatCompletion.class)),
+                            @Content(mediaType = "text/event-stream", schema = @Schema(type = "string",
+                                    description = "data: {chat.completion.chunk}, ..., data: [DONE]"),
+                                    examples = @ExampleObject(value = STREAM_EXAMPLE))}),
+                    @ApiResponse(responseCode = "400", description = "No end user, or the last message is not the "
+                            + "user's"),
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
                     @ApiResponse(responseCode = "409", description = "The session is closed"),
-                    @ApiResponse(responseCode = "502", description = "The chat model failed or answered unusably")})
-    Object complete(TenantId tenant,
+                    @ApiResponse(responseCode = "502", description = "The chat model failed or answered unusably"),
+                    @ApiResponse(responseCode = "503", description = "The chat model is unreachable or overloaded"),
+                    @ApiResponse(responseCode = "504", description = "The chat model did not answer in time, or a "
+                            + "stream did not begin within memoir.chat.stream-timeout")})
+    ResponseEntity<?> complete(TenantId tenant,
             @Parameter(description = "The end user, when the body has no user field")
             @RequestHeader(name = "X-Memoir-User", required = false) String userHeader,
             @Parameter(description = "The Memoir session to continue")
             @RequestHeader(name = "X-Memoir-Session", required = false) UUID sessionId,
             @Valid @RequestBody OpenAiChatRequest request) {
-        if (Boolean.TRUE.equals(request.stream())) {
-            // Refused rather than answered as one JSON body, which a client waiting for events could not read.
-            throw new InvalidRequestException("stream", "streaming is not supported yet: send stream false or omit it");
-        }
         String userId = request.user() != null ? request.user() : userHeader;
         if (userId != null && (userId.length() > 200 || !TextSafety.isCanonicalIdentifier(userId))) {
             throw new InvalidRequestException(request.user() != null ? "user" : "X-Memoir-User",
                     "must be 1 to 200 visible characters, without surrounding white space");
         }
         ConversationSync.Synced synced = conversations.sync(tenant, userId, sessionId, request.messages());
+        if (Boolean.TRUE.equals(request.stream())) {
+            ChatResponder.PreparedTurn turn = responder.prepare(tenant, synced.session().id(), synced.message(),
+                    false);
+            return streams.stream(turn, new ChunkEvents(turn, request.includeUsage()));
+        }
         ChatReply reply = responder.respond(tenant, synced.session().id(), synced.message(), false);
         int prompt = tokens.count(synced.message());
         int completion = tokens.count(reply.reply());
-        return new OpenAiChatCompletion("chatcmpl-" + reply.turnId(), "chat.completion",
+        return ResponseEntity.ok(new OpenAiChatCompletion("chatcmpl-" + reply.turnId(), "chat.completion",
                 Instant.now().getEpochSecond(), modelName,
                 List.of(new OpenAiChatCompletion.Choice(0,
                         new OpenAiChatCompletion.Message("assistant", reply.reply()), "stop")),
                 new OpenAiChatCompletion.Usage(prompt, completion, prompt + completion),
-                new OpenAiChatCompletion.Memoir(synced.session().id(), reply.userTurnId(), reply.turnId(),
-                        reply.remembered(), reply.memories()));
+                memoir(synced.session().id(), reply)));
+    }
+
+    private static OpenAiChatCompletion.Memoir memoir(UUID sessionId, ChatReply reply) {
+        return new OpenAiChatCompletion.Memoir(sessionId, reply.userTurnId(), reply.turnId(), reply.remembered(),
+                reply.memories());
+    }
+
+    private static final String STREAM_EXAMPLE = """
+            data: {"id":"chatcmpl-1f0e...","object":"chat.completion.chunk","created":1760000000,"model":"llama3.1",\
+            "choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}
+
+            data: {"id":"chatcmpl-1f0e...","object":"chat.completion.chunk","created":1760000000,"model":"llama3.1",\
+            "choices":[{"index":0,"delta":{"content":"You live in "},"finish_reason":null}]}
+
+            data: {"id":"chatcmpl-1f0e...","object":"chat.completion.chunk","created":1760000000,"model":"llama3.1",\
+            "choices":[{"index":0,"delta":{"content":"Porto."},"finish_reason":null}]}
+
+            data: {"id":"chatcmpl-1f0e...","object":"chat.completion.chunk","created":1760000000,"model":"llama3.1",\
+            "choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"memoir":{"sessionId":"...",\
+            "userTurnId":"...","turnId":"...","remembered":false,"memories":[]}}
+
+            data: [DONE]
+            """;
+
+    /**
+     * OpenAI's chunks. Every chunk has the same id, made of the user turn's id since the reply's turn is stored
+     * only at the end; the finishing chunk's {@code memoir} field names both turns.
+     */
+    private final class ChunkEvents implements ReplyStreams.Events {
+
+        private final ChatResponder.PreparedTurn turn;
+        private final boolean includeUsage;
+        private final String id;
+        private final long created = Instant.now().getEpochSecond();
+
+        ChunkEvents(ChatResponder.PreparedTurn turn, boolean includeUsage) {
+            this.turn = turn;
+            this.includeUsage = includeUsage;
+            this.id = "chatcmpl-" + turn.userTurn().id();
+        }
+
+        private SseEmitter.SseEventBuilder chunk(OpenAiChatCompletionChunk.Delta delta, String finishReason) {
+            return data(new OpenAiChatCompletionChunk(id, created, modelName,
+                    List.of(new OpenAiChatCompletionChunk.Choice(0, delta, finishReason))));
+        }
+
+        private static SseEmitter.SseEventBuilder data(Object json) {
+            return SseEmitter.event().data(json, MediaType.APPLICATION_JSON);
+        }
+
+        @Override
+        public List<SseEmitter.SseEventBuilder> start() {
+            return List.of(chunk(new OpenAiChatCompletionChunk.Delta("assistant", ""), null));
+        }
+
+        @Override
+        public SseEmitter.SseEventBuilder text(String delta) {
+            return chunk(new OpenAiChatCompletionChunk.Delta(null, delta), null);
+        }
+
+        @Override
+        public List<SseEmitter.SseEventBuilder> end(ChatReply reply) {
+            List<SseEmitter.SseEventBuilder> events = new ArrayList<>();
+            events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, modelName,
+                    List.of(new OpenAiChatCompletionChunk.Choice(0, new OpenAiChatCompletionChunk.Delta(null, null),
+                            "stop")),
+                    null, memoir(turn.session().id(), reply))));
+            if (includeUsage) {
+                int prompt = tokens.count(turn.userTurn().content());
+                int completion = tokens.count(reply.reply());
+                events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, modelName,
+                        List.of(), new OpenAiChatCompletion.Usage(prompt, completion, prompt + completion), null)));
+            }
+            events.add(SseEmitter.event().data("[DONE]"));
+            return events;
+        }
+
+        @Override
+        public SseEmitter.SseEventBuilder error(ApiException failure) {
+            return data(OpenAiErrors.body(failure.status(), failure.code(), failure.getMessage(), null));
+        }
     }
 }

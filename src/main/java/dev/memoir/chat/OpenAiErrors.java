@@ -65,12 +65,18 @@ class OpenAiErrors {
 
     private static ResponseEntity<Map<String, Object>> error(HttpStatusCode status, String code, String message,
             String param) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
+                .body(body(status, code, message, param));
+    }
+
+    /** OpenAI's error body; also the data of the error event that ends a stream that failed after it began. */
+    static Map<String, Object> body(HttpStatusCode status, String code, String message, String param) {
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("message", message);
         error.put("type", type(status.value()));
         error.put("code", code);
         error.put("param", param);
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(Map.of("error", error));
+        return Map.of("error", error);
     }
 
     private static String type(int status) {

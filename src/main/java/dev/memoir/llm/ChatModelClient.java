@@ -1,9 +1,12 @@
 package dev.memoir.llm;
 
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -50,7 +53,10 @@ public class ChatModelClient {
      */
     public ModelAnswer askJson(ChatStep step, List<Message> messages, String jsonSchema) {
         OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).timeout(timeout).build();
-        String text = call(step, new Prompt(messages, options));
+        return answer(step, call(step, new Prompt(messages, options)));
+    }
+
+    private static ModelAnswer answer(ChatStep step, String text) {
         ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
         if (answer.json().isEmpty()) {
             // Sizes only: the answer may repeat the user's words, which must not outlive an erasure in the logs.
@@ -68,7 +74,56 @@ public class ChatModelClient {
      */
     public <T> T askJson(ChatStep step, List<Message> messages, String jsonSchema,
             Function<JsonNode, Optional<T>> reader) {
-        ModelAnswer answer = askJson(step, messages, jsonSchema);
+        return read(step, askJson(step, messages, jsonSchema), reader);
+    }
+
+    /**
+     * Like {@link #askJson(ChatStep, List, String, Function)}, with the answer streamed: {@code onText} gets each
+     * piece of the answer's text as the model writes it, on the calling thread, which this call blocks until the
+     * answer is complete; the complete answer is then read as a whole. A failure after some pieces were handed on
+     * fails the call like one before them would.
+     */
+    public <T> T streamJson(ChatStep step, List<Message> messages, String jsonSchema,
+            Function<JsonNode, Optional<T>> reader, Consumer<String> onText) {
+        OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).timeout(timeout)
+                .streamUsage(true).build();
+        StringBuilder text = new StringBuilder();
+        ChatResponse withUsage = null;
+        Stream<ChatResponse> stream;
+        try {
+            stream = chatModel.stream(new Prompt(messages, options)).toStream();
+        } catch (RuntimeException e) {
+            throw failed(step, e);
+        }
+        // Closing the stream cancels the model's answer, should onText fail half way.
+        try (stream) {
+            Iterator<ChatResponse> chunks = stream.iterator();
+            while (true) {
+                ChatResponse chunk;
+                try {
+                    if (!chunks.hasNext()) {
+                        break;
+                    }
+                    chunk = chunks.next();
+                } catch (RuntimeException e) {
+                    throw failed(step, e);
+                }
+                if (hasUsage(chunk)) {
+                    withUsage = chunk;
+                }
+                String piece = textOf(chunk);
+                if (!piece.isEmpty()) {
+                    text.append(piece);
+                    onText.accept(piece);
+                }
+            }
+        }
+        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
+        recordTokens(step, withUsage);
+        return read(step, answer(step, text.toString()), reader);
+    }
+
+    private <T> T read(ChatStep step, ModelAnswer answer, Function<JsonNode, Optional<T>> reader) {
         if (answer.json().isEmpty()) {
             throw unusable(step, answer.text().isBlank() ? "it was empty" : "it was not the JSON object asked for");
         }
@@ -102,16 +157,34 @@ public class ChatModelClient {
         try {
             response = chatModel.call(prompt);
         } catch (RuntimeException e) {
-            meters.counter("memoir.model.calls", "step", step.label(), "outcome", "error").increment();
-            throw ModelCallException.from(step, e);
+            throw failed(step, e);
         }
         meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
         recordTokens(step, response);
+        return textOf(response);
+    }
+
+    private ModelCallException failed(ChatStep step, RuntimeException failure) {
+        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "error").increment();
+        return ModelCallException.from(step, failure);
+    }
+
+    private static String textOf(ChatResponse response) {
         if (response == null || response.getResult() == null || response.getResult().getOutput() == null) {
             return "";
         }
         String text = response.getResult().getOutput().getText();
         return text == null ? "" : text;
+    }
+
+    /** A streamed answer reports its token counts in one of its last chunks only. */
+    private static boolean hasUsage(ChatResponse response) {
+        if (response == null || response.getMetadata() == null || response.getMetadata().getUsage() == null) {
+            return false;
+        }
+        Usage usage = response.getMetadata().getUsage();
+        return usage.getPromptTokens() != null && usage.getPromptTokens() > 0
+                || usage.getCompletionTokens() != null && usage.getCompletionTokens() > 0;
     }
 
     private void recordTokens(ChatStep step, ChatResponse response) {

@@ -8,6 +8,7 @@ import org.springframework.http.HttpStatus;
 
 import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIServiceException;
+import com.openai.errors.SseException;
 
 import dev.memoir.web.ApiException;
 
@@ -37,6 +38,10 @@ public class ModelCallException extends ApiException {
                     || t instanceof TimeoutException) {
                 return new ModelCallException(HttpStatus.GATEWAY_TIMEOUT, "model-timeout",
                         where + "no answer in time", failure);
+            }
+            if (t instanceof SseException) {
+                return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-error",
+                        where + "the model server sent an error in the middle of its answer", failure);
             }
             if (t instanceof OpenAIServiceException service) {
                 int status = service.statusCode();

@@ -2,7 +2,11 @@ package dev.memoir.tenant;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -86,7 +90,7 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        java.util.concurrent.Semaphore permit = limiter.tryAcquire(tenant.get());
+        Semaphore permit = limiter.tryAcquire(tenant.get());
         if (permit == null) {
             response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(limiter.retryAfterSeconds()));
             problemWriter.write(response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
@@ -94,10 +98,56 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
                             + "(memoir.tenant-limits.concurrent-writes); retry after the Retry-After header's seconds"));
             return;
         }
+        boolean streaming = false;
         try {
             chain.doFilter(request, response);
+            if (request.isAsyncStarted()) {
+                // A streamed reply is still being answered: it stays in flight until its response ends.
+                request.getAsyncContext().addListener(new ReleaseWhenDone(permit));
+                streaming = true;
+            }
         } finally {
-            permit.release();
+            if (!streaming) {
+                permit.release();
+            }
+        }
+    }
+
+    /** Releases a permit once, when an asynchronous response ends however it ends. */
+    private static final class ReleaseWhenDone implements AsyncListener {
+
+        private final Semaphore permit;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        ReleaseWhenDone(Semaphore permit) {
+            this.permit = permit;
+        }
+
+        private void release() {
+            if (released.compareAndSet(false, true)) {
+                permit.release();
+            }
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            release();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            release();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            release();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            // A new asynchronous cycle of the same request: the permit is still held and released when it ends.
+            event.getAsyncContext().addListener(this);
         }
     }
 

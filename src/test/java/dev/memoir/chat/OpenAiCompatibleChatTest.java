@@ -116,10 +116,17 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
         assertThat(lastIsAssistant.status()).isEqualTo(400);
         assertThat(lastIsAssistant.body().path("error").path("param").asString()).isEqualTo("messages[0]");
 
+        Api.Response notText = api.send("POST", "/v1/chat/completions", key,
+                "{\"user\": \"bo\", \"messages\": [{\"role\": \"user\", \"content\": [{\"type\": \"text\", "
+                        + "\"text\": \"a\\u0000b\"}]}]}");
+        assertThat(notText.status()).isEqualTo(400);
+        assertThat(notText.body().path("error").path("param").asString()).isEqualTo("messages[0].content");
+
+        // Refused before the stream begins: the usual status and error body, not an event stream.
         Api.Response streamed = api.send("POST", "/v1/chat/completions", key,
-                "{\"user\": \"bo\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}");
+                "{\"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}");
         assertThat(streamed.status()).isEqualTo(400);
-        assertThat(streamed.body().path("error").path("param").asString()).isEqualTo("stream");
+        assertThat(streamed.body().path("error").path("param").asString()).isEqualTo("user");
     }
 
     @Test

@@ -89,8 +89,93 @@ public final class FakeOpenAiServer {
                 send(exchange, answer.status(), "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
                 return;
             }
+            if (call.streamed() && answer.rawBody() == null) {
+                sendStream(exchange, answer, call.body().path("stream_options").path("include_usage").asBoolean(false));
+                return;
+            }
             send(exchange, 200, answer.rawBody() != null ? answer.rawBody() : completion(answer.content()));
         }
+    }
+
+    /**
+     * OpenAI's event stream of the answer's content, cut into pieces of {@link #STREAM_PIECE} characters so that
+     * JSON keys, values and escapes are split across chunks. An answer that fails mid-stream sends its first pieces
+     * and then an error event, as OpenAI does when generation fails after it began.
+     */
+    private void sendStream(HttpExchange exchange, Answer answer, boolean includeUsage) throws IOException {
+        exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        String id = "chatcmpl-fake-" + ids.incrementAndGet();
+        try (OutputStream out = exchange.getResponseBody()) {
+            event(out, chunk(id, delta -> delta.put("role", "assistant").put("content", ""), null));
+            String content = answer.content() == null ? "" : answer.content();
+            int pieces = 0;
+            for (int at = 0; at < content.length(); at += STREAM_PIECE) {
+                if (answer.pieces() != null && pieces == answer.pieces() && answer.resume() != null
+                        && resumed(answer.resume())) {
+                    answer = new Answer(200, content, null, null, null, null);
+                }
+                if (answer.pieces() != null && pieces == answer.pieces()) {
+                    event(out, "{\"error\":{\"message\":\"scripted failure mid-stream\",\"type\":\"server_error\","
+                            + "\"code\":null,\"param\":null}}");
+                    return;
+                }
+                String piece = content.substring(at, Math.min(content.length(), at + STREAM_PIECE));
+                event(out, chunk(id, delta -> delta.put("content", piece), null));
+                pieces++;
+            }
+            event(out, chunk(id, delta -> { }, "stop"));
+            if (includeUsage) {
+                ObjectNode usage = JSON.createObjectNode();
+                usage.put("id", id);
+                usage.put("object", "chat.completion.chunk");
+                usage.put("created", 1_700_000_000L);
+                usage.put("model", "fake-model");
+                usage.putArray("choices");
+                usage.putObject("usage").put("prompt_tokens", 42).put("completion_tokens", 7)
+                        .put("total_tokens", 49);
+                event(out, JSON.writeValueAsString(usage));
+            }
+            event(out, "[DONE]");
+        }
+    }
+
+    /** Whether the test let a held stream go on (within ten seconds). */
+    private static boolean resumed(java.util.concurrent.CompletableFuture<Void> resume) {
+        try {
+            resume.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Characters of content per streamed chunk. */
+    public static final int STREAM_PIECE = 4;
+
+    private static String chunk(String id, java.util.function.Consumer<ObjectNode> delta, String finishReason) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("id", id);
+        root.put("object", "chat.completion.chunk");
+        root.put("created", 1_700_000_000L);
+        root.put("model", "fake-model");
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0);
+        delta.accept(choice.putObject("delta"));
+        if (finishReason == null) {
+            choice.putNull("finish_reason");
+        } else {
+            choice.put("finish_reason", finishReason);
+        }
+        return JSON.writeValueAsString(root);
+    }
+
+    private static void event(OutputStream out, String data) throws IOException {
+        out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private String completion(String content) {
@@ -192,12 +277,37 @@ public final class FakeOpenAiServer {
 
     /**
      * What the fake answers: message content, an HTTP error status, an optional delay before answering, or a whole
-     * raw body in place of a well-formed completion.
+     * raw body in place of a well-formed completion. A streamed request gets the content as an event stream; with
+     * {@code pieces}, that stream ends with an error event after so many content chunks, unless {@code resume} is
+     * given and completed within ten seconds, when it goes on.
      */
-    public record Answer(int status, String content, Duration delay, String rawBody) {
+    public record Answer(int status, String content, Duration delay, String rawBody, Integer pieces,
+            java.util.concurrent.CompletableFuture<Void> resume) {
 
         public Answer(int status, String content, Duration delay) {
-            this(status, content, delay, null);
+            this(status, content, delay, null, null, null);
+        }
+
+        public Answer(int status, String content, Duration delay, String rawBody) {
+            this(status, content, delay, rawBody, null, null);
+        }
+
+        /**
+         * For a streamed request: the first {@code pieces} chunks of the content, then an error event. A request
+         * that is not streamed gets the whole content.
+         */
+        public static Answer failingMidStream(String content, int pieces) {
+            return new Answer(200, content, null, null, pieces, null);
+        }
+
+        /**
+         * For a streamed request: the first {@code pieces} chunks of the content, then nothing until the test
+         * completes {@code resume} (the model still writing), then the rest; an error event if it does not within
+         * ten seconds.
+         */
+        public static Answer heldMidStream(String content, int pieces,
+                java.util.concurrent.CompletableFuture<Void> resume) {
+            return new Answer(200, content, null, null, pieces, resume);
         }
 
         public static Answer content(String content) {
@@ -231,6 +341,11 @@ public final class FakeOpenAiServer {
 
     /** One recorded chat-completions request. */
     public record ChatCall(Step step, List<Message> messages, JsonNode body) {
+
+        /** Whether the request asked for an event stream ({@code "stream": true}). */
+        public boolean streamed() {
+            return body.path("stream").asBoolean(false);
+        }
 
         static ChatCall from(JsonNode body) {
             List<Message> messages = new ArrayList<>();

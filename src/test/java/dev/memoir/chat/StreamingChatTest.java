@@ -1,0 +1,338 @@
+package dev.memoir.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.ai.openai.http.okhttp.SpringAiOpenAiHttpClient;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.OpenAIClientImpl;
+import com.openai.core.ClientOptions;
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.NotFoundException;
+import com.openai.errors.SseException;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+
+import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer.Answer;
+import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Streamed replies: {@code "stream": true} on the OpenAI-compatible endpoint, driven by the official OpenAI Java SDK,
+ * and POST /chat with Accept: text/event-stream, against a fake model that streams its answer in small chunks.
+ */
+class StreamingChatTest extends IntegrationTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Autowired
+    JdbcClient jdbc;
+
+    private final String tag = UUID.randomUUID().toString();
+
+    private OpenAIClient client(String key) {
+        return new OpenAIClientImpl(ClientOptions.builder()
+                .httpClient(SpringAiOpenAiHttpClient.builder().build())
+                .baseUrl("http://127.0.0.1:" + api.port() + "/v1")
+                .apiKey(key)
+                .maxRetries(0)
+                .build());
+    }
+
+    private static ChatCompletionCreateParams question(String session, String message) {
+        return ChatCompletionCreateParams.builder().model("any").user("alice")
+                .putAdditionalHeader("X-Memoir-Session", session)
+                .addUserMessage(message).build();
+    }
+
+    private static String content(ChatCompletionChunk chunk) {
+        return chunk.choices().isEmpty() ? "" : chunk.choices().getFirst().delta().content().orElse("");
+    }
+
+    private List<JsonNode> turns(String key, String session) {
+        List<JsonNode> turns = new ArrayList<>();
+        api.get(key, "/sessions/" + session).body().path("turns").forEach(turns::add);
+        return turns;
+    }
+
+    /** A session of alice's whose earlier, closed session says she plays the violin. */
+    private String[] tenantWithMemory() {
+        String key = api.newTenant();
+        String past = api.newSession(key, "alice", null);
+        api.importTurns(key, past, "I play the violin " + tag, "Lovely.");
+        api.close(key, past);
+        return new String[] {key, api.newSession(key, "alice", null)};
+    }
+
+    @Test
+    void aStreamedCompletionArrivesInPiecesAndIsStoredOnceWithItsMemoryDecisionsAsAPlainOne() {
+        String[] tenant = tenantWithMemory();
+        String message = "What instrument do I play? " + tag;
+        String reply = "You play the \"violin\".\nCaf\u00e9 after practice? \ud83c\udfbb";
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.json(
+                "{\"reply\": \"You play the \\\"violin\\\".\\nCaf\\u00e9 after practice? \\ud83c\\udfbb\", "
+                        + "\"remember\": true, \"citations\": [1]}"));
+
+        List<ChatCompletionChunk> chunks;
+        try (StreamResponse<ChatCompletionChunk> stream = client(tenant[0]).chat().completions()
+                .createStreaming(question(tenant[1], message))) {
+            chunks = stream.stream().toList();
+        }
+
+        assertThat(chunks.getFirst().choices().getFirst().delta().role()).hasValueSatisfying(
+                role -> assertThat(role.asString()).isEqualTo("assistant"));
+        List<String> deltas = chunks.stream().map(StreamingChatTest::content).filter(c -> !c.isEmpty()).toList();
+        assertThat(deltas).hasSizeGreaterThan(3);
+        assertThat(String.join("", deltas)).isEqualTo(reply);
+        assertThat(chunks.getLast().choices().getFirst().finishReason()).hasValueSatisfying(
+                reason -> assertThat(reason.asString()).isEqualTo("stop"));
+        assertThat(chunks).extracting(ChatCompletionChunk::id).containsOnly(chunks.getFirst().id());
+        assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions(message))).hasSize(1)
+                .allSatisfy(call -> assertThat(call.streamed()).isTrue());
+
+        List<JsonNode> turns = turns(tenant[0], tenant[1]);
+        assertThat(turns).extracting(t -> t.path("role").asString() + ": " + t.path("content").asString())
+                .containsExactly("user: " + message, "assistant: " + reply);
+        List<UUID> cited = jdbc.sql("select unnest(cited_ids) from reply_traces where turn_id = ?")
+                .param(UUID.fromString(turns.get(1).path("id").asString())).query(UUID.class).list();
+        assertThat(cited).hasSize(1);
+        assertThat(jdbc.sql("select text from memory_records where id = ?").param(cited.getFirst())
+                .query(String.class).single()).contains("I play the violin " + tag);
+        JsonNode conditional = eventually().until(() -> ofKind(api.get(tenant[0], "/memory?userId=alice"),
+                "conditional"), found -> found.size() == 1).getFirst();
+        assertThat(conditional.path("provenance").path("turnIds").get(0).asString())
+                .isEqualTo(turns.get(0).path("id").asString());
+    }
+
+    @Test
+    void theReplysTextReachesTheClientWhileTheModelIsStillWriting() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "alice", null);
+        String message = "Take your time " + tag;
+        CompletableFuture<Void> resume = new CompletableFuture<>();
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.heldMidStream(
+                "{\"reply\": \"First part, and then the rest.\", \"remember\": false, \"citations\": []}", 6,
+                resume));
+        List<String> whileHeld = new ArrayList<>();
+        List<String> after = new ArrayList<>();
+
+        try (StreamResponse<ChatCompletionChunk> stream = client(key).chat().completions()
+                .createStreaming(question(session, message))) {
+            Iterator<ChatCompletionChunk> chunks = stream.stream().iterator();
+            while (chunks.hasNext()) {
+                String content = content(chunks.next());
+                if (!content.isEmpty()) {
+                    // The model goes on only once the client has seen text: had the service held it back, the model
+                    // would wait in vain and end its stream with an error.
+                    (resume.isDone() ? after : whileHeld).add(content);
+                    resume.complete(null);
+                }
+            }
+        }
+
+        assertThat(whileHeld).isNotEmpty();
+        assertThat(String.join("", whileHeld) + String.join("", after)).isEqualTo("First part, and then the rest.");
+        assertThat(turns(key, session)).hasSize(2);
+    }
+
+    @Test
+    void theLastChunkNamesTheStoredTurnsAndUsageComesWhenAsked() {
+        String key = api.newTenant();
+        String message = "Hello there " + tag;
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(message),
+                call -> Answer.json("{\"reply\": \"Hi! How can I help?\", \"remember\": false, \"citations\": []}"));
+
+        HttpResponse<String> response = api.sendWithHeaders("POST", "/v1/chat/completions", key,
+                "{\"user\": \"bo\", \"stream\": true, \"stream_options\": {\"include_usage\": true}, "
+                        + "\"messages\": [{\"role\": \"user\", \"content\": " + Api.quote(message) + "}]}");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("text/event-stream"));
+        List<Event> events = events(response.body());
+        assertThat(events.getLast().data()).isEqualTo("[DONE]");
+        JsonNode usage = JSON.readTree(events.get(events.size() - 2).data());
+        assertThat(usage.path("choices")).isEmpty();
+        assertThat(usage.path("usage").path("completion_tokens").asInt()).isPositive();
+        JsonNode finish = JSON.readTree(events.get(events.size() - 3).data());
+        assertThat(finish.path("choices").get(0).path("finish_reason").asString()).isEqualTo("stop");
+        JsonNode memoir = finish.path("memoir");
+        List<JsonNode> turns = turns(key, memoir.path("sessionId").asString());
+        assertThat(turns).extracting(t -> t.path("id").asString())
+                .containsExactly(memoir.path("userTurnId").asString(), memoir.path("turnId").asString());
+        assertThat(turns.get(1).path("content").asString()).isEqualTo("Hi! How can I help?");
+    }
+
+    @Test
+    void aModelFailingMidStreamEndsTheStreamWithAnErrorAndKeepsTheUserTurn() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "alice", null);
+        String message = "Tell me a long story " + tag;
+        String story = "Once upon a time there was a story that broke off";
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.failingMidStream(
+                "{\"reply\": \"" + story + "\", \"remember\": false, \"citations\": []}", 8));
+        List<String> received = new ArrayList<>();
+
+        try (StreamResponse<ChatCompletionChunk> stream = client(key).chat().completions()
+                .createStreaming(question(session, message))) {
+            assertThatThrownBy(() -> stream.stream().forEach(chunk -> received.add(content(chunk))))
+                    .isInstanceOfSatisfying(SseException.class,
+                            e -> assertThat(e.code()).contains("model-error"));
+        }
+
+        String streamed = String.join("", received);
+        assertThat(streamed).isNotEmpty();
+        assertThat(story).startsWith(streamed).isNotEqualTo(streamed);
+        assertThat(turns(key, session)).extracting(t -> t.path("role").asString() + ": " + t.path("content").asString())
+                .containsExactly("user: " + message);
+    }
+
+    @Test
+    void aModelFailingBeforeTheFirstEventGetsTheUsualStatusAndErrorBody() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "alice", null);
+        String message = "Are you there? " + tag;
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.error(500));
+
+        Api.Response openAi = api.sendWithHeadersAsResponse("POST", "/v1/chat/completions", key,
+                "{\"user\": \"alice\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": "
+                        + Api.quote(message) + "}]}", "X-Memoir-Session", session);
+        HttpResponse<String> chat = api.sendWithHeaders("POST", "/chat", key,
+                "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(message) + "}",
+                "Accept", "text/event-stream");
+
+        assertThat(openAi.status()).isEqualTo(502);
+        assertThat(openAi.body().path("error").path("code").asString()).isEqualTo("model-error");
+        assertThat(chat.statusCode()).isEqualTo(502);
+        assertThat(chat.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(JSON.readTree(chat.body()).path("code").asString()).isEqualTo("model-error");
+        assertThat(turns(key, session)).extracting(t -> t.path("role").asString())
+                .containsExactly("user", "user");
+    }
+
+    @Test
+    void postChatStreamsDeltasThenTheReplyBodyWhenAskedForAnEventStream() {
+        String[] tenant = tenantWithMemory();
+        String message = "Which instrument was it again? " + tag;
+        String reply = "It was the violin \u2014 you told me before.";
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.json(
+                "{\"reply\": " + Api.quote(reply) + ", \"remember\": false, \"citations\": [1]}"));
+
+        HttpResponse<String> response = api.sendWithHeaders("POST", "/chat", tenant[0],
+                "{\"sessionId\": \"" + tenant[1] + "\", \"message\": " + Api.quote(message) + "}",
+                "Accept", "text/event-stream");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("text/event-stream"));
+        List<Event> events = events(response.body());
+        List<Event> deltas = events.subList(0, events.size() - 1);
+        assertThat(deltas).hasSizeGreaterThan(3).allSatisfy(e -> assertThat(e.name()).isEqualTo("delta"));
+        assertThat(deltas.stream().map(e -> JSON.readTree(e.data()).path("text").asString())
+                .reduce("", String::concat)).isEqualTo(reply);
+        assertThat(events.getLast().name()).isEqualTo("reply");
+        JsonNode body = JSON.readTree(events.getLast().data());
+        assertThat(body.path("reply").asString()).isEqualTo(reply);
+        assertThat(body.path("remembered").asBoolean()).isFalse();
+        assertThat(body.path("memories").get(0).path("cited").asBoolean()).isTrue();
+        assertThat(turns(tenant[0], tenant[1])).extracting(t -> t.path("id").asString())
+                .containsExactly(body.path("userTurnId").asString(), body.path("turnId").asString());
+    }
+
+    @Test
+    void postChatStreamsAReasonedReplyWholeAndAJsonClientStillGetsJson() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "alice", null);
+
+        HttpResponse<String> reasoned = api.sendWithHeaders("POST", "/chat", key,
+                "{\"sessionId\": \"" + session + "\", \"message\": \"Think it over " + tag + "\", "
+                        + "\"reasoning\": true}", "Accept", "text/event-stream");
+        Api.Response plain = api.sendWithHeadersAsResponse("POST", "/chat", key,
+                "{\"sessionId\": \"" + session + "\", \"message\": \"And now plainly " + tag + "\"}",
+                "Accept", "application/json, text/event-stream;q=0.5");
+
+        List<Event> events = events(reasoned.body());
+        assertThat(events).extracting(Event::name).containsExactly("delta", "reply");
+        JsonNode body = JSON.readTree(events.getLast().data());
+        assertThat(JSON.readTree(events.getFirst().data()).path("text").asString())
+                .isEqualTo(body.path("reply").asString()).isNotBlank();
+        assertThat(body.path("episodeId").asString()).isNotBlank();
+        assertThat(plain.status()).isEqualTo(200);
+        assertThat(plain.text("reply")).isNotBlank();
+        assertThat(turns(key, session)).hasSize(4);
+    }
+
+    @Test
+    void aTenantKeyCannotStreamIntoAnotherTenantsSession() {
+        String owner = api.newTenant();
+        String intruder = api.newTenant();
+        String session = api.newSession(owner, "alice", null);
+        api.importTurns(owner, session, "My secret is 4242 " + tag, "Noted.");
+        String message = "What is my secret? " + tag;
+
+        assertThatThrownBy(() -> {
+            try (StreamResponse<ChatCompletionChunk> stream = client(intruder).chat().completions()
+                    .createStreaming(question(session, message))) {
+                stream.stream().toList();
+            }
+        }).isInstanceOf(NotFoundException.class);
+        Api.Response openAi = api.sendWithHeadersAsResponse("POST", "/v1/chat/completions", intruder,
+                "{\"user\": \"alice\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": "
+                        + Api.quote(message) + "}]}", "X-Memoir-Session", session);
+        HttpResponse<String> chat = api.sendWithHeaders("POST", "/chat", intruder,
+                "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(message) + "}",
+                "Accept", "text/event-stream");
+
+        assertThat(openAi.status()).isEqualTo(404);
+        assertThat(openAi.body().path("error").path("code").asString()).isEqualTo("not-found");
+        assertThat(chat.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(chat.body()).path("code").asString()).isEqualTo("not-found");
+        assertThat(turns(owner, session)).hasSize(2);
+        assertThat(fake.calls(c -> c.mentions(message))).isEmpty();
+    }
+
+    private record Event(String name, String data) {
+    }
+
+    /** The events of a server-sent event stream (a field's one optional leading space dropped, as SSE says). */
+    private static List<Event> events(String body) {
+        List<Event> events = new ArrayList<>();
+        for (String block : body.replace("\r\n", "\n").split("\n\n")) {
+            String name = "message";
+            StringBuilder data = null;
+            for (String line : block.split("\n")) {
+                if (line.startsWith("event:")) {
+                    name = field(line, "event:");
+                } else if (line.startsWith("data:")) {
+                    data = data == null ? new StringBuilder() : data.append('\n');
+                    data.append(field(line, "data:"));
+                }
+            }
+            if (data != null) {
+                events.add(new Event(name, data.toString()));
+            }
+        }
+        return events;
+    }
+
+    private static String field(String line, String prefix) {
+        String value = line.substring(prefix.length());
+        return value.startsWith(" ") ? value.substring(1) : value;
+    }
+}
