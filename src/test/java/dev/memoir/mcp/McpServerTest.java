@@ -241,10 +241,21 @@ class McpServerTest extends IntegrationTest {
         assertThat(wrongKey.status()).isEqualTo(401);
         assertThat(operator.status()).as("the bootstrap key is no tenant's").isEqualTo(401);
         assertThatThrownBy(() -> client("mk_not-a-key")).isInstanceOf(RuntimeException.class);
-        Api.Response valid = api.sendWithHeadersAsResponse("POST", "/mcp", api.newTenant(), initialize,
+        String key = api.newTenant();
+        Api.Response valid = api.sendWithHeadersAsResponse("POST", "/mcp", key, initialize,
                 "Accept", "application/json, text/event-stream");
         assertThat(valid.status()).isEqualTo(200);
         assertThat(valid.body().path("result").path("serverInfo").path("name").asString()).isEqualTo("memoir");
+
+        // Stateless: a tool call stands alone, without a handshake or a session header (as http/mcp.http sends it).
+        Api.Response added = api.sendWithHeadersAsResponse("POST", "/mcp", key, """
+                {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                 "params": {"name": "add_memory", "arguments": {"userId": "raw", "text": "Raw plays the cello."}}}""",
+                "Accept", "application/json, text/event-stream");
+        assertThat(added.status()).as(added.raw()).isEqualTo(200);
+        assertThat(added.body().path("result").path("isError").asBoolean()).isFalse();
+        assertThat(JSON.readTree(added.body().path("result").path("content").get(0).path("text").asString())
+                .path("memory").path("text").asString()).isEqualTo("Raw plays the cello.");
     }
 
     @Test
