@@ -1,7 +1,6 @@
 package dev.memoir.memory;
 
 import java.net.URI;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,7 +17,6 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Size;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -42,12 +40,9 @@ import dev.memoir.web.UserIdentifier;
 class MemoryController {
 
     private final MemoryStore store;
-    private final Duration clockSkew;
 
-    MemoryController(MemoryStore store,
-            @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
+    MemoryController(MemoryStore store) {
         this.store = store;
-        this.clockSkew = clockSkew;
     }
 
     @PostMapping
@@ -64,15 +59,8 @@ class MemoryController {
                             description = "Invalid userId or text, occurredAt in the future, or a kind that "
                                     + "cannot be added")})
     ResponseEntity<MemoryView> add(TenantId tenant, @Valid @RequestBody MemoryCreate request) {
-        MemoryKind kind = request.kind() == null ? MemoryKind.FACT : request.kind();
-        if (!kind.addable()) {
-            throw new InvalidRequestException("kind", "cannot be " + kind + ": only fact memories can be added; "
-                    + "the other kinds are written by Memoir from dialogue and feedback");
-        }
-        if (request.occurredAt() != null && request.occurredAt().isAfter(Instant.now().plus(clockSkew))) {
-            throw new InvalidRequestException("occurredAt", "is in the future: " + request.occurredAt());
-        }
-        AddedMemory added = store.add(tenant, request.userId(), kind, request.text().strip(), request.occurredAt());
+        AddedMemory added = store.add(tenant, request.userId(), request.kind(), request.text().strip(),
+                request.occurredAt());
         // Relative, so that a forged Host header cannot point clients elsewhere.
         URI location = URI.create("/memory/" + added.memory().id());
         return added.created() ? ResponseEntity.created(location).body(added.memory())

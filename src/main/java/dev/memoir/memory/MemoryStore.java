@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -18,6 +20,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.Cursor;
+import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
 
 /** Stores, embeds and searches memory records. The only way other features reach the memory table. */
@@ -29,11 +32,15 @@ public class MemoryStore {
     private final HybridSearchRepository hybridSearch;
     private final TextEmbedder embedder;
     private final MemoryUserQueries users;
+    // The skew allowed for turns' occurredAt (memoir.session.clock-skew) bounds added memories' dates the same way.
+    private final Duration clockSkew;
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
-            HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users) {
+            HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users,
+            @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
+        this.clockSkew = clockSkew;
         this.users = users;
         this.records = records;
         this.revisions = revisions;
@@ -69,13 +76,20 @@ public class MemoryStore {
      * the memory that has it is returned, not created. An erasure of the user that starts meanwhile waits for
      * this add and erases it too.
      *
-     * @param occurredAt when what it states was said or became true; null for now
+     * @param kind       null for {@link MemoryKind#FACT}; a kind that is not addable is refused, 400 naming kind
+     * @param occurredAt when what it states was said or became true; null for now; in the future beyond the
+     *                   allowed clock skew, 400 naming occurredAt
      */
     @Transactional
     public AddedMemory add(TenantId tenant, String userId, MemoryKind kind, String text, Instant occurredAt) {
-        if (!kind.addable()) {
-            throw new IllegalArgumentException("Memories of kind " + kind + " are written by Memoir, not added");
+        if (kind != null && !kind.addable()) {
+            throw new InvalidRequestException("kind", "cannot be " + kind + ": only fact memories can be added; "
+                    + "the other kinds are written by Memoir from dialogue and feedback");
         }
+        if (occurredAt != null && occurredAt.isAfter(Instant.now().plus(clockSkew))) {
+            throw new InvalidRequestException("occurredAt", "is in the future: " + occurredAt);
+        }
+        kind = kind == null ? MemoryKind.FACT : kind;
         records.holdUserForAdd(tenant.value(), userId);
         String dedupKey = kind.wireName() + ":" + sha256(tenant.value() + "\n" + userId + "\n" + text);
         records.serialiseOnDedupKey(dedupKey);

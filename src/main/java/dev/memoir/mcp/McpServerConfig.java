@@ -1,0 +1,45 @@
+package dev.memoir.mcp;
+
+import java.util.List;
+import java.util.Map;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures.SyncToolSpecification;
+
+import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
+import org.springframework.ai.mcp.server.webmvc.transport.WebMvcStatelessServerTransport;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.memoir.tenant.TenantId;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The MCP server at {@code /mcp} (streamable HTTP, stateless; Spring AI's WebMVC starter). Requests reach it
+ * through the same API-key filter as the REST API, which stores the key's tenant on the request; the transport
+ * passes it to the tools in their transport context. Stateless, so any instance can serve any call.
+ */
+@Configuration(proxyBeanMethods = false)
+class McpServerConfig {
+
+    /** Replaces the starter's transport (it backs off when one exists) to add the tenant to each call's context. */
+    @Bean
+    WebMvcStatelessServerTransport webMvcStatelessServerTransport(
+            @Qualifier("mcpServerJsonMapper") JsonMapper mcpJsonMapper, McpServerStreamableHttpProperties properties) {
+        return WebMvcStatelessServerTransport.builder()
+                .jsonMapper(new JacksonMcpJsonMapper(mcpJsonMapper))
+                .messageEndpoint(properties.getMcpEndpoint())
+                .contextExtractor(request -> TenantId.of(request.servletRequest())
+                        .map(tenant -> McpTransportContext.create(Map.of(MemoryTools.TENANT, tenant)))
+                        .orElse(McpTransportContext.EMPTY))
+                .build();
+    }
+
+    @Bean
+    List<SyncToolSpecification> memoirTools(MemoryTools tools) {
+        return tools.specifications();
+    }
+}

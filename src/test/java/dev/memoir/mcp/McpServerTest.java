@@ -1,0 +1,281 @@
+package dev.memoir.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer.Answer;
+import dev.memoir.support.FakeOpenAiServer.ChatCall;
+import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The MCP server driven by the MCP Java SDK's client over streamable HTTP, as any MCP host would drive it. */
+class McpServerTest extends IntegrationTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String tag = UUID.randomUUID().toString().substring(0, 8);
+    private final List<McpSyncClient> clients = new ArrayList<>();
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(McpSyncClient::close);
+    }
+
+    private McpSyncClient client(String key) {
+        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+                .builder("http://127.0.0.1:" + api.port())
+                .endpoint("/mcp")
+                .httpRequestCustomizer((request, method, uri, body, context) ->
+                        request.header("Authorization", "Bearer " + key))
+                .build();
+        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
+        clients.add(client);
+        client.initialize();
+        return client;
+    }
+
+    private static CallToolResult call(McpSyncClient client, String tool, Object... keysAndValues) {
+        Map<String, Object> arguments = new HashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            arguments.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return client.callTool(new CallToolRequest(tool, arguments));
+    }
+
+    private static String text(CallToolResult result) {
+        return ((TextContent) result.content().getFirst()).text();
+    }
+
+    /** The JSON a successful call answered. */
+    private static JsonNode ok(CallToolResult result) {
+        assertThat(result.isError()).as(text(result)).isFalse();
+        return JSON.readTree(text(result));
+    }
+
+    /**
+     * A call refused for one of its arguments: a tool error naming it, whether the server's schema validation or
+     * Memoir's own checks (canonical user ids, visible text, times, cursors) refused it.
+     */
+    private static void assertRefused(CallToolResult result, String argument) {
+        assertThat(failed(result)).containsPattern("(invalid-request: " + argument + " |/" + argument + "[/:]|'" + argument + "')");
+    }
+
+    /** The message of a tool error. */
+    private static String failed(CallToolResult result) {
+        assertThat(result.isError()).as(text(result)).isTrue();
+        return text(result);
+    }
+
+    @Test
+    void theToolsAreListedWithDescriptionsAndSchemasAndNoTenantArgument() {
+        List<Tool> tools = client(api.newTenant()).listTools().tools();
+
+        assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrder("add_memory", "search_memory",
+                "list_memories", "get_memory", "update_memory", "delete_memory", "chat");
+        assertThat(tools).allSatisfy(tool -> {
+            assertThat(tool.description()).hasSizeGreaterThan(40);
+            assertThat(tool.inputSchema()).containsEntry("type", "object");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> properties = (Map<String, Object>) tool.inputSchema().get("properties");
+            assertThat(properties).isNotEmpty().allSatisfy((name, property) -> {
+                assertThat(name.toLowerCase()).doesNotContain("tenant");
+                assertThat(((Map<?, ?>) property).get("description")).as(tool.name() + "." + name).isNotNull();
+            });
+        });
+        Tool add = tools.stream().filter(t -> t.name().equals("add_memory")).findFirst().orElseThrow();
+        assertThat(add.inputSchema().get("required")).isEqualTo(List.of("userId", "text"));
+        Tool search = tools.stream().filter(t -> t.name().equals("search_memory")).findFirst().orElseThrow();
+        assertThat(search.annotations().readOnlyHint()).isTrue();
+    }
+
+    @Test
+    void aMemoryAddedThroughMcpIsSearchableEditableAndDeletable() {
+        String key = api.newTenant();
+        McpSyncClient mcp = client(key);
+
+        JsonNode added = ok(call(mcp, "add_memory", "userId", "alice", "text", "Alice is allergic to peanuts " + tag,
+                "occurredAt", "2024-03-01T09:00:00Z"));
+        String id = added.path("memory").path("id").asString();
+        assertThat(added.path("created").asBoolean()).isTrue();
+        assertThat(added.path("memory").path("kind").asString()).isEqualTo("fact");
+        assertThat(ok(call(mcp, "add_memory", "userId", "alice", "text", "Alice is allergic to peanuts " + tag))
+                .path("created").asBoolean()).as("the same text again").isFalse();
+
+        JsonNode found = ok(call(mcp, "search_memory", "userId", "alice", "query", "food allergy", "kind",
+                List.of("fact"), "limit", 5));
+        assertThat(found.path("items").get(0).path("id").asString()).isEqualTo(id);
+        assertThat(found.path("items").get(0).path("score").asDouble()).isPositive();
+        assertThat(ok(call(mcp, "search_memory", "userId", "alice", "query", "food allergy", "to",
+                "2024-01-01T00:00:00Z")).path("items")).as("outside the time window").isEmpty();
+        assertThat(ok(call(mcp, "get_memory", "id", id)).path("text").asString())
+                .isEqualTo("Alice is allergic to peanuts " + tag);
+
+        JsonNode updated = ok(call(mcp, "update_memory", "id", id, "text", "Alice is allergic to hazelnuts " + tag));
+        assertThat(updated.path("version").asInt()).isEqualTo(2);
+        assertThat(api.get(key, "/memory/" + id).text("text")).isEqualTo("Alice is allergic to hazelnuts " + tag);
+
+        assertThat(ok(call(mcp, "delete_memory", "id", id)).path("deleted").asString()).isEqualTo(id);
+        assertThat(failed(call(mcp, "get_memory", "id", id))).startsWith("not-found:");
+        assertThat(api.get(key, "/memory/" + id).status()).isEqualTo(404);
+    }
+
+    @Test
+    void listMemoriesPagesWithACursorAndRefusesABadOne() {
+        String key = api.newTenant();
+        McpSyncClient mcp = client(key);
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            texts.add("Bo fact " + i + " " + tag);
+            ok(call(mcp, "add_memory", "userId", "bo", "text", texts.getLast()));
+        }
+
+        List<String> listed = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            JsonNode page = cursor == null ? ok(call(mcp, "list_memories", "userId", "bo", "limit", 2))
+                    : ok(call(mcp, "list_memories", "userId", "bo", "limit", 2, "cursor", cursor));
+            page.path("items").forEach(m -> listed.add(m.path("text").asString()));
+            cursor = page.has("nextCursor") ? page.path("nextCursor").asString() : null;
+            pages++;
+        } while (cursor != null);
+
+        assertThat(pages).isEqualTo(3);
+        assertThat(listed).containsExactlyElementsOf(texts.reversed());
+        assertRefused(call(mcp, "list_memories", "userId", "bo", "cursor", "garbage"), "cursor");
+        assertRefused(call(mcp, "list_memories", "userId", "bo", "limit", 1000), "limit");
+    }
+
+    @Test
+    void chatAnswersWithTheUsersMemoryAndStoresTheTurns() {
+        String key = api.newTenant();
+        McpSyncClient mcp = client(key);
+        ok(call(mcp, "add_memory", "userId", "carl", "text", "Carl's daughter is called Mireille " + tag));
+        String question = "What is my daughter's name? " + tag;
+        onModelCall(c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question),
+                c -> Answer.json("{\"reply\": \"She is called Mireille.\", \"remember\": false, \"citations\": [1]}"));
+
+        JsonNode reply = ok(call(mcp, "chat", "userId", "carl", "message", question));
+
+        assertThat(reply.path("reply").asString()).isEqualTo("She is called Mireille.");
+        assertThat(reply.path("memories").get(0).path("text").asString())
+                .isEqualTo("Carl's daughter is called Mireille " + tag);
+        assertThat(reply.path("memories").get(0).path("cited").asBoolean()).isTrue();
+        ChatCall call = fake.calls(c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question)).getFirst();
+        assertThat(call.prompt()).contains("Carl's daughter is called Mireille " + tag);
+        String session = reply.path("sessionId").asString();
+        JsonNode turns = api.get(key, "/sessions/" + session).body().path("turns");
+        assertThat(turns).extracting(t -> t.path("content").asString())
+                .containsExactly(question, "She is called Mireille.");
+
+        JsonNode again = ok(call(mcp, "chat", "sessionId", session, "message", "Thanks " + tag));
+        assertThat(again.path("sessionId").asString()).as("the same conversation").isEqualTo(session);
+        assertRefused(call(mcp, "chat", "sessionId", session, "userId", "someone-else", "message", "Hi"), "userId");
+        assertRefused(call(mcp, "chat", "message", "Hi"), "userId");
+    }
+
+    @Test
+    void aTenantsKeyNeverReachesAnotherTenantsMemoryThroughMcp() {
+        String acme = api.newTenant();
+        String globex = api.newTenant();
+        String id = ok(call(client(acme), "add_memory", "userId", "hana", "text",
+                "Hana's locker code is 4711 " + tag)).path("memory").path("id").asString();
+        String session = api.newSession(acme, "hana", null);
+        McpSyncClient intruder = client(globex);
+
+        assertThat(failed(call(intruder, "get_memory", "id", id))).startsWith("not-found:");
+        assertThat(failed(call(intruder, "update_memory", "id", id, "text", "stolen"))).startsWith("not-found:");
+        assertThat(failed(call(intruder, "delete_memory", "id", id))).startsWith("not-found:");
+        assertThat(ok(call(intruder, "search_memory", "userId", "hana", "query", "locker code")).path("items"))
+                .isEmpty();
+        assertThat(ok(call(intruder, "list_memories", "userId", "hana")).path("items")).isEmpty();
+        assertThat(failed(call(intruder, "chat", "sessionId", session, "message", "What is my code?")))
+                .startsWith("not-found:");
+        assertThat(failed(call(intruder, "get_memory", "id", id, "tenantId", UUID.randomUUID().toString())))
+                .as("no tool takes a tenant").contains("tenantId");
+        JsonNode untouched = api.get(acme, "/memory/" + id).body();
+        assertThat(untouched.path("text").asString()).isEqualTo("Hana's locker code is 4711 " + tag);
+        assertThat(untouched.path("version").asInt()).isEqualTo(1);
+        assertThat(items(api.get(acme, "/memory?userId=hana"))).hasSize(1);
+    }
+
+    @Test
+    void mcpNeedsAValidApiKey() {
+        String initialize = """
+                {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+                 "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}""";
+
+        Api.Response anonymous = api.sendWithHeadersAsResponse("POST", "/mcp", null, initialize,
+                "Accept", "application/json, text/event-stream");
+        Api.Response wrongKey = api.sendWithHeadersAsResponse("POST", "/mcp", "mk_not-a-key", initialize,
+                "Accept", "application/json, text/event-stream");
+        Api.Response operator = api.sendWithHeadersAsResponse("POST", "/mcp", Api.BOOTSTRAP_KEY, initialize,
+                "Accept", "application/json, text/event-stream");
+
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(anonymous.text("code")).isEqualTo("unauthorized");
+        assertThat(wrongKey.status()).isEqualTo(401);
+        assertThat(operator.status()).as("the bootstrap key is no tenant's").isEqualTo(401);
+        assertThatThrownBy(() -> client("mk_not-a-key")).isInstanceOf(RuntimeException.class);
+        String key = api.newTenant();
+        Api.Response valid = api.sendWithHeadersAsResponse("POST", "/mcp", key, initialize,
+                "Accept", "application/json, text/event-stream");
+        assertThat(valid.status()).isEqualTo(200);
+        assertThat(valid.body().path("result").path("serverInfo").path("name").asString()).isEqualTo("memoir");
+
+        // Stateless: a tool call stands alone, without a handshake or a session header (as http/mcp.http sends it).
+        Api.Response added = api.sendWithHeadersAsResponse("POST", "/mcp", key, """
+                {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                 "params": {"name": "add_memory", "arguments": {"userId": "raw", "text": "Raw plays the cello."}}}""",
+                "Accept", "application/json, text/event-stream");
+        assertThat(added.status()).as(added.raw()).isEqualTo(200);
+        assertThat(added.body().path("result").path("isError").asBoolean()).isFalse();
+        assertThat(JSON.readTree(added.body().path("result").path("content").get(0).path("text").asString())
+                .path("memory").path("text").asString()).isEqualTo("Raw plays the cello.");
+    }
+
+    @Test
+    void invalidArgumentsAreToolErrorsNamingTheArgument() {
+        McpSyncClient mcp = client(api.newTenant());
+        String future = Instant.now().plus(1, ChronoUnit.HOURS).toString();
+
+        assertRefused(call(mcp, "add_memory", "userId", "dan", "text", "x", "kind", "history"), "kind");
+        assertRefused(call(mcp, "add_memory", "text", "x"), "userId");
+        assertRefused(call(mcp, "add_memory", "userId", " dan", "text", "x"), "userId");
+        assertRefused(call(mcp, "add_memory", "userId", "dan", "text", "\u200b "), "text");
+        assertRefused(call(mcp, "add_memory", "userId", "dan", "text", "a\u0000b"), "text");
+        assertRefused(call(mcp, "add_memory", "userId", "dan", "text", "x", "occurredAt", future), "occurredAt");
+        assertRefused(call(mcp, "add_memory", "userId", "dan", "text", "x", "occurredAt", "yesterday"), "occurredAt");
+        assertRefused(call(mcp, "get_memory", "id", "not-a-uuid"), "id");
+        assertThat(failed(call(mcp, "get_memory", "id", UUID.randomUUID().toString()))).startsWith("not-found:");
+        assertRefused(call(mcp, "search_memory", "userId", "dan", "query", "x", "kind", List.of("gossip")), "kind");
+        assertRefused(call(mcp, "search_memory", "userId", "dan", "query", "x", "from", "2024-02-01T00:00:00Z",
+                "to", "2024-01-01T00:00:00Z"), "to");
+        assertRefused(call(mcp, "search_memory", "userId", "dan", "query", 42), "query");
+        assertThat(ok(call(mcp, "list_memories", "userId", "dan")).path("items")).isEmpty();
+    }
+}
