@@ -133,49 +133,74 @@ class ConcurrentRequestsTest extends IntegrationTest {
                 .isEqualTo(409);
     }
 
+    /**
+     * A chat whose body arrives slowly: it holds one of its tenant's write permits from the moment its headers are
+     * read until it is answered, for as long as the test wants, without depending on how fast the machine reaches
+     * the model (a model held longer than the client's timeout would fail the reply instead).
+     */
+    private static final class SlowChat implements AutoCloseable {
+        private final java.net.Socket socket;
+        private final byte[] body;
+
+        SlowChat(int port, String key, String session, String message) throws java.io.IOException {
+            body = ("{\"sessionId\": \"" + session + "\", \"message\": \"" + message + "\"}")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            socket = new java.net.Socket("127.0.0.1", port);
+            socket.setSoTimeout(20_000);
+            String head = "POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                    + "\r\nConnection: close\r\n\r\n";
+            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(body, 0, 5);
+            socket.getOutputStream().flush();
+        }
+
+        /** Sends the rest of the body and answers the response's status code. */
+        int finish() throws java.io.IOException {
+            socket.getOutputStream().write(body, 5, body.length - 5);
+            socket.getOutputStream().flush();
+            String statusLine = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(statusLine.split(" ")[1]);
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            socket.close();
+        }
+    }
+
     @Test
     void aTenantsWritesBeyondItsLimitAreRefusedWith429AndRetryAfterWhileOtherTenantsAndReadsGoOn() throws Exception {
         String key = api.newTenant();
         String other = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
         String otherSession = api.newSession(other, "u", "{\"reflectionRounds\": 0}");
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        // The model holds every busy reply until the test has seen the 25th request refused (within the client's
-        // 3 s timeout in the tests).
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> {
-            try {
-                release.await(2500, java.util.concurrent.TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return Answer.json("{\"reply\": \"Slowly.\", \"remember\": false}");
-        });
 
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<Api.Response>> busy = new ArrayList<>();
+        List<SlowChat> busy = new ArrayList<>();
+        try {
             for (int i = 0; i < 24; i++) {
-                int n = i;
-                busy.add(pool.submit(() -> api.chat(key, session, "Busy " + n + " " + tag)));
+                busy.add(new SlowChat(api.port(), key, session, "Busy " + i + " " + tag));
             }
-            eventually().until(() -> fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).size() == 24);
-
-            Api.Response refused = api.chat(key, session, "One too many " + tag);
-            assertThat(refused.status()).isEqualTo(429);
+            // Each of the 24 holds a permit once the server has read its headers; until then a probe gets through.
+            Api.Response refused = eventually().until(() -> api.chat(key, session, "One too many " + tag),
+                    response -> response.status() == 429);
             assertThat(refused.text("code")).isEqualTo("too-many-requests");
             assertThat(api.sendWithHeaders("POST", "/chat", key, "{\"sessionId\": \"" + session
                     + "\", \"message\": \"Again\"}").headers().firstValue("Retry-After")).contains("2");
             assertThat(api.get(key, "/sessions/" + session).status()).as("reads are not limited").isEqualTo(200);
             assertThat(api.chat(other, otherSession, "Another tenant " + UUID.randomUUID()).status())
                     .as("another tenant").isEqualTo(200);
-            release.countDown();
 
-            assertThat(countByStatus(busy.stream().map(f -> {
-                try {
-                    return f.get();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }).toList())).isEqualTo(Map.of(200, 24));
+            Map<Integer, Integer> statuses = new HashMap<>();
+            for (SlowChat chat : busy) {
+                statuses.merge(chat.finish(), 1, Integer::sum);
+            }
+            assertThat(statuses).isEqualTo(Map.of(200, 24));
+        } finally {
+            for (SlowChat chat : busy) {
+                chat.close();
+            }
         }
         assertThat(api.chat(key, session, "After the burst " + tag).status()).isEqualTo(200);
     }
