@@ -1,7 +1,13 @@
 package dev.memoir.chat;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.PreDestroy;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,12 +42,15 @@ class ReplyStreams {
     private final ChatResponder responder;
     private final TaskExecutor executor;
     private final ChatProperties properties;
+    private final ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1,
+            Thread.ofPlatform().name("reply-stream-deadlines").daemon().factory());
 
     ReplyStreams(ChatResponder responder, @Qualifier("applicationTaskExecutor") TaskExecutor executor,
             ChatProperties properties) {
         this.responder = responder;
         this.executor = executor;
         this.properties = properties;
+        deadlines.setRemoveOnCancelPolicy(true);
     }
 
     /** The events of one stream format. */
@@ -75,19 +84,45 @@ class ReplyStreams {
         }
     }
 
+    /**
+     * The servlet container's own limit on the response, past {@code memoir.chat.stream-timeout}: only a stream
+     * that could not end itself in time meets it. Spring ends such a response without a last event.
+     */
+    private static final Duration BACKSTOP = Duration.ofSeconds(30);
+
+    @PreDestroy
+    void stop() {
+        deadlines.shutdownNow();
+    }
+
     ResponseEntity<SseEmitter> stream(ChatResponder.PreparedTurn turn, Events events) {
-        SseEmitter emitter = new SseEmitter(properties.streamTimeout().toMillis());
-        Stream stream = new Stream(emitter, events);
-        emitter.onTimeout(stream::timedOut);
-        emitter.onError(failure -> stream.ended());
-        emitter.onCompletion(stream::ended);
-        executor.execute(() -> stream.answer(turn));
+        SseEmitter emitter = new SseEmitter(properties.streamTimeout().plus(BACKSTOP).toMillis());
+        answer(turn, events, emitter);
         return ResponseEntity.ok()
                 .contentType(MediaType.TEXT_EVENT_STREAM)
                 .cacheControl(CacheControl.noStore())
                 // Proxies such as nginx would otherwise collect the events and pass them on all at once.
                 .header("X-Accel-Buffering", "no")
                 .body(emitter);
+    }
+
+    /** Answers the turn into the emitter on the task executor; returns at once. */
+    void answer(ChatResponder.PreparedTurn turn, Events events, SseEmitter emitter) {
+        Stream stream = new Stream(emitter, events);
+        emitter.onTimeout(stream::ended);
+        emitter.onError(failure -> stream.ended());
+        emitter.onCompletion(stream::ended);
+        // The stream's own deadline, so that it can still end with an event: once the container's timeout fires,
+        // Spring has completed the emitter and nothing more can be sent.
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> executor.execute(stream::timedOut),
+                properties.streamTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        executor.execute(() -> {
+            try {
+                stream.answer(turn);
+            } finally {
+                deadline.cancel(false);
+            }
+        });
     }
 
     private final class Stream {
@@ -133,7 +168,12 @@ class ReplyStreams {
         }
 
         private synchronized void fail(ApiException failure) {
-            if (!started && !ended) {
+            if (ended) {
+                log.warn("{}: {} (after the reply stream had ended)", failure.code(), failure.getMessage(),
+                        failure.getCause());
+                return;
+            }
+            if (!started) {
                 // Nothing sent yet: the usual error status and body, through the endpoint's exception handlers.
                 ended = true;
                 emitter.completeWithError(failure);
@@ -153,6 +193,8 @@ class ReplyStreams {
                 emitter.completeWithError(new StreamTimeoutException());
                 return;
             }
+            log.warn("stream-timeout: a reply stream took longer than memoir.chat.stream-timeout ({})",
+                    properties.streamTimeout());
             send(events.error(new StreamTimeoutException()));
             complete();
         }

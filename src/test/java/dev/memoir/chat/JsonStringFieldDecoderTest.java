@@ -52,8 +52,8 @@ class JsonStringFieldDecoderTest {
                 "{\"reply\": \"caf\\u00e9 \\u00C9t\\u00e9 \\u20ac \\ud83d\\ude00 raw é €\", \"citations\": [1, 2]}",
                 "{\"remember\": true, \"citations\": [3], \"reply\": \"Last field\"}",
                 "```json\n{\"reply\" : \"Fenced\\r\\n\\b\\f\" }\n```",
-                "{\"meta\": {\"reply\": \"nested, not this\"}, \"note\": \"reply\", \"list\": [\"reply\", {\"reply\": 1}],"
-                        + " \"reply\": \"this one\"}",
+                "{\"meta\": {\"reply\": \"nested, not this\"}, \"note\": \"reply\", "
+                        + "\"list\": [\"reply\", {\"reply\": 1}], \"reply\": \"this one\"}",
                 "{\"re\\u0070ly\": \"escaped key\"}");
         for (String answer : answers) {
             String expected = JSON.readTree(answer.substring(answer.indexOf('{'), answer.lastIndexOf('}') + 1))

@@ -3,7 +3,14 @@ package dev.memoir.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -25,6 +32,7 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
@@ -276,6 +284,79 @@ class StreamingChatTest extends IntegrationTest {
         assertThat(plain.status()).isEqualTo(200);
         assertThat(plain.text("reply")).isNotBlank();
         assertThat(turns(key, session)).hasSize(4);
+    }
+
+    /** Whether the message being answered (not an earlier one in the prompt) is of this test and kind. */
+    private boolean says(FakeOpenAiServer.ChatCall call, String kind) {
+        return call.lastUserMessage().startsWith(kind) && call.lastUserMessage().endsWith(tag);
+    }
+
+    @Test
+    void streamsGiveBackTheirTenantsWritePermitHoweverTheyEnd() {
+        String key = api.newTenant();
+        // Conditional memory only: the cheapest turns, as this test makes many.
+        String session = api.newSession(key, "u",
+                "{\"write\": [\"conditional\"], \"read\": [\"conditional\"], \"reflectionRounds\": 0}");
+        onModelCall(call -> call.is(Step.REPLY) && says(call, "ends well"),
+                call -> Answer.json("{\"reply\": \"Fine.\", \"remember\": false}"));
+        onModelCall(call -> call.is(Step.REPLY) && says(call, "fails early"), call -> Answer.error(500));
+        onModelCall(call -> call.is(Step.REPLY) && says(call, "fails late"),
+                call -> Answer.failingMidStream("{\"reply\": \"Half of it\", \"remember\": false}", 4));
+
+        // For each way a response ends (completed, or failed before its first event and answered by the exception
+        // handlers), one more stream than the tenant may have writes in flight: a permit kept by every stream that
+        // ends that way would refuse the last of them. Failing after the first event completes like ending well.
+        for (String kind : List.of("ends well", "fails early")) {
+            for (int i = 0; i < 25; i++) {
+                HttpResponse<String> response = stream(key, session, kind + " " + i + " " + tag);
+
+                assertThat(response.statusCode()).as(kind + " " + i).isEqualTo(kind.equals("ends well") ? 200 : 502);
+                if (kind.equals("ends well")) {
+                    assertThat(events(response.body()).getLast().name()).as(kind + " " + i).isEqualTo("reply");
+                }
+            }
+        }
+        HttpResponse<String> failedLate = stream(key, session, "fails late " + tag);
+
+        assertThat(failedLate.statusCode()).isEqualTo(200);
+        Event last = events(failedLate.body()).getLast();
+        assertThat(last.name()).isEqualTo("error");
+        assertThat(JSON.readTree(last.data()).path("code").asString()).isEqualTo("model-error");
+        assertThat(JSON.readTree(last.data()).path("status").asInt()).isEqualTo(502);
+        assertThat(events(failedLate.body()).getFirst().name()).isEqualTo("delta");
+    }
+
+    private HttpResponse<String> stream(String key, String session, String message) {
+        return api.sendWithHeaders("POST", "/chat", key, "{\"sessionId\": \"" + session + "\", \"message\": "
+                + Api.quote(message) + "}", "Accept", "text/event-stream");
+    }
+
+    @Test
+    void aClientThatLeavesMidStreamStillHasTheReplyStored() throws Exception {
+        String key = api.newTenant();
+        String session = api.newSession(key, "alice", null);
+        String message = "Tell me everything " + tag;
+        CompletableFuture<Void> resume = new CompletableFuture<>();
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.heldMidStream(
+                "{\"reply\": \"Everything, in great detail.\", \"remember\": false}", 5, resume));
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + "/chat"))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"sessionId\": \"" + session + "\", \"message\": "
+                        + Api.quote(message) + "}"))
+                .build();
+
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            try (BufferedReader events = new BufferedReader(new InputStreamReader(response.body(),
+                    StandardCharsets.UTF_8))) {
+                assertThat(events.readLine()).isEqualTo("event:delta");
+            }
+        }
+        resume.complete(null);
+
+        eventually().until(() -> turns(key, session).size() == 2);
+        assertThat(turns(key, session).get(1).path("content").asString()).isEqualTo("Everything, in great detail.");
     }
 
     @Test

@@ -90,7 +90,8 @@ public final class FakeOpenAiServer {
                 return;
             }
             if (call.streamed() && answer.rawBody() == null) {
-                sendStream(exchange, answer, call.body().path("stream_options").path("include_usage").asBoolean(false));
+                boolean usage = call.body().path("stream_options").path("include_usage").asBoolean(false);
+                sendStream(exchange, answer, usage);
                 return;
             }
             send(exchange, 200, answer.rawBody() != null ? answer.rawBody() : completion(answer.content()));
@@ -116,6 +117,9 @@ public final class FakeOpenAiServer {
                     answer = new Answer(200, content, null, null, null, null);
                 }
                 if (answer.pieces() != null && pieces == answer.pieces()) {
+                    // The client reads the chunks sent so far before the error reaches it (Spring AI's stream
+                    // delivers an error at once, dropping chunks it has not handed on yet).
+                    sleep(Duration.ofMillis(200));
                     event(out, "{\"error\":{\"message\":\"scripted failure mid-stream\",\"type\":\"server_error\","
                             + "\"code\":null,\"param\":null}}");
                     return;

@@ -1,0 +1,76 @@
+package dev.memoir.tenant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.servlet.FilterChain;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockAsyncContext;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+import dev.memoir.web.ProblemWriter;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/** A streamed reply is answered after its handler returns: its write stays counted until its response ends. */
+class TenantWorkLimiterAsyncTest {
+
+    private final TenantId tenant = new TenantId(UUID.randomUUID());
+    private final ApiKeyAuthenticationFilter filter = new ApiKeyAuthenticationFilter(
+            new TenantService(null, null) {
+                @Override
+                Optional<TenantId> authenticate(String key) {
+                    return Optional.of(tenant);
+                }
+            },
+            new SecurityProperties(null), problemWriter(),
+            new TenantWorkLimiter(new TenantLimits(1, Duration.ofSeconds(2))));
+
+    /** The real writer; its constructor belongs to the web package's wiring. */
+    private static ProblemWriter problemWriter() {
+        try {
+            var constructor = ProblemWriter.class.getDeclaredConstructor(JsonMapper.class);
+            constructor.setAccessible(true);
+            return constructor.newInstance(JsonMapper.builder().build());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MockHttpServletRequest post() {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/chat");
+        request.addHeader("Authorization", "Bearer some-key");
+        request.setAsyncSupported(true);
+        return request;
+    }
+
+    /** Whether the request got past the filter, rather than a 429. */
+    private boolean admitted(MockHttpServletRequest request, FilterChain then) throws Exception {
+        boolean[] reached = new boolean[1];
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        filter.doFilter(request, response, (req, res) -> {
+            reached[0] = true;
+            then.doFilter(req, res);
+        });
+        assertThat(response.getStatus()).isEqualTo(reached[0] ? 200 : 429);
+        return reached[0];
+    }
+
+    @Test
+    void anAsynchronousResponseHoldsItsPermitUntilItCompletes() throws Exception {
+        MockHttpServletRequest streaming = post();
+
+        assertThat(admitted(streaming, (req, res) -> req.startAsync())).isTrue();
+        assertThat(admitted(post(), (req, res) -> { })).as("while the stream is answered").isFalse();
+
+        ((MockAsyncContext) streaming.getAsyncContext()).complete();
+
+        assertThat(admitted(post(), (req, res) -> { })).as("once the stream ended").isTrue();
+        assertThat(admitted(post(), (req, res) -> { })).as("a plain request releases its permit at once").isTrue();
+    }
+}
