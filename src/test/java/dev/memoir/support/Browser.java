@@ -55,6 +55,8 @@ public final class Browser implements AutoCloseable {
                 "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--disable-extensions", "--lang=en-US",
                 "--window-size=" + LAPTOP.width + "," + LAPTOP.height);
+        // The console is read after each test: a script error or a blocked resource (CSP) shows up there.
+        options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
         return new Browser(service, driver);
@@ -87,6 +89,18 @@ public final class Browser implements AutoCloseable {
 
     public WebElement clickable(By by) {
         return until(ExpectedConditions.elementToBeClickable(by));
+    }
+
+    /**
+     * The console errors since the last call, less the browser's own line for each refused API request (which
+     * the tests cause on purpose, for instance with a wrong key).
+     */
+    public java.util.List<String> consoleErrors() {
+        return driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
+                .map(org.openqa.selenium.logging.LogEntry::getMessage)
+                .filter(message -> !message.contains("Failed to load resource: the server responded with a status"))
+                .toList();
     }
 
     public void screenshot(Path file) {

@@ -50,8 +50,9 @@ class InspectorPageTest extends IntegrationTest {
     }
 
     @AfterEach
-    void restoreWindow() {
+    void noScriptErrorsAndTheLaptopWindowAgain() {
         browser.resize(Browser.LAPTOP);
+        assertThat(browser.consoleErrors()).as("console errors").isEmpty();
     }
 
     private String page() {
