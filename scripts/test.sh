@@ -4,6 +4,8 @@
 # Tests need PostgreSQL with pgvector. Where Docker is available they start a pgvector container through
 # Testcontainers; otherwise this script first installs and starts a local PostgreSQL with pgvector
 # (scripts/local-postgres.sh, Debian; needs root or sudo) and the tests use its memoir_test database.
+# The inspector page's tests drive a headless Chromium: Debian's chromium and chromium-driver are installed
+# where missing (root or sudo), since Selenium is never allowed to download a browser or a driver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,12 +35,31 @@ pick_jdk() {
   exit 1
 }
 
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# The browser tests use /usr/bin/chromium and /usr/bin/chromedriver from Debian's packages.
+install_browser() {
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    return 0
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "The inspector tests need chromium and chromedriver at /usr/bin (Debian: apt-get install chromium chromium-driver)." >&2
+    exit 1
+  fi
+  echo "Installing chromium and chromium-driver for the inspector page's browser tests."
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+}
+
 docker_available() {
   command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1
 }
 
 pick_jdk
 echo "Using JDK at $JAVA_HOME"
+install_browser
 if docker_available; then
   echo "Docker is available: tests start PostgreSQL with pgvector through Testcontainers."
 elif [ -z "${MEMOIR_TEST_DB_URL:-}" ]; then

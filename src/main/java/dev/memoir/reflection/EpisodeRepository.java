@@ -13,6 +13,8 @@ interface EpisodeRepository extends JpaRepository<Episode, UUID> {
 
     Optional<Episode> findByIdAndTenantId(UUID id, UUID tenantId);
 
+    Optional<Episode> findByReplyTurnIdAndTenantId(UUID replyTurnId, UUID tenantId);
+
     /**
      * Serialises everything done about one reply's episode until the transaction ends, also before the episode
      * exists: two first feedbacks on a reply would otherwise both create it.

@@ -1,6 +1,7 @@
 package dev.memoir.reflection;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -8,12 +9,15 @@ import org.springframework.ai.embedding.EmbeddingModel;
 import java.util.UUID;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
@@ -28,13 +32,15 @@ class ReflectionController {
     private final EmbeddingModel embeddingModel;
     private final FeedbackLearner learner;
     private final EpisodeRepository episodes;
+    private final ReplyTraces traces;
 
     ReflectionController(RerankerReflection reranker, EmbeddingModel embeddingModel, FeedbackLearner learner,
-            EpisodeRepository episodes) {
+            EpisodeRepository episodes, ReplyTraces traces) {
         this.reranker = reranker;
         this.embeddingModel = embeddingModel;
         this.learner = learner;
         this.episodes = episodes;
+        this.traces = traces;
     }
 
     @PostMapping("/feedback")
@@ -59,6 +65,31 @@ class ReflectionController {
     EpisodeView episode(TenantId tenant, @PathVariable UUID id) {
         return episodes.findByIdAndTenantId(id, tenant.value()).map(Episode::view)
                 .orElseThrow(() -> new NotFoundException("Episode", id));
+    }
+
+    @GetMapping("/replies/{turnId}")
+    @Operation(summary = "What an assistant reply was given and what it cited",
+            description = "The memories recalled for the reply, in the order of the prompt, with their scores and "
+                    + "whether the reply cited them, and the learning episode about the reply when there is one. "
+                    + "A reply imported rather than made by Memoir has no trace (traced is false).",
+            responses = {@ApiResponse(responseCode = "200"),
+                    @ApiResponse(responseCode = "400", description = "The turn is not an assistant reply"),
+                    @ApiResponse(responseCode = "404", description = "No such turn for this tenant")})
+    ReplyTraceView reply(TenantId tenant, @PathVariable UUID turnId) {
+        return traces.view(tenant, turnId);
+    }
+
+    @GetMapping("/reranker/history")
+    @Operation(summary = "How the tenant's reranker did over time, version by version",
+            description = "The most recent reranked replies, grouped by the reranker version that served them, "
+                    + "oldest first: each version's average reward and the share of cited memories its own scores "
+                    + "put in the top K, beside the share plain retrieval order would have.",
+            responses = {@ApiResponse(responseCode = "200"),
+                    @ApiResponse(responseCode = "400", description = "Invalid replies")})
+    RerankerHistory history(TenantId tenant,
+            @Parameter(description = "How many of the most recent reranked replies to cover, 1 to 5000")
+            @RequestParam(defaultValue = "1000") @Min(1) @Max(5000) int replies) {
+        return reranker.history(tenant, replies);
     }
 
     @GetMapping("/reranker")

@@ -45,4 +45,12 @@ class ReplyTrace {
     List<UUID> getMemoryIds() {
         return Arrays.asList(memoryIds);
     }
+
+    double[] getScores() {
+        return scores.clone();
+    }
+
+    List<UUID> getCitedIds() {
+        return Arrays.asList(citedIds);
+    }
 }

@@ -89,6 +89,18 @@ class RerankerFeedback {
         return queryEmbedding;
     }
 
+    double[] getScores() {
+        return scores.clone();
+    }
+
+    long getModelVersion() {
+        return modelVersion;
+    }
+
+    Instant getCreatedAt() {
+        return createdAt;
+    }
+
     List<UUID> getCandidateIds() {
         return Arrays.asList(candidateIds);
     }

@@ -68,6 +68,42 @@ class RerankerReflection {
                 stored == null ? null : stored.getUpdatedAt());
     }
 
+    /**
+     * The recent reranked replies grouped by the version that served them. Each reply's scores are the ones that
+     * version gave, so its top K can be judged as it stood then, without keeping old weights.
+     */
+    @Transactional(readOnly = true)
+    RerankerHistory history(TenantId tenant, int replies) {
+        List<RerankerFeedback> recent = feedback.findByTenantIdOrderByCreatedAtDesc(tenant.value(), Limit.of(replies));
+        Map<Long, List<RerankerFeedback>> byVersion = new java.util.LinkedHashMap<>();
+        for (RerankerFeedback reply : recent.reversed()) {
+            byVersion.computeIfAbsent(reply.getModelVersion(), v -> new java.util.ArrayList<>()).add(reply);
+        }
+        List<RerankerHistory.Period> periods = byVersion.entrySet().stream().map(entry -> {
+            List<RerankerFeedback> served = entry.getValue();
+            int citedTotal = 0;
+            int inTopK = 0;
+            int inRetrievalTopK = 0;
+            for (RerankerFeedback reply : served) {
+                List<UUID> candidates = reply.getCandidateIds();
+                List<UUID> cited = reply.getCitedIds().stream().filter(candidates::contains).toList();
+                int k = reply.getShownIds().size();
+                List<UUID> top = Arrays.stream(RerankerModel.ranking(reply.getScores())).limit(k)
+                        .filter(i -> i < candidates.size()).mapToObj(candidates::get).toList();
+                List<UUID> retrievalTop = candidates.stream().limit(k).toList();
+                citedTotal += cited.size();
+                inTopK += (int) cited.stream().filter(top::contains).count();
+                inRetrievalTopK += (int) cited.stream().filter(retrievalTop::contains).count();
+            }
+            return new RerankerHistory.Period(entry.getKey(), served.size(),
+                    served.stream().mapToDouble(RerankerFeedback::meanReward).average().orElse(0),
+                    citedTotal == 0 ? null : (double) inTopK / citedTotal,
+                    citedTotal == 0 ? null : (double) inRetrievalTopK / citedTotal,
+                    served.getFirst().getCreatedAt(), served.getLast().getCreatedAt());
+        }).sorted(java.util.Comparator.comparing(RerankerHistory.Period::from)).toList();
+        return new RerankerHistory(recent.size(), periods);
+    }
+
     /** Back to the identity; feedback gathered so far is kept but not learned from again. */
     @Transactional
     RerankerStatus reset(TenantId tenant, int dimensions) {

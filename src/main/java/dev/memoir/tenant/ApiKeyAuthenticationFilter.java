@@ -19,12 +19,13 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import dev.memoir.web.InspectorPage;
 import dev.memoir.web.ProblemWriter;
 import dev.memoir.web.Problems;
 
 /**
  * Authenticates every API request by its bearer key. Tenant keys reach the API; the bootstrap key reaches only
- * /admin and /actuator. Documentation and health stay open. A tenant's writing requests in flight are bounded
+ * /admin and /actuator. Documentation, health and the inspector page's files stay open. A tenant's writing requests in flight are bounded
  * ({@link TenantWorkLimiter}): one over the bound is answered 429 with {@code Retry-After}.
  */
 @Component
@@ -51,6 +52,10 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         // Open paths are matched on the raw path exactly: an encoded or dotted variant of an open path is not
         // open, it is authenticated like any other request.
         String path = pathWithinApplication(request);
+        // The inspector's own files hold no data: the page asks for the key and sends it with each API call.
+        if (InspectorPage.isPagePath(path)) {
+            return request.getMethod().equals("GET") || request.getMethod().equals("HEAD");
+        }
         if (!path.equals(OperatorPaths.canonical(path))) {
             return false;
         }
