@@ -161,11 +161,11 @@ def run_psql(url, script):
 
 
 OUT_DIR = os.path.join(datagen.HERE, "out")
-ITERATIVE_SCAN = os.environ.get("ITERATIVE_SCAN", "strict_order")
+ITERATIVE_SCAN = os.environ.get("ITERATIVE_SCAN", "relaxed_order")
 
 
 def session_prelude():
-    # the service's connection-init-sql (ITERATIVE_SCAN=relaxed_order to try the other mode)
+    # the service's connection-init-sql (ITERATIVE_SCAN=strict_order to try the other mode)
     return f"set hnsw.iterative_scan = {ITERATIVE_SCAN};\n"
 
 
