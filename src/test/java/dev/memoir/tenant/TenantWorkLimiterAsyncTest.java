@@ -22,7 +22,7 @@ class TenantWorkLimiterAsyncTest {
 
     private final TenantId tenant = new TenantId(UUID.randomUUID());
     private final ApiKeyAuthenticationFilter filter = new ApiKeyAuthenticationFilter(
-            new TenantService(null, null) {
+            new TenantService(null, null, null) {
                 @Override
                 Optional<TenantId> authenticate(String key) {
                     return Optional.of(tenant);
