@@ -19,9 +19,12 @@ public final class InspectorPage {
     private InspectorPage() {
     }
 
-    /** Whether the raw request path (within the application) is the page or one of its files, spelled exactly. */
+    /**
+     * Whether the raw request path (within the application) is the page or one of its files, spelled exactly. The
+     * service's root is one too: a person who opens it in a browser is sent to the page, not shown a 401.
+     */
     public static boolean isPagePath(String rawPath) {
-        if (rawPath.equals(ROOT) || rawPath.equals(ROOT + "/")) {
+        if (rawPath.equals("/") || rawPath.equals(ROOT) || rawPath.equals(ROOT + "/")) {
             return true;
         }
         return rawPath.startsWith(ROOT + "/") && ASSETS.contains(rawPath.substring(ROOT.length() + 1));

@@ -15,6 +15,8 @@ class InspectorPageConfig implements WebMvcConfigurer {
         // a status of its own the redirect keeps its relative Location: a forged Host header cannot reach it.
         registry.addRedirectViewController(InspectorPage.ROOT, InspectorPage.ROOT + "/")
                 .setStatusCode(HttpStatus.MOVED_PERMANENTLY);
+        // Not permanent: the root may one day answer something else, and browsers would remember a 301.
+        registry.addRedirectViewController("/", InspectorPage.ROOT + "/").setStatusCode(HttpStatus.FOUND);
         registry.addViewController(InspectorPage.ROOT + "/").setViewName("forward:" + InspectorPage.ROOT + "/index.html");
     }
 }

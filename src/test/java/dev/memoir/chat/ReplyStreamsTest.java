@@ -105,7 +105,9 @@ class ReplyStreamsTest {
         modelGoesOn.countDown();
 
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> emitter.completions == 1);
-        Thread.sleep(DEADLINE.multipliedBy(2));
+        // Past the deadline, the ended stream must stay as it was: no timeout event, no second completion.
+        Awaitility.await().during(DEADLINE.multipliedBy(2)).atMost(DEADLINE.multipliedBy(4))
+                .until(() -> emitter.completions == 1 && emitter.sent.size() == 3);
 
         assertThat(emitter.sent).containsExactly("start", "text:Quick", "end:Quick");
         assertThat(emitter.completions).isEqualTo(1);

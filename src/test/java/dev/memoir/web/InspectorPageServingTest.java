@@ -104,6 +104,21 @@ class InspectorPageServingTest extends IntegrationTest {
     }
 
     @Test
+    void theServicesRootSendsABrowserToThePageAndOpensNothingElse() {
+        RawHttp http = new RawHttp(api.port());
+        RawHttp.Response root = http.send("GET", "/", Map.of("Host", "evil.example"), null);
+        assertThat(root.status()).isEqualTo(302);
+        assertThat(root.header("Location")).isEqualTo("/ui/").doesNotContain("evil");
+
+        for (String method : List.of("POST", "PUT", "PATCH", "DELETE")) {
+            assertThat(http.send(method, "/", (String) null, "{}").status()).as(method).isEqualTo(401);
+        }
+        for (String spelling : List.of("//", "/;x=y", "/.", "/%2e", "/./")) {
+            assertThat(http.send("GET", spelling, (String) null, null).status()).as(spelling).isNotIn(200, 302);
+        }
+    }
+
+    @Test
     void onlyReadingThePageIsOpen() {
         RawHttp http = new RawHttp(api.port());
         for (String method : List.of("POST", "PUT", "PATCH", "DELETE")) {
