@@ -1,6 +1,5 @@
 package dev.memoir.chat;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.slf4j.Logger;
@@ -19,6 +18,7 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 
 import dev.memoir.web.ApiException;
 import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.OpenAiErrorBody;
 
 /**
  * Errors of the OpenAI-compatible endpoints in OpenAI's error body, {@code {"error": {"message", "type", "code",
@@ -71,20 +71,6 @@ class OpenAiErrors {
 
     /** OpenAI's error body; also the data of the error event that ends a stream that failed after it began. */
     static Map<String, Object> body(HttpStatusCode status, String code, String message, String param) {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("message", message);
-        error.put("type", type(status.value()));
-        error.put("code", code);
-        error.put("param", param);
-        return Map.of("error", error);
-    }
-
-    private static String type(int status) {
-        return switch (status) {
-            case 400, 404, 409, 413, 415 -> "invalid_request_error";
-            case 401 -> "authentication_error";
-            case 429 -> "rate_limit_error";
-            default -> status >= 500 ? "api_error" : "invalid_request_error";
-        };
+        return OpenAiErrorBody.of(status, code, message, param);
     }
 }

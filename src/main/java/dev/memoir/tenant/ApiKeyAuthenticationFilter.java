@@ -72,7 +72,7 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         Optional<String> key = bearerKey(request);
         if (key.isEmpty()) {
-            reject(response, "Missing API key: send 'Authorization: Bearer <key>'");
+            reject(request, response, "Missing API key: send 'Authorization: Bearer <key>'");
             return;
         }
         if (OperatorPaths.isOperatorPath(pathWithinApplication(request))) {
@@ -81,13 +81,13 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
                 request.setAttribute(OperatorAccess.ATTRIBUTE, new OperatorAccess());
                 chain.doFilter(request, response);
             } else {
-                reject(response, "The /admin and /actuator endpoints need the bootstrap key");
+                reject(request, response, "The /admin and /actuator endpoints need the bootstrap key");
             }
             return;
         }
         Optional<TenantId> tenant = tenantService.authenticate(key.get());
         if (tenant.isEmpty()) {
-            reject(response, "Unknown or revoked API key");
+            reject(request, response, "Unknown or revoked API key");
             return;
         }
         request.setAttribute(TENANT_ATTRIBUTE, tenant.get());
@@ -98,7 +98,7 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         Semaphore permit = limiter.tryAcquire(tenant.get());
         if (permit == null) {
             response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(limiter.retryAfterSeconds()));
-            problemWriter.write(response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
+            problemWriter.write(request, response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
                     "This API key already has as many writing requests in progress as it may "
                             + "(memoir.tenant-limits.concurrent-writes); retry after the Retry-After header's seconds"));
             return;
@@ -165,8 +165,8 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         return key.isEmpty() ? Optional.empty() : Optional.of(key);
     }
 
-    private void reject(HttpServletResponse response, String detail) throws IOException {
+    private void reject(HttpServletRequest request, HttpServletResponse response, String detail) throws IOException {
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-        problemWriter.write(response, Problems.of(HttpStatus.UNAUTHORIZED, "unauthorized", detail));
+        problemWriter.write(request, response, Problems.of(HttpStatus.UNAUTHORIZED, "unauthorized", detail));
     }
 }

@@ -36,7 +36,7 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > maxBytes) {
-            problemWriter.write(response, tooLarge());
+            problemWriter.write(request, response, tooLarge());
             return;
         }
         chain.doFilter(new LimitedRequest(request, maxBytes), response);

@@ -58,7 +58,7 @@ class RequestTextFilter extends OncePerRequestFilter {
                     .collect(java.util.stream.Collectors.joining("; "));
             ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", detail);
             problem.setProperty("errors", errors);
-            problemWriter.write(response, problem);
+            problemWriter.write(request, response, problem);
             return;
         }
         chain.doFilter(request, response);

@@ -130,6 +130,22 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
     }
 
     @Test
+    void errorsRaisedBeforeTheControllerAlsoUseOpenAisErrorBody() {
+        assertThatThrownBy(() -> client("not-a-key").models().list())
+                .isInstanceOf(com.openai.errors.UnauthorizedException.class)
+                .hasMessageContaining("Unknown or revoked API key");
+
+        Api.Response noKey = api.send("POST", "/v1/chat/completions", null,
+                "{\"user\": \"bo\", \"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}");
+        assertThat(noKey.status()).isEqualTo(401);
+        assertThat(noKey.body().path("error").path("type").asString()).isEqualTo("authentication_error");
+        assertThat(noKey.body().path("error").path("code").asString()).isEqualTo("unauthorized");
+
+        // Outside /v1 the same refusal stays a problem detail.
+        assertThat(api.get(null, "/memory?userId=bo").body().path("code").asString()).isEqualTo("unauthorized");
+    }
+
+    @Test
     void aTenantKeyNeverReachesAnotherTenantsSessionThroughTheEndpoint() {
         String owner = api.newTenant();
         String intruder = api.newTenant();
