@@ -10,26 +10,11 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 
+import dev.memoir.web.UserIdScan;
+
 /** The users a tenant's memories belong to, read off the memory index without scanning every memory. */
 @Repository
 class MemoryUserQueries {
-
-    /**
-     * A loose index scan: each step jumps to the next user id on (tenant_id, user_id, ...), so a page costs one
-     * index probe per user passed, not one row per memory (a user may have a hundred thousand). The outer limit
-     * stops the recursion early.
-     */
-    private static final String USER_IDS = """
-            with recursive ids(user_id) as (
-                (select min(user_id) from memory_records where tenant_id = :tenantId %1$s)
-                union all
-                select (select min(m.user_id) from memory_records m
-                        where m.tenant_id = :tenantId and m.user_id > ids.user_id)
-                from ids where ids.user_id is not null
-            )
-            select user_id from ids
-            where user_id is not null %2$s
-            limit :limit""";
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -37,13 +22,9 @@ class MemoryUserQueries {
         this.jdbc = jdbc;
     }
 
+    /** See {@link UserIdScan}: one index probe per user passed. */
     List<String> userIdsAfter(UUID tenantId, String after, String contains, int limit) {
-        MapSqlParameterSource params = new MapSqlParameterSource().addValue("tenantId", tenantId)
-                .addValue("after", after).addValue("contains", contains).addValue("limit", limit);
-        // Filters are put in only when given, so that each is an index condition in every plan.
-        String sql = USER_IDS.formatted(after == null ? "" : "and user_id > :after",
-                contains == null ? "" : "and strpos(lower(user_id), lower(:contains)) > 0");
-        return jdbc.queryForList(sql, params, String.class);
+        return UserIdScan.userIdsAfter(jdbc, "memory_records", tenantId, after, contains, limit);
     }
 
     /** Counted on the index (tenant_id, user_id, created_at desc, id desc), which holds all the answer needs. */
