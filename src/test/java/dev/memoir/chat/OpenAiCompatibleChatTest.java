@@ -7,11 +7,8 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.ai.openai.http.okhttp.SpringAiOpenAiHttpClient;
 
 import com.openai.client.OpenAIClient;
-import com.openai.client.OpenAIClientImpl;
-import com.openai.core.ClientOptions;
 import com.openai.errors.BadRequestException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
@@ -29,12 +26,7 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
     private final String tag = UUID.randomUUID().toString();
 
     private OpenAIClient client(String key) {
-        return new OpenAIClientImpl(ClientOptions.builder()
-                .httpClient(SpringAiOpenAiHttpClient.builder().build())
-                .baseUrl("http://127.0.0.1:" + api.port() + "/v1")
-                .apiKey(key)
-                .maxRetries(0)
-                .build());
+        return api.openAi(key);
     }
 
     private static String content(ChatCompletion completion) {

@@ -18,13 +18,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.ai.openai.http.okhttp.SpringAiOpenAiHttpClient;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.openai.client.OpenAIClient;
-import com.openai.client.OpenAIClientImpl;
-import com.openai.core.ClientOptions;
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.NotFoundException;
 import com.openai.errors.SseException;
@@ -54,12 +51,7 @@ class StreamingChatTest extends IntegrationTest {
     private final String tag = UUID.randomUUID().toString();
 
     private OpenAIClient client(String key) {
-        return new OpenAIClientImpl(ClientOptions.builder()
-                .httpClient(SpringAiOpenAiHttpClient.builder().build())
-                .baseUrl("http://127.0.0.1:" + api.port() + "/v1")
-                .apiKey(key)
-                .maxRetries(0)
-                .build());
+        return api.openAi(key);
     }
 
     private static ChatCompletionCreateParams question(String session, String message) {

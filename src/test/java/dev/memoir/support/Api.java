@@ -30,6 +30,16 @@ public final class Api {
         return port;
     }
 
+    /** The official OpenAI Java SDK pointed at Memoir's /v1 with a tenant key, as a user's application would be. */
+    public com.openai.client.OpenAIClient openAi(String key) {
+        return new com.openai.client.OpenAIClientImpl(com.openai.core.ClientOptions.builder()
+                .httpClient(org.springframework.ai.openai.http.okhttp.SpringAiOpenAiHttpClient.builder().build())
+                .baseUrl("http://127.0.0.1:" + port + "/v1")
+                .apiKey(key)
+                .maxRetries(0)
+                .build());
+    }
+
     public record Response(int status, JsonNode body, String raw) {
 
         public String text(String field) {
