@@ -8,8 +8,8 @@ import tools.jackson.databind.JsonNode;
 import dev.memoir.llm.LenientJson;
 
 /**
- * The reply step's answer (seed 000, Figure 8): the response, and in the same call whether the user's message
- * is worth remembering and which numbered memories the response used (seed 003's citations).
+ * The reply step's answer (conditional-memory paper, Figure 8): the response, and in the same call whether the
+ * user's message is worth remembering and which numbered memories the response used (RMM's citations).
  */
 record ReplyDecision(String reply, boolean remember, List<Integer> citations) {
 

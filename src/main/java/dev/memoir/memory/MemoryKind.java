@@ -10,19 +10,19 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** The forms memory takes. Each is written by its own pipeline and retrieved with its own top K. */
 public enum MemoryKind {
 
-    /** One record per utterance, "role: content" (seed 000). */
+    /** One record per utterance, "role: content" (conditional-memory paper). */
     HISTORY("history"),
-    /** One summary per closed session (seed 000). */
+    /** One summary per closed session (conditional-memory paper). */
     SUMMARY("summary"),
-    /** Context summary and knowledge note for an utterance worth remembering (seed 000). */
+    /** Context summary and knowledge note for an utterance worth remembering (conditional-memory paper). */
     CONDITIONAL("conditional"),
-    /** A topic of a session with its summary and the span of turns it covers (seed 001, MemoChat). */
+    /** A topic of a session with its summary and the span of turns it covers (MemoChat). */
     MEMO("memo"),
-    /** The user's one evolving memory document, refolded at every session close (seed 002). */
+    /** The user's one evolving memory document, refolded at every session close (recursive-summary paper). */
     RECURSIVE_SUMMARY("recursive_summary"),
-    /** A personal summary of one speaker, added or merged after each session (seed 003, RMM). */
+    /** A personal summary of one speaker, added or merged after each session (RMM). */
     TOPIC("topic"),
-    /** A corrected memory the assistant wrote after the user's feedback, where no existing memory fit (seed 004). */
+    /** A corrected memory the assistant wrote after the user's feedback, where no existing memory fit (RAM). */
     REFLECTED("reflected"),
     /**
      * A memory a client added directly (POST /memory), not derived from dialogue: what the user or the application

@@ -21,17 +21,17 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** Named memory strategies: the forms a session writes and reads. */
 public enum MemoryStrategy {
 
-    /** Conditional memory alone: seed 000's best single form. */
+    /** Conditional memory alone: the conditional-memory paper's best single form. */
     CONDITIONAL_ONLY("conditional", EnumSet.of(CONDITIONAL)),
-    /** Conditional records plus session summaries: seed 000's best multi-view combination. */
+    /** Conditional records plus session summaries: the conditional-memory paper's best multi-view combination. */
     CONDITIONAL_AND_SUMMARY("conditional+summary", EnumSet.of(CONDITIONAL, SUMMARY)),
     /** Seed 000's full multi-view memory: every utterance, conditional records and session summaries. */
     MULTI_VIEW("multi-view", EnumSet.of(HISTORY, CONDITIONAL, SUMMARY)),
-    /** MemoChat: topic memos written from the dialogue and chosen by the model (seed 001). */
+    /** MemoChat: topic memos written from the dialogue and chosen by the model (MemoChat). */
     MEMOCHAT("memochat", EnumSet.of(MEMO)),
-    /** One evolving summary per user, refolded at every session close (seed 002). */
+    /** One evolving summary per user, refolded at every session close (recursive-summary paper). */
     RECURSIVE("recursive", EnumSet.of(RECURSIVE_SUMMARY)),
-    /** Reflective Memory Management: per-speaker topic memories, reranked by what replies cite (seed 003). */
+    /** Reflective Memory Management: per-speaker topic memories, reranked by what replies cite (RMM). */
     RMM("rmm", EnumSet.of(TOPIC), true),
     /**
      * Every form at once, with self-reflection rather than the reranker. (Reflected memories and facts are not forms

@@ -16,7 +16,7 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.ColumnTransformer;
 
 /**
- * A learning episode (RAM, seed 004): a question the assistant answered, the trials that followed the user's
+ * A learning episode (RAM): a question the assistant answered, the trials that followed the user's
  * feedback, and what was learned when it ended. The whole reasoning trace is kept.
  */
 @Entity

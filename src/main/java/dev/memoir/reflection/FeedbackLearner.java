@@ -13,7 +13,7 @@ import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 
 /**
- * Learning from the user's feedback on a reply (RAM, seed 004). The feedback is stored first, so that a failing
+ * Learning from the user's feedback on a reply (RAM). The feedback is stored first, so that a failing
  * model loses nothing. Then:
  * <ul>
  * <li>a correct verdict, or an answer that means the same as the latest one, ends the episode (and rewards the

@@ -24,7 +24,7 @@ import dev.memoir.memory.SearchMode;
 import dev.memoir.tenant.TenantId;
 
 /**
- * RAM's ever-improving memory (seed 004): when an episode ends, the model writes a reflected memory from the
+ * RAM's ever-improving memory: when an episode ends, the model writes a reflected memory from the
  * question, the trials, the feedback and the answer or hints; it then replaces, in place, the user's memory most
  * similar to it (when similar enough, with the old text kept as a revision) or is added as a {@code reflected}
  * memory. "None" from the model changes nothing.

@@ -4,7 +4,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Learning from the user's feedback (RAM, seed 004; {@code memoir.ram.*}).
+ * Learning from the user's feedback (RAM; {@code memoir.ram.*}).
  *
  * @param maxTrials       trials of an episode before it ends (the paper: 4)
  * @param maxSteps        Thought/Action steps in one trial (the paper: 6)

@@ -6,7 +6,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
 
-/** One step of R^3 as the model answers it (seed 004, F.2): a thought and an action, Search or Finish. */
+/** One step of R^3 as the model answers it (RAM, F.2): a thought and an action, Search or Finish. */
 record ReasoningStep(String thought, Action action, String argument) {
 
     enum Action {

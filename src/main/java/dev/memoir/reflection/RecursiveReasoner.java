@@ -22,7 +22,7 @@ import dev.memoir.memory.ScoredMemory;
 import dev.memoir.tenant.TenantId;
 
 /**
- * Recursive reasoning-based retrieval, R^3 (seed 004): the model thinks step by step, searching the user's
+ * Recursive reasoning-based retrieval, R^3 (RAM): the model thinks step by step, searching the user's
  * memory with keywords of its own (Search[...]) until it can answer (Finish[...]), so that a multi-hop question
  * is answered from several memories found one after another. A trial that runs out of steps answers from what it
  * found. Earlier trials and the user's feedback on them are part of the scratchpad.

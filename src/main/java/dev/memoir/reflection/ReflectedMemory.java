@@ -6,7 +6,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
 
-/** The memory-update step's answer (seed 004, F.4): a reflected memory, or "None" when nothing is to be learned. */
+/** The memory-update step's answer (RAM, F.4): a reflected memory, or "None" when nothing is to be learned. */
 record ReflectedMemory(String text) {
 
     static final String JSON_SCHEMA = """

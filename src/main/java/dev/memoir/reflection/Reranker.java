@@ -21,7 +21,7 @@ import dev.memoir.memory.ScoredMemory;
 import dev.memoir.tenant.TenantId;
 
 /**
- * RMM's retrospective reflection (seed 003), serving side: orders retrieval's candidates with the tenant's
+ * RMM's retrospective reflection, serving side: orders retrieval's candidates with the tenant's
  * learned reranker and passes the top K on (sampled by Gumbel top-K while learning), then stores what the reply
  * cited as feedback and queues training once a batch has gathered.
  */

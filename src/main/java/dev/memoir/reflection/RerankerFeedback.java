@@ -15,7 +15,7 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
 /**
- * The reranker's training data for one reply (the design card's "reranker feedback"): the query, the candidates
+ * The reranker's training data for one reply (what the reranker learns from): the query, the candidates
  * in retrieval order with the reranker's scores, the memories shown to the model in the order shown, and the
  * ones its reply cited. Cited memories earn +1, shown but uncited ones -1.
  */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * RMM's reranker (seed 003) in plain arithmetic: query and memory embeddings pass through a linear adaptation
+ * RMM's reranker in plain arithmetic: query and memory embeddings pass through a linear adaptation
  * with a residual connection (q' = q + Wq q, m' = m + Wm m), each memory scores q'·m', and a softmax over the
  * candidates (at temperature tau) is the policy that REINFORCE trains. Both maps start at zero, so a fresh
  * reranker is the identity and ranks exactly as cosine retrieval does (embeddings are unit length).

@@ -23,7 +23,7 @@ import dev.memoir.memory.SearchQuery;
 import dev.memoir.session.OpenSession;
 
 /**
- * MemoChat memo retrieval (seed 001): the memos nearest to the message are shown to the model as numbered topic
+ * MemoChat memo retrieval: the memos nearest to the message are shown to the model as numbered topic
  * options, with a "none of the others" (NOTO) option at a random position, and the model picks the relevant
  * ones. Choosing NOTO means no memo; numbers outside the options are ignored.
  */

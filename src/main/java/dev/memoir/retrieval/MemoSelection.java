@@ -6,7 +6,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
 
-/** The memo-retrieval step's answer (seed 001, Table 7): the numbers of the chosen topic options. */
+/** The memo-retrieval step's answer (MemoChat, Table 7): the numbers of the chosen topic options. */
 record MemoSelection(List<Integer> selected) {
 
     static final String JSON_SCHEMA = """

@@ -16,9 +16,9 @@ import dev.memoir.memory.SearchQuery;
 import dev.memoir.session.OpenSession;
 
 /**
- * Record retrieval: the top K memories of each record kind the session reads, by hybrid search (seed 000 used
- * dense retrieval alone; full-text ranking fused with it finds the turns that name people, places and things).
- * Memos and the recursive summary have retrievers of their own.
+ * Record retrieval: the top K memories of each record kind the session reads, by hybrid search (conditional-memory
+ * paper used dense retrieval alone; full-text ranking fused with it finds the turns that name people, places and
+ * things). Memos and the recursive summary have retrievers of their own.
  */
 @Component
 class RecordRetriever {

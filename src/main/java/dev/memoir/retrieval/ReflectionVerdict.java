@@ -8,8 +8,8 @@ import tools.jackson.databind.JsonNode;
 import dev.memoir.llm.LenientJson;
 
 /**
- * The model's judgement of retrieved memories (seed 000, Figure 10): whether they suffice to answer, which of
- * them (by number) are relevant, and keywords for another search when they do not.
+ * The model's judgement of retrieved memories (conditional-memory paper, Figure 10): whether they suffice to answer,
+ * which of them (by number) are relevant, and keywords for another search when they do not.
  */
 record ReflectionVerdict(boolean sufficient, List<Integer> relevant, List<String> keywords) {
 

@@ -21,9 +21,9 @@ import dev.memoir.memory.ScoredMemory;
 import dev.memoir.session.OpenSession;
 
 /**
- * Self-reflection retrieval (seed 000): after a search the model judges whether the memories suffice. If
- * they do, only the ones it names as relevant go to the reply. If not, its keywords extend the query for another
- * search, at most {@code reflectionRounds} times; after the last round every memory found so far is used.
+ * Self-reflection retrieval (conditional-memory paper): after a search the model judges whether the memories
+ * suffice. If they do, only the ones it names as relevant go to the reply. If not, its keywords extend the query for
+ * another search, at most {@code reflectionRounds} times; after the last round every memory found so far is used.
  */
 @Service
 class SelfReflectiveRetriever {

@@ -22,10 +22,10 @@ import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
 /**
- * Writes the conditional memory record of a user turn that the reply step judged worth remembering (seed 000):
- * the model reads the dialogue up to that turn and answers with the related context, why the user said it and a
- * note for the future. Runs as a background job; a model failure throws so that the job is retried, a malformed
- * answer writes nothing.
+ * Writes the conditional memory record of a user turn that the reply step judged worth remembering
+ * (conditional-memory paper): the model reads the dialogue up to that turn and answers with the related context, why
+ * the user said it and a note for the future. Runs as a background job; a model failure throws so that the job is
+ * retried, a malformed answer writes nothing.
  */
 @Service
 class ConditionalMemoryWriter {

@@ -7,8 +7,8 @@ import tools.jackson.databind.JsonNode;
 import dev.memoir.llm.LenientJson;
 
 /**
- * The model's conditional memory record for one utterance (seed 000, Figure 9): the related context it found
- * (an intermediate product, not stored), why the user said it, and a note for the future.
+ * The model's conditional memory record for one utterance (conditional-memory paper, Figure 9): the related context
+ * it found (an intermediate product, not stored), why the user said it, and a note for the future.
  */
 record ConditionalNote(String context, String summary, String note) {
 

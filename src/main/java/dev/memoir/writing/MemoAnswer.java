@@ -7,7 +7,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
 
-/** The memo-writing step's answer (seed 001, Table 6): the dialogue's topics with summaries and line ranges. */
+/** The memo-writing step's answer (MemoChat, Table 6): the dialogue's topics with summaries and line ranges. */
 final class MemoAnswer {
 
     static final String JSON_SCHEMA = """

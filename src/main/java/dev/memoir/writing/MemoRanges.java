@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Makes the model's memo ranges valid (seed 001): inside the dialogue, start before end, in order, not
+ * Makes the model's memo ranges valid (MemoChat): inside the dialogue, start before end, in order, not
  * overlapping, and together covering every line. What can be repaired is (swapped, clamped, trimmed, merged,
  * stretched over gaps); what cannot, such as a range wholly outside the dialogue, is dropped.
  */

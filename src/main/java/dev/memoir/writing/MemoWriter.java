@@ -23,7 +23,7 @@ import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
 /**
- * MemoChat memo writing (seed 001): the model splits a span of dialogue into topics, each with a summary and its
+ * MemoChat memo writing: the model splits a span of dialogue into topics, each with a summary and its
  * line range. Ranges are repaired where they can be; an answer with no usable memo is asked for once more, and if
  * that fails too nothing is stored. Each memo becomes a {@code memo} record covering its turns.
  */

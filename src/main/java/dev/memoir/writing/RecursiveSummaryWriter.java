@@ -25,9 +25,9 @@ import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**
- * Recursive summary (seed 002): each user has one evolving memory, M_i = model(M_{i-1}, session i), refolded at
- * every session close and kept to a few sentences. Every version stays in the memory's revision trail. Folds of
- * one user run one at a time, under a per-user database lock, in the order the sessions closed, so that two
+ * Recursive summary (recursive-summary paper): each user has one evolving memory, M_i = model(M_{i-1}, session i),
+ * refolded at every session close and kept to a few sentences. Every version stays in the memory's revision trail.
+ * Folds of one user run one at a time, under a per-user database lock, in the order the sessions closed, so that two
  * sessions closing at once never lose an update. The model is asked outside that lock, and what it wrote is kept
  * only if the summary did not move meanwhile.
  */

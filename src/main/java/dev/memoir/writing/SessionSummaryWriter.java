@@ -20,7 +20,7 @@ import dev.memoir.session.OpenSession;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
-/** Writes the summary memory of a closed session (seed 000, Figure 7). Runs as a background job. */
+/** Writes the summary memory of a closed session (conditional-memory paper, Figure 7). Runs as a background job. */
 @Service
 class SessionSummaryWriter {
 

@@ -32,7 +32,7 @@ import dev.memoir.session.TurnView;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * RMM's prospective reflection (seed 003), run when a session closes. For each speaker the model extracts
+ * RMM's prospective reflection, run when a session closes. For each speaker the model extracts
  * personal summaries with the turns they rest on ("no trait" is a valid answer). Each summary is then shown with
  * the most similar existing topic memories of that user and speaker, and the model answers Add or
  * Merge(index, merged summary), possibly several actions. Malformed actions and indexes outside the list are
