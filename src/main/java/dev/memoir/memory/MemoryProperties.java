@@ -1,24 +1,46 @@
 package dev.memoir.memory;
 
+import java.util.EnumMap;
 import java.util.Map;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * The default memory strategy ({@code memoir.memory.*}), used by sessions that do not override it.
  *
  * @param strategy          preset naming the kinds written and read
- * @param topK              memories retrieved per kind
+ * @param topK              memories retrieved per kind; a kind not configured keeps its default (history 3,
+ *                          conditional 3, summary 1, topic 3, reflected 3, fact 3, memo 5), so that setting one
+ *                          kind, or none, never leaves another without a value
  * @param reflectionRounds  self-reflection rounds that may search again (0 turns it off)
  * @param promptTokenBudget most tokens of memory in a reply prompt
  */
+@Validated
 @ConfigurationProperties("memoir.memory")
-record MemoryProperties(@DefaultValue("multi-view") MemoryStrategy strategy, Map<MemoryKind, Integer> topK,
-        @DefaultValue("1") int reflectionRounds, @DefaultValue("3000") int promptTokenBudget) {
+record MemoryProperties(@DefaultValue("multi-view") MemoryStrategy strategy,
+        Map<MemoryKind, @Min(0) @Max(20) Integer> topK,
+        @DefaultValue("1") @Min(0) @Max(5) int reflectionRounds,
+        @DefaultValue("3000") @Min(100) @Max(100_000) int promptTokenBudget) {
+
+    static final Map<MemoryKind, Integer> DEFAULT_TOP_K = Map.of(MemoryKind.HISTORY, 3, MemoryKind.CONDITIONAL, 3,
+            MemoryKind.SUMMARY, 1, MemoryKind.TOPIC, 3, MemoryKind.REFLECTED, 3, MemoryKind.FACT, 3,
+            MemoryKind.MEMO, 5);
+
+    MemoryProperties {
+        Map<MemoryKind, Integer> merged = new EnumMap<>(DEFAULT_TOP_K);
+        if (topK != null) {
+            merged.putAll(topK);
+        }
+        topK = Map.copyOf(merged);
+    }
 
     MemorySettings asSettings() {
-        return new MemorySettings(strategy, strategy.kinds(), strategy.kinds(), Map.copyOf(topK), reflectionRounds,
+        return new MemorySettings(strategy, strategy.kinds(), strategy.kinds(), topK, reflectionRounds,
                 promptTokenBudget, strategy.rerank(), false);
     }
 }
