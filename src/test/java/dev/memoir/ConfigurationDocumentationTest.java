@@ -1,0 +1,118 @@
+package dev.memoir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The README's settings table against the configuration metadata that the compiler writes from the
+ * {@code @ConfigurationProperties} records: every {@code memoir.*} setting is documented, nothing documented is
+ * missing from the code, and each documented default is the code's.
+ */
+class ConfigurationDocumentationTest {
+
+    private static final Pattern ROW = Pattern.compile("^\\| `(memoir\\.[a-z0-9.\\-]+)` \\| [^|]*\\| ([^|]*) \\|",
+            Pattern.MULTILINE);
+
+    private record Setting(String type, String defaultValue) {
+    }
+
+    private static Map<String, Setting> codeSettings() throws IOException {
+        Map<String, Setting> settings = new HashMap<>();
+        try (InputStream metadata = ConfigurationDocumentationTest.class
+                .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(metadata).as("configuration metadata (spring-boot-configuration-processor)").isNotNull();
+            for (JsonNode property : JsonMapper.builder().build().readTree(metadata).path("properties")) {
+                String name = property.path("name").asString();
+                if (name.startsWith("memoir.")) {
+                    JsonNode value = property.path("defaultValue");
+                    settings.put(name, new Setting(property.path("type").asString(),
+                            value.isMissingNode() || value.isNull() ? null : value.asString()));
+                }
+            }
+        }
+        return settings;
+    }
+
+    private static Map<String, String> readmeSettings() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        String table = readme.substring(readme.indexOf("## Configuration"), readme.indexOf("## Authentication"));
+        Map<String, String> rows = new HashMap<>();
+        Matcher row = ROW.matcher(table);
+        while (row.find()) {
+            rows.put(row.group(1), row.group(2).strip());
+        }
+        return rows;
+    }
+
+    private static boolean isMap(Setting setting) {
+        return setting.type().startsWith("java.util.Map");
+    }
+
+    @Test
+    void everySettingInTheCodeHasAReadmeRowAndEveryRowASetting() throws IOException {
+        Map<String, Setting> code = codeSettings();
+        Map<String, String> readme = readmeSettings();
+        assertThat(code).as("memoir.* settings in the code").hasSizeGreaterThan(40);
+
+        Set<String> undocumented = new HashSet<>();
+        code.forEach((name, setting) -> {
+            boolean documented = isMap(setting)
+                    ? readme.keySet().stream().anyMatch(row -> row.startsWith(name + "."))
+                    : readme.containsKey(name);
+            if (!documented) {
+                undocumented.add(name);
+            }
+        });
+        Set<String> unknown = new HashSet<>();
+        readme.keySet().forEach(row -> {
+            boolean known = code.containsKey(row) || code.entrySet().stream()
+                    .anyMatch(e -> isMap(e.getValue()) && row.startsWith(e.getKey() + "."));
+            if (!known) {
+                unknown.add(row);
+            }
+        });
+
+        assertThat(undocumented).as("settings missing from the README's table").isEmpty();
+        assertThat(unknown).as("README rows naming no setting").isEmpty();
+    }
+
+    @Test
+    void everyDocumentedDefaultIsTheCodesDefault() throws IOException {
+        Map<String, Setting> code = codeSettings();
+        Map<String, String> readme = readmeSettings();
+
+        readme.forEach((name, documented) -> {
+            Setting setting = code.get(name);
+            if (setting == null || isMap(setting)) {
+                return;
+            }
+            if (setting.defaultValue() == null) {
+                assertThat(documented).as(name + ": no default in the code, so none in code font")
+                        .doesNotStartWith("`");
+                return;
+            }
+            assertThat(documented).as(name).startsWith("`").endsWith("`");
+            String value = documented.substring(1, documented.length() - 1);
+            if (value.matches("-?[0-9.]+") && setting.defaultValue().matches("-?[0-9.]+")) {
+                assertThat(Double.parseDouble(value)).as(name).isEqualTo(Double.parseDouble(setting.defaultValue()));
+            } else {
+                assertThat(value).as(name).isEqualToIgnoringCase(setting.defaultValue());
+            }
+        });
+    }
+}
