@@ -156,7 +156,7 @@ class ChatResponder {
         TurnView assistantTurn = transaction.execute(status -> {
             TurnView stored = sessions.appendReply(tenant, session.id(), userTurn.id(), decision.reply());
             if (remembered) {
-                memoryJobs.queueConditionalMemory(userTurn.id());
+                memoryJobs.queueConditionalMemory(userTurn);
             }
             traces.record(stored.id(), memory.included(), List.copyOf(cited));
             retrieval.rerank().ifPresent(trace -> {

@@ -10,7 +10,6 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.session.SessionClosed;
-import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.session.TurnsRecorded;
 
@@ -31,22 +30,18 @@ public class MemoryJobs {
     private final MemoProgressRepository memoProgress;
     private final SummaryFoldRepository summaryFolds;
     private final MemoProperties memoProperties;
-    private final SessionService sessions;
 
     MemoryJobs(Jobs jobs, MemoProgressRepository memoProgress, SummaryFoldRepository summaryFolds,
-            MemoProperties memoProperties, SessionService sessions) {
+            MemoProperties memoProperties) {
         this.jobs = jobs;
-        this.sessions = sessions;
         this.memoProgress = memoProgress;
         this.summaryFolds = summaryFolds;
         this.memoProperties = memoProperties;
     }
 
     /** Queues the conditional memory record for a user turn judged worth remembering. */
-    public void queueConditionalMemory(UUID userTurnId) {
-        UUID sessionId = sessions.turnsByIds(java.util.List.of(userTurnId)).stream()
-                .map(TurnView::sessionId).findFirst().orElse(null);
-        jobs.queue(CONDITIONAL_MEMORY, userTurnId.toString(), sessionId);
+    public void queueConditionalMemory(TurnView userTurn) {
+        jobs.queue(CONDITIONAL_MEMORY, userTurn.id().toString(), userTurn.sessionId());
     }
 
     /** Hands a long-running session to memo writing each time enough turns have come since its last memo. */
