@@ -3,6 +3,9 @@ package dev.memoir.chat;
 import java.time.Duration;
 
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -25,5 +28,5 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("memoir.chat")
 record ChatProperties(@DefaultValue("12") @Min(1) int recentTurns,
         @DefaultValue("4000") @Min(100) int recentTurnsTokenBudget,
-        @DefaultValue("5m") Duration streamTimeout) {
+        @DefaultValue("5m") @NotNull @DurationMin(millis = 1) Duration streamTimeout) {
 }

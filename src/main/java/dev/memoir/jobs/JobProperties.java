@@ -2,8 +2,13 @@ package dev.memoir.jobs;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Background jobs ({@code memoir.jobs.*}).
@@ -16,8 +21,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param missedHeartbeatsLimit missed heartbeats after which a job is taken as dead (its instance crashed) and
  *                              run again: interval × limit is how long a crashed instance's jobs wait
  */
+@Validated
 @ConfigurationProperties("memoir.jobs")
-public record JobProperties(@DefaultValue("5s") Duration pollingInterval, @DefaultValue("2") int threads,
-        @DefaultValue("8") int maxRetries, @DefaultValue("10s") Duration firstRetryDelay,
-        @DefaultValue("15s") Duration heartbeatInterval, @DefaultValue("4") int missedHeartbeatsLimit) {
+public record JobProperties(@DefaultValue("5s") @NotNull @DurationMin(millis = 1) Duration pollingInterval,
+        @DefaultValue("2") @Min(1) int threads,
+        @DefaultValue("8") @Min(0) int maxRetries,
+        @DefaultValue("10s") @NotNull @DurationMin(millis = 1) Duration firstRetryDelay,
+        @DefaultValue("15s") @NotNull @DurationMin(millis = 1) Duration heartbeatInterval,
+        @DefaultValue("4") @Min(1) int missedHeartbeatsLimit) {
 }

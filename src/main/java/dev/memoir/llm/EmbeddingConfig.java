@@ -1,7 +1,11 @@
 package dev.memoir.llm;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -23,5 +27,18 @@ class EmbeddingConfig {
     TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties) {
         return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction(),
                 properties.queryCacheSize());
+    }
+
+    /**
+     * The migrations size the vector columns by {@code memoir.embedding.dimensions}: handed to Flyway from the
+     * bound settings, so that the default lives in {@link EmbeddingProperties} alone.
+     */
+    @Bean
+    FlywayConfigurationCustomizer embeddingDimensionsPlaceholder(EmbeddingProperties properties) {
+        return configuration -> {
+            Map<String, String> placeholders = new HashMap<>(configuration.getPlaceholders());
+            placeholders.put("embeddingDimensions", Integer.toString(properties.dimensions()));
+            configuration.placeholders(placeholders);
+        };
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -22,7 +23,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.memory")
-record MemoryProperties(@DefaultValue("multi-view") MemoryStrategy strategy,
+record MemoryProperties(@DefaultValue("multi-view") @NotNull MemoryStrategy strategy,
         Map<MemoryKind, @Min(0) @Max(20) Integer> topK,
         @DefaultValue("1") @Min(0) @Max(5) int reflectionRounds,
         @DefaultValue("3000") @Min(100) @Max(100_000) int promptTokenBudget) {

@@ -1,7 +1,12 @@
 package dev.memoir.reflection;
 
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
 
 /**
  * Learning from the user's feedback (RAM; {@code memoir.ram.*}).
@@ -14,8 +19,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param editThreshold   cosine similarity above which a reflected memory replaces the most similar memory
  *                        instead of being added
  */
+@Validated
 @ConfigurationProperties("memoir.ram")
-record RamProperties(@DefaultValue("4") int maxTrials, @DefaultValue("6") int maxSteps,
-        @DefaultValue("3") int searchResults, @DefaultValue("0.9") double acceptThreshold,
-        @DefaultValue("0.9") double repeatThreshold, @DefaultValue("0.7") double editThreshold) {
+record RamProperties(@DefaultValue("4") @Min(1) int maxTrials,
+        @DefaultValue("6") @Min(1) int maxSteps,
+        @DefaultValue("3") @Min(1) int searchResults,
+        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0") double acceptThreshold,
+        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0") double repeatThreshold,
+        @DefaultValue("0.7") @DecimalMin("0.0") @DecimalMax("1.0") double editThreshold) {
 }

@@ -2,6 +2,9 @@ package dev.memoir.session;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.NotNull;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -16,7 +19,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.session")
-record SessionProperties(@DefaultValue("5m") Duration clockSkew,
-        @DefaultValue("30m") Duration idleCloseAfter,
-        @DefaultValue("1m") Duration idleCheckEvery) {
+record SessionProperties(@DefaultValue("5m") @NotNull @DurationMin(seconds = 0) Duration clockSkew,
+        @DefaultValue("30m") @NotNull @DurationMin(seconds = 0) Duration idleCloseAfter,
+        @DefaultValue("1m") @NotNull @DurationMin(millis = 1) Duration idleCheckEvery) {
 }

@@ -3,6 +3,9 @@ package dev.memoir.tenant;
 import java.time.Duration;
 
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -18,5 +21,5 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.tenant-limits")
-record TenantLimits(@DefaultValue("8") @Min(1) int concurrentWrites, @DefaultValue("2s") Duration retryAfter) {
+record TenantLimits(@DefaultValue("8") @Min(1) int concurrentWrites, @DefaultValue("2s") @NotNull @DurationMin(millis = 1) Duration retryAfter) {
 }

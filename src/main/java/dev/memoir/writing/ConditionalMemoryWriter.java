@@ -31,6 +31,12 @@ import dev.memoir.session.TurnView;
 class ConditionalMemoryWriter {
 
     private static final Logger log = LoggerFactory.getLogger(ConditionalMemoryWriter.class);
+
+    /**
+     * The remembered message and the turns before it that the note writer reads. Not a setting: it is the window
+     * a reply sees by default ({@code memoir.chat.recent-turns}), the context in which the message was judged
+     * worth remembering, and the note explains that one message, whatever the deployment.
+     */
     private static final int CONTEXT_TURNS = 12;
 
     private final SessionService sessions;

@@ -31,6 +31,11 @@ import dev.memoir.session.TurnView;
 class MemoWriter {
 
     private static final Logger log = LoggerFactory.getLogger(MemoWriter.class);
+
+    /**
+     * Answers asked for before a span is given up on. Not a setting: a second answer catches a model's occasional
+     * malformed one, and a model that fails twice on the same span is failing on the task, not by chance.
+     */
     private static final int ATTEMPTS = 2;
 
     private final SessionService sessions;
