@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The README's settings table against the configuration metadata that the compiler writes from the
+ * The settings table of docs/configuration.md against the configuration metadata that the compiler writes from the
  * {@code @ConfigurationProperties} records: every {@code memoir.*} setting is documented, nothing documented is
  * missing from the code, and each documented default is the code's.
  */
@@ -48,9 +48,8 @@ class ConfigurationDocumentationTest {
         return settings;
     }
 
-    private static Map<String, String> readmeSettings() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        String table = readme.substring(readme.indexOf("## Configuration"), readme.indexOf("## Authentication"));
+    private static Map<String, String> documentedSettings() throws IOException {
+        String table = Files.readString(Path.of("docs/configuration.md"));
         Map<String, String> rows = new HashMap<>();
         Matcher row = ROW.matcher(table);
         while (row.find()) {
@@ -64,22 +63,22 @@ class ConfigurationDocumentationTest {
     }
 
     @Test
-    void everySettingInTheCodeHasAReadmeRowAndEveryRowASetting() throws IOException {
+    void everySettingInTheCodeHasADocumentedRowAndEveryRowASetting() throws IOException {
         Map<String, Setting> code = codeSettings();
-        Map<String, String> readme = readmeSettings();
+        Map<String, String> rows = documentedSettings();
         assertThat(code).as("memoir.* settings in the code").hasSizeGreaterThan(40);
 
         Set<String> undocumented = new HashSet<>();
         code.forEach((name, setting) -> {
             boolean documented = isMap(setting)
-                    ? readme.keySet().stream().anyMatch(row -> row.startsWith(name + "."))
-                    : readme.containsKey(name);
+                    ? rows.keySet().stream().anyMatch(row -> row.startsWith(name + "."))
+                    : rows.containsKey(name);
             if (!documented) {
                 undocumented.add(name);
             }
         });
         Set<String> unknown = new HashSet<>();
-        readme.keySet().forEach(row -> {
+        rows.keySet().forEach(row -> {
             boolean known = code.containsKey(row) || code.entrySet().stream()
                     .anyMatch(e -> isMap(e.getValue()) && row.startsWith(e.getKey() + "."));
             if (!known) {
@@ -87,16 +86,16 @@ class ConfigurationDocumentationTest {
             }
         });
 
-        assertThat(undocumented).as("settings missing from the README's table").isEmpty();
-        assertThat(unknown).as("README rows naming no setting").isEmpty();
+        assertThat(undocumented).as("settings missing from docs/configuration.md").isEmpty();
+        assertThat(unknown).as("docs/configuration.md rows naming no setting").isEmpty();
     }
 
     @Test
     void everyDocumentedDefaultIsTheCodesDefault() throws IOException {
         Map<String, Setting> code = codeSettings();
-        Map<String, String> readme = readmeSettings();
+        Map<String, String> rows = documentedSettings();
 
-        readme.forEach((name, documented) -> {
+        rows.forEach((name, documented) -> {
             Setting setting = code.get(name);
             if (setting == null || isMap(setting)) {
                 return;
