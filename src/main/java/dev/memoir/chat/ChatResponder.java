@@ -24,10 +24,10 @@ import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.reflection.Episodes;
-import dev.memoir.reflection.RecursiveReasoner;
-import dev.memoir.reflection.ReplyTraces;
-import dev.memoir.reflection.Reranker;
+import dev.memoir.feedback.Episodes;
+import dev.memoir.feedback.ReplyTraces;
+import dev.memoir.reranker.Reranker;
+import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.retrieval.Retrieval;
 import dev.memoir.retrieval.MemoryRecall;
 import dev.memoir.session.NewTurn;
@@ -181,17 +181,17 @@ class ChatResponder {
     private ChatReply reasonedReply(TenantId tenant, OpenSession session, TurnView userTurn) {
         List<UUID> inView = sessions.turnsEndingWith(userTurn.id(), properties.recentTurns()).stream()
                 .map(TurnView::id).toList();
-        RecursiveReasoner.Reasoned reasoned = reasoner.reason(tenant, session.userId(), userTurn.content(),
-                List.of(), 1, inView);
-        String answer = reasoned.trial().inference().isBlank() ? "I could not work that out from what I remember."
-                : reasoned.trial().inference();
+        RecursiveReasoner.Reasoning reasoned = reasoner.reason(tenant, session.userId(), userTurn.content(),
+                List.of(), inView);
+        String answer = reasoned.inference().isBlank() ? "I could not work that out from what I remember."
+                : reasoned.inference();
         record Stored(TurnView turn, UUID episodeId) {
         }
         Stored stored = transaction.execute(status -> {
             TurnView turn = sessions.appendReply(tenant, session.id(), userTurn.id(), answer);
             traces.record(turn.id(), reasoned.memories(), List.of());
             UUID episodeId = episodes.startWithReasonedReply(tenant, session.userId(), session.id(), userTurn.id(),
-                    turn.id(), userTurn.content(), reasoned.trial());
+                    turn.id(), userTurn.content(), reasoned);
             return new Stored(turn, episodeId);
         });
         List<UsedMemory> used = reasoned.memories().stream()

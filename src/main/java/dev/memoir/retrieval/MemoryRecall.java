@@ -14,7 +14,7 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
-import dev.memoir.reflection.Reranker;
+import dev.memoir.reranker.Reranker;
 import dev.memoir.session.OpenSession;
 
 /**

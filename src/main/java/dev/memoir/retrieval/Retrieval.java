@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.reflection.RerankTrace;
+import dev.memoir.reranker.RerankTrace;
 
 /**
  * What retrieval gives the reply: the memories, best first, and how it found them.
