@@ -14,7 +14,7 @@ import dev.memoir.tenant.TenantId;
 
 /** Keeps, for every reply, the memories it was given and the ones it cited. */
 @Service
-public class ReplyTraces {
+class ReplyTraces {
 
     private final ReplyTraceRepository traces;
     private final SessionService sessions;
@@ -28,7 +28,7 @@ public class ReplyTraces {
 
     /** Records a reply's trace in the transaction that stores the reply. */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void record(UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
+    void record(UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
         traces.save(new ReplyTrace(replyTurnId, given.stream().map(ScoredMemory::id).toList(),
                 given.stream().mapToDouble(ScoredMemory::score).toArray(), cited));
     }

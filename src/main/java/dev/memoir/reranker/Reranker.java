@@ -85,15 +85,20 @@ public class Reranker {
     }
 
     /**
-     * Stores the reply's citations as feedback, in the transaction that stores the reply.
+     * Stores what the reply made of the reranked memories as feedback, in the transaction that stores the reply:
+     * the memories shown are those of the trace that the reply was given (the token budget may have left some
+     * out), the memories cited those of them it cited.
      *
-     * @param shownIds the memories the reply was given (the trace's, less any the token budget left out)
+     * @param givenIds every memory the reply was given, reranked or not
+     * @param citedIds every memory the reply cited
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void recordFeedback(TenantId tenant, String userId, UUID turnId, RerankTrace trace, List<UUID> shownIds,
-            List<UUID> citedIds) {
+    public void recordFeedback(TenantId tenant, String userId, UUID turnId, RerankTrace trace,
+            java.util.Collection<UUID> givenIds, java.util.Collection<UUID> citedIds) {
+        List<UUID> shown = trace.shownIds().stream().filter(givenIds::contains).toList();
+        List<UUID> cited = trace.shownIds().stream().filter(citedIds::contains).toList();
         feedback.save(new RerankerFeedback(tenant.value(), userId, turnId, trace.query(), trace.candidateIds(),
-                trace.scores(), shownIds, citedIds, trace.modelVersion()));
+                trace.scores(), shown, cited, trace.modelVersion()));
         if (properties.learning()
                 && feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()) >= properties.batchSize()) {
             jobs.queue(TRAINING, tenant.toString());
