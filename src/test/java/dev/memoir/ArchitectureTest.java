@@ -36,5 +36,6 @@ class ArchitectureTest {
     static final ArchRule theWebPackageDependsOnNoFeature = classes().that().resideInAPackage("dev.memoir.web")
             .should().onlyDependOnClassesThat().resideOutsideOfPackages("dev.memoir.tenant..", "dev.memoir.session..",
                     "dev.memoir.memory..", "dev.memoir.llm..", "dev.memoir.retrieval..", "dev.memoir.chat..",
-                    "dev.memoir.writing..", "dev.memoir.erasure..", "dev.memoir.reflection..", "dev.memoir.jobs..");
+                    "dev.memoir.writing..", "dev.memoir.erasure..", "dev.memoir.reranker..", "dev.memoir.feedback..",
+                    "dev.memoir.jobs..");
 }

@@ -1,83 +1,53 @@
 package dev.memoir.chat;
 
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
-import org.springframework.ai.chat.messages.AssistantMessage;
-import org.springframework.ai.chat.messages.Message;
-import org.springframework.ai.chat.messages.SystemMessage;
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.PromptTemplates;
-import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.reflection.Episodes;
-import dev.memoir.reflection.RecursiveReasoner;
-import dev.memoir.reflection.ReplyTraces;
-import dev.memoir.reflection.Reranker;
-import dev.memoir.retrieval.Retrieval;
 import dev.memoir.retrieval.MemoryRecall;
+import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.OpenSession;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.writing.MemoryJobs;
 
 /**
- * One chat turn: store the user's message first (so that a failing model loses nothing), recall memory (recursive
- * summary, chosen memos, self-reflective dense retrieval), lay it out within the token budget, answer and decide
- * whether to remember and which memories it used in a single model call, then store the reply, queue the
- * conditional memory and, for sessions that rerank, store the citations as the reranker's feedback.
+ * One chat turn, in three stages. {@link #prepare}: store the user's message first (so that a failing model loses
+ * nothing), recall memory and lay out the reply prompt. {@link #answer} or {@link #answerStreaming}: one model call
+ * writes the reply, judges whether the message is worth remembering and cites the memories it used (a reasoned
+ * reply is {@link ReasonedReply}'s instead). {@code store}: in one transaction, the reply (whose event queues the
+ * conditional memory) and what feedback learning keeps of it ({@link ReplyOutcomes}).
  */
 @Service
 class ChatResponder {
 
     private final SessionService sessions;
     private final MemoryRecall recall;
-    private final MemoryPromptBuilder memoryPrompt;
+    private final ReplyPrompts replyPrompts;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
-    private final MemoryJobs memoryJobs;
-    private final Reranker reranker;
-    private final RecursiveReasoner reasoner;
-    private final ReplyTraces traces;
-    private final Episodes episodes;
+    private final ReasonedReply reasonedReply;
+    private final ReplyOutcomes outcomes;
     private final TransactionTemplate transaction;
-    private final ChatProperties properties;
-    private final TokenCounter tokens;
 
-    ChatResponder(SessionService sessions, MemoryRecall recall, MemoryPromptBuilder memoryPrompt,
-            ChatModelClient model, PromptTemplates prompts, MemoryJobs memoryJobs, Reranker reranker,
-            RecursiveReasoner reasoner, ReplyTraces traces, Episodes episodes, TransactionTemplate transaction,
-            ChatProperties properties, TokenCounter tokens) {
-        this.tokens = tokens;
-        this.reranker = reranker;
-        this.reasoner = reasoner;
-        this.traces = traces;
-        this.episodes = episodes;
+    ChatResponder(SessionService sessions, MemoryRecall recall, ReplyPrompts replyPrompts, ChatModelClient model,
+            ReasonedReply reasonedReply, ReplyOutcomes outcomes, TransactionTemplate transaction) {
         this.sessions = sessions;
         this.recall = recall;
-        this.memoryPrompt = memoryPrompt;
+        this.replyPrompts = replyPrompts;
         this.model = model;
-        this.prompts = prompts;
-        this.memoryJobs = memoryJobs;
+        this.reasonedReply = reasonedReply;
+        this.outcomes = outcomes;
         this.transaction = transaction;
-        this.properties = properties;
     }
 
     ChatReply respond(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
@@ -89,7 +59,7 @@ class ChatResponder {
      * out (for a reasoned reply, only the message is stored: the reasoning recalls as it goes).
      */
     record PreparedTurn(TenantId tenant, OpenSession session, TurnView userTurn, boolean reasoned,
-            Retrieval retrieval, MemoryPromptBuilder.MemoryPrompt memory, List<Message> prompt) {
+            Retrieval retrieval, ReplyPrompts.ReplyPrompt prompt) {
     }
 
     /**
@@ -100,26 +70,20 @@ class ChatResponder {
         OpenSession session = sessions.requireOpen(tenant, sessionId);
         TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message))).getFirst();
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
-            return new PreparedTurn(tenant, session, userTurn, true, null, null, List.of());
+            return new PreparedTurn(tenant, session, userTurn, true, null, null);
         }
-
-        // The dialogue as it stood when this message came: a concurrent chat's later message is not this one's.
-        List<TurnView> recent = RecentDialogue.within(sessions.turnsEndingWith(userTurn.id(), properties.recentTurns()),
-                properties.recentTurnsTokenBudget(), tokens::count);
-        List<UUID> inPrompt = recent.stream().map(TurnView::id).toList();
-        Retrieval retrieval = recall.recall(session, message, inPrompt);
-        MemoryPromptBuilder.MemoryPrompt memory = memoryPrompt.build(retrieval.memories(),
-                session.settings().promptTokenBudget());
-        return new PreparedTurn(tenant, session, userTurn, false, retrieval, memory,
-                replyPrompt(memory.text(), recent));
+        List<TurnView> recent = replyPrompts.recentDialogue(userTurn);
+        Retrieval retrieval = recall.recall(session, message, recent.stream().map(TurnView::id).toList());
+        return new PreparedTurn(tenant, session, userTurn, false, retrieval,
+                replyPrompts.lay(retrieval, recent, session.settings().promptTokenBudget()));
     }
 
     /** Asks the model for the prepared turn's reply in one answer, and stores it. */
     ChatReply answer(PreparedTurn turn) {
         if (turn.reasoned()) {
-            return reasonedReply(turn.tenant(), turn.session(), turn.userTurn());
+            return reasonedReply.answer(turn.session(), turn.userTurn());
         }
-        return store(turn, model.askJson(ChatStep.REPLY, turn.prompt(), ReplyDecision.JSON_SCHEMA,
+        return store(turn, model.askJson(ChatStep.REPLY, turn.prompt().messages(), ReplyDecision.JSON_SCHEMA,
                 ReplyDecision::read));
     }
 
@@ -131,83 +95,33 @@ class ChatResponder {
      */
     ChatReply answerStreaming(PreparedTurn turn, Consumer<String> replyText) {
         if (turn.reasoned()) {
-            ChatReply reply = reasonedReply(turn.tenant(), turn.session(), turn.userTurn());
+            ChatReply reply = reasonedReply.answer(turn.session(), turn.userTurn());
             replyText.accept(reply.reply());
             return reply;
         }
         StreamedReply streamed = new StreamedReply(replyText);
-        ReplyDecision decision = model.streamJson(ChatStep.REPLY, turn.prompt(), ReplyDecision.JSON_SCHEMA,
+        ReplyDecision decision = model.streamJson(ChatStep.REPLY, turn.prompt().messages(), ReplyDecision.JSON_SCHEMA,
                 ReplyDecision::read, streamed::accept);
         streamed.finish(decision.reply());
         return store(turn, decision);
     }
 
-    /** Stores the reply with what its answer decided: the conditional memory to write, the trace, the citations. */
+    /** Stores the reply with what its answer decided, and records its outcome for learning. */
     private ChatReply store(PreparedTurn turn, ReplyDecision decision) {
-        TenantId tenant = turn.tenant();
         OpenSession session = turn.session();
-        TurnView userTurn = turn.userTurn();
-        Retrieval retrieval = turn.retrieval();
-        MemoryPromptBuilder.MemoryPrompt memory = turn.memory();
-        boolean remembered = decision.remember() && session.settings().writes(MemoryKind.CONDITIONAL);
-        Set<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id)
-                .collect(Collectors.toSet());
-
-        TurnView assistantTurn = transaction.execute(status -> {
-            TurnView stored = sessions.appendReply(tenant, session.id(), userTurn.id(), decision.reply());
-            if (remembered) {
-                memoryJobs.queueConditionalMemory(userTurn);
-            }
-            traces.record(stored.id(), memory.included(), List.copyOf(cited));
-            retrieval.rerank().ifPresent(trace -> {
-                Set<UUID> given = memory.included().stream().map(ScoredMemory::id).collect(Collectors.toSet());
-                reranker.recordFeedback(tenant, session.userId(), stored.id(), trace,
-                        trace.shownIds().stream().filter(given::contains).toList(),
-                        trace.shownIds().stream().filter(cited::contains).toList());
-            });
+        MemoryPromptBuilder.MemoryPrompt memory = turn.prompt().memory();
+        List<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id).toList();
+        TurnView reply = transaction.execute(status -> {
+            TurnView stored = sessions.appendReply(turn.tenant(), session.id(), turn.userTurn().id(),
+                    decision.reply(), decision.remember());
+            outcomes.record(session, stored.id(), memory.included(), cited, turn.retrieval().rerank());
             return stored;
         });
 
+        boolean remembered = decision.remember() && session.settings().writes(MemoryKind.CONDITIONAL);
         List<UsedMemory> used = memory.included().stream()
                 .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), cited.contains(m.id())))
                 .toList();
-        return new ChatReply(decision.reply(), assistantTurn.id(), userTurn.id(), used, remembered, null);
-    }
-
-    /**
-     * A reply by recursive reasoning over memory (R^3): the model searches step by step until it can answer. The
-     * trace becomes the first trial of an episode that the user's feedback can continue.
-     */
-    private ChatReply reasonedReply(TenantId tenant, OpenSession session, TurnView userTurn) {
-        List<UUID> inView = sessions.turnsEndingWith(userTurn.id(), properties.recentTurns()).stream()
-                .map(TurnView::id).toList();
-        RecursiveReasoner.Reasoned reasoned = reasoner.reason(tenant, session.userId(), userTurn.content(),
-                List.of(), 1, inView);
-        String answer = reasoned.trial().inference().isBlank() ? "I could not work that out from what I remember."
-                : reasoned.trial().inference();
-        record Stored(TurnView turn, UUID episodeId) {
-        }
-        Stored stored = transaction.execute(status -> {
-            TurnView turn = sessions.appendReply(tenant, session.id(), userTurn.id(), answer);
-            traces.record(turn.id(), reasoned.memories(), List.of());
-            UUID episodeId = episodes.startWithReasonedReply(tenant, session.userId(), session.id(), userTurn.id(),
-                    turn.id(), userTurn.content(), reasoned.trial());
-            return new Stored(turn, episodeId);
-        });
-        List<UsedMemory> used = reasoned.memories().stream()
-                .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), false))
-                .toList();
-        return new ChatReply(answer, stored.turn().id(), userTurn.id(), used, false, stored.episodeId());
-    }
-
-    private List<Message> replyPrompt(String memoryBlock, List<TurnView> recent) {
-        List<Message> messages = new ArrayList<>();
-        messages.add(new SystemMessage(prompts.render("reply", Map.of("memories", memoryBlock,
-                "today", LocalDate.now(ZoneOffset.UTC).toString()))));
-        for (TurnView turn : recent) {
-            messages.add(turn.role() == Role.USER ? new UserMessage(turn.content())
-                    : new AssistantMessage(turn.content()));
-        }
-        return messages;
+        return new ChatReply(decision.reply(), reply.id(), turn.userTurn().id(), used, remembered, null);
     }
 }

@@ -5,26 +5,21 @@ import java.time.ZoneOffset;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
-
-import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.session.SessionService;
+import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.TurnView;
 
 /**
  * Lays recalled memories out for the reply prompt within the session's token budget, taking them in the order
  * recalled (best first) and trimming from the bottom: the recursive summary, then memos as evidences (topic,
  * summary and the dialogue span itself, the span shortened first and no memo taking more than half the budget),
- * then memory records.
+ * then memory records. A pure function of what was recalled: retrieval has read everything it shows.
  */
-@Component
-class MemoryPromptBuilder {
+final class MemoryPromptBuilder {
 
     private static final String PROFILE = "[What you know about the user and yourself]";
     private static final String EVIDENCES = "[Related evidences]";
@@ -35,11 +30,9 @@ class MemoryPromptBuilder {
     private static final int MIN_USEFUL_TOKENS = 16;
 
     private final TokenCounter tokens;
-    private final SessionService sessions;
 
-    MemoryPromptBuilder(TokenCounter tokens, SessionService sessions) {
+    private MemoryPromptBuilder(TokenCounter tokens) {
         this.tokens = tokens;
-        this.sessions = sessions;
     }
 
     /**
@@ -55,7 +48,12 @@ class MemoryPromptBuilder {
         }
     }
 
-    MemoryPrompt build(List<ScoredMemory> recalled, int tokenBudget) {
+    /** The memory part of the reply prompt for what was recalled, within {@code tokenBudget} tokens. */
+    static MemoryPrompt build(Retrieval recalled, int tokenBudget, TokenCounter tokens) {
+        return new MemoryPromptBuilder(tokens).lay(recalled, tokenBudget);
+    }
+
+    private MemoryPrompt lay(Retrieval recalled, int tokenBudget) {
         // Section headers and blank lines between sections are paid for up front.
         int remaining = tokenBudget - tokens.count(SECTION_HEADERS);
         List<ScoredMemory> included = new ArrayList<>();
@@ -63,10 +61,11 @@ class MemoryPromptBuilder {
         List<String> profile = new ArrayList<>();
         List<String> evidences = new ArrayList<>();
         List<String> records = new ArrayList<>();
-        for (ScoredMemory memory : recalled) {
+        for (ScoredMemory memory : recalled.memories()) {
             String entry = switch (memory.kind()) {
                 case RECURSIVE_SUMMARY -> fit(memory.text(), remaining);
-                case MEMO -> memoEvidence(memory, evidences.size() + 1, Math.min(remaining, tokenBudget / 2));
+                case MEMO -> memoEvidence(memory, recalled.dialogueOf(memory), evidences.size() + 1,
+                        Math.min(remaining, tokenBudget / 2));
                 default -> fit((records.size() + 1) + ". [" + memory.kind() + dated(memory) + "] " + memory.text(),
                         remaining);
             };
@@ -89,17 +88,14 @@ class MemoryPromptBuilder {
         return new MemoryPrompt(text, included, numbered);
     }
 
-    private String memoEvidence(ScoredMemory memo, int number, int budget) {
+    private String memoEvidence(ScoredMemory memo, List<TurnView> turns, int number, int budget) {
         String head = "(" + number + ") Topic: " + memo.topic() + "\nDate: " + dated(memo).substring(2)
                 + "\nSummary: " + memo.text() + "\nDialogue: ";
         int headTokens = tokens.count(head);
         if (headTokens + MIN_USEFUL_TOKENS > budget) {
             return null;
         }
-        Map<java.util.UUID, TurnView> byId = sessions.turnsByIds(memo.provenance().turnIds()).stream()
-                .collect(Collectors.toMap(TurnView::id, Function.identity()));
-        String dialogue = memo.provenance().turnIds().stream().map(byId::get).filter(t -> t != null)
-                .map(t -> t.role().wireName() + ": " + t.content())
+        String dialogue = turns.stream().map(t -> t.role().wireName() + ": " + t.content())
                 .collect(Collectors.joining(" ### "));
         return head + tokens.truncate(dialogue, budget - headTokens - 1);
     }

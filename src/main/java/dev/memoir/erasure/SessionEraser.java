@@ -7,7 +7,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.reflection.Reranker;
+import dev.memoir.reranker.Reranker;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 

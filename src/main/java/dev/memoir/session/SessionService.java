@@ -137,12 +137,22 @@ public class SessionService {
         int seq = turns.maxSeq(sessionId);
         List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(sessionId).orElse(null));
         List<TurnView> stored = new ArrayList<>(newTurns.size());
+        // The session's last turn matters only to a first new turn that replies to it.
+        TurnView previous = newTurns.isEmpty() || newTurns.getFirst().role() != Role.ASSISTANT ? null
+                : turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(sessionId, seq, Limit.of(1)).stream()
+                        .map(Turn::view).findFirst().orElse(null);
         for (int i = 0; i < newTurns.size(); i++) {
             NewTurn turn = newTurns.get(i);
-            stored.add(turns.save(new Turn(sessionId, ++seq, turn.role(), turn.content(), times.get(i))).view());
+            // An imported reply answers the user turn right before it.
+            UUID question = turn.role() == Role.ASSISTANT && previous != null && previous.role() == Role.USER
+                    ? previous.id() : null;
+            previous = turns.save(new Turn(sessionId, ++seq, turn.role(), turn.content(), times.get(i), question))
+                    .view();
+            stored.add(previous);
         }
         session.touch();
-        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored));
+        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored,
+                List.of()));
         return stored;
     }
 
@@ -151,20 +161,24 @@ public class SessionService {
      * reply whose question was asked while the session was open is stored even if the session was closed while
      * the model was answering: the model's work is not thrown away, and the reply is part of the session's
      * history memory. (What the close wrote before the reply arrived, a summary say, does not include it.)
+     *
+     * @param questionWorthRemembering the reply judged the question worth remembering: listeners of
+     *                                 {@link TurnsRecorded} write its conditional memory if the session keeps one
      */
     @Transactional
-    public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content) {
+    public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content,
+            boolean questionWorthRemembering) {
         Session session = sessions.lockByIdAndTenantId(sessionId, tenant.value())
                 .orElseThrow(() -> new NotFoundException("Session", sessionId));
         Turn asked = turns.findById(question).filter(t -> t.view().sessionId().equals(sessionId))
                 .orElseThrow(() -> new NotFoundException("Turn", question));
         Instant previous = turns.lastOccurredAt(sessionId).orElse(null);
         Instant now = Instant.now();
-        TurnView stored = turns.save(new Turn(sessionId, turns.maxSeq(sessionId) + 1, content,
+        TurnView stored = turns.save(new Turn(sessionId, turns.maxSeq(sessionId) + 1, Role.ASSISTANT, content,
                 previous != null && previous.isAfter(now) ? previous : now, asked.view().id())).view();
         session.touch();
         events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
-                List.of(stored)));
+                List.of(stored), questionWorthRemembering ? List.of(question) : List.of()));
         return stored;
     }
 
@@ -219,12 +233,7 @@ public class SessionService {
         if (reply.role() != Role.ASSISTANT) {
             throw new NotAReplyException(turnId);
         }
-        // A reply made by Memoir names its question; an imported one answers the user turn right before it.
-        Optional<Turn> named = reply.replyTo() == null ? Optional.empty() : turns.findById(reply.replyTo());
-        TurnView question = (named.isPresent() ? named.stream()
-                : turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(reply.sessionId(), reply.seq() - 1,
-                        Limit.of(1)).stream())
-                .map(Turn::view).filter(t -> t.role() == Role.USER).findFirst()
+        TurnView question = Optional.ofNullable(reply.replyTo()).flatMap(turns::findById).map(Turn::view)
                 .orElseThrow(() -> new NotAReplyException(turnId));
         return new RepliedTurn(new OpenSession(tenant, session.getId(), session.getUserId(), session.getSettings()),
                 question, reply);

@@ -44,9 +44,9 @@ class Turn {
         this.occurredAt = occurredAt;
     }
 
-    /** A reply to the user turn {@code question}. */
-    Turn(UUID sessionId, int seq, String content, Instant occurredAt, UUID question) {
-        this(sessionId, seq, Role.ASSISTANT, content, occurredAt);
+    /** A turn answering the user turn {@code question} (null for a turn that answers none). */
+    Turn(UUID sessionId, int seq, Role role, String content, Instant occurredAt, UUID question) {
+        this(sessionId, seq, role, content, occurredAt);
         this.replyTo = question;
     }
 

@@ -15,7 +15,8 @@ public record TurnView(
         Instant createdAt,
         @Schema(description = "When the turn was said: given at import, else when Memoir stored it")
         Instant occurredAt,
-        @Schema(description = "For a reply made by Memoir: the user turn it answers") UUID replyTo) {
+        @Schema(description = "For a reply: the user turn it answers (for a reply Memoir made, the message it "
+                + "answered; for an imported reply, the user turn right before it); null otherwise") UUID replyTo) {
 
     /** The utterance as history memory and prompts write it: "User: ..." or "Assistant: ...". */
     public String asLine() {

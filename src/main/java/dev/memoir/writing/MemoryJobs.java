@@ -18,7 +18,7 @@ import dev.memoir.session.TurnsRecorded;
  * the turn or close that causes it. A job's id is the id of what it works on, so queueing twice is a no-op.
  */
 @Component
-public class MemoryJobs {
+class MemoryJobs {
 
     static final TaskDescriptor<Void> CONDITIONAL_MEMORY = TaskDescriptor.of("conditional-memory");
     static final TaskDescriptor<Void> SESSION_SUMMARY = TaskDescriptor.of("session-summary");
@@ -39,17 +39,20 @@ public class MemoryJobs {
         this.memoProperties = memoProperties;
     }
 
-    /** Queues the conditional memory record for a user turn judged worth remembering. */
-    public void queueConditionalMemory(TurnView userTurn) {
-        jobs.queue(CONDITIONAL_MEMORY, userTurn.id().toString(), userTurn.sessionId());
+    @EventListener
+    void onTurnsRecorded(TurnsRecorded recorded) {
+        if (recorded.settings().writes(MemoryKind.CONDITIONAL)) {
+            // One job per user turn, whichever reply judged it worth remembering.
+            recorded.worthRemembering().forEach(userTurnId ->
+                    jobs.queue(CONDITIONAL_MEMORY, userTurnId.toString(), recorded.sessionId()));
+        }
+        if (recorded.settings().writes(MemoryKind.MEMO)) {
+            queueDueMemos(recorded);
+        }
     }
 
     /** Hands a long-running session to memo writing each time enough turns have come since its last memo. */
-    @EventListener
-    void onTurnsRecorded(TurnsRecorded recorded) {
-        if (!recorded.settings().writes(MemoryKind.MEMO)) {
-            return;
-        }
+    private void queueDueMemos(TurnsRecorded recorded) {
         int lastSeq = recorded.turns().stream().mapToInt(TurnView::seq).max().orElse(-1);
         MemoProgress progress = memoProgress.findById(recorded.sessionId())
                 .orElseGet(() -> memoProgress.save(new MemoProgress(recorded.sessionId())));

@@ -50,8 +50,7 @@ class ReplyStreamsTest {
 
     /** A responder whose model writes {@code before}, waits for the test, then writes {@code after}. */
     private ReplyStreams streams(List<String> before, List<String> after) {
-        ChatResponder responder = new ChatResponder(null, null, null, null, null, null, null, null, null, null, null,
-                null, null) {
+        ChatResponder responder = new ChatResponder(null, null, null, null, null, null, null) {
             @Override
             ChatReply answerStreaming(PreparedTurn turn, Consumer<String> replyText) {
                 before.forEach(replyText);

@@ -1,0 +1,44 @@
+package dev.memoir.feedback;
+
+import java.util.UUID;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+import dev.memoir.web.VisibleText;
+
+@Schema(description = "The user's feedback on a reply: a verdict, a hint, a direct answer, or any mix of them")
+record FeedbackRequest(
+        @Schema(description = "The assistant turn judged") @NotNull UUID turnId,
+        @Schema(description = "Whether the latest answer was right", example = "incorrect") Verdict verdict,
+        @Schema(description = "A hint that helps find the right answer",
+                example = "My sister's band is from Porto, not Lisbon.") @VisibleText @Size(max = 4000) String hint,
+        @Schema(description = "The right answer itself", example = "Porto") @VisibleText @Size(max = 4000) String answer) {
+
+    @AssertTrue(message = "give at least one of verdict, hint and answer")
+    @Schema(hidden = true)
+    boolean isSaysSomething() {
+        return verdict != null || (hint != null && !hint.isBlank()) || (answer != null && !answer.isBlank());
+    }
+
+    enum Verdict {
+        CORRECT, INCORRECT;
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        static Verdict fromWireName(String value) {
+            return Verdict.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+        }
+
+        @Override
+        public String toString() {
+            return wireName();
+        }
+    }
+}

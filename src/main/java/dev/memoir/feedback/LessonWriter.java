@@ -1,0 +1,96 @@
+package dev.memoir.feedback;
+
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.stereotype.Service;
+
+import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.ChatStep;
+import dev.memoir.llm.PromptTemplates;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.MemorySearch;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchMode;
+import dev.memoir.retrieval.RecursiveReasoner;
+import dev.memoir.tenant.TenantId;
+
+/**
+ * Writes what an ended episode taught into memory (RAM's memory reflection): the model writes a reflected memory
+ * from the question, the trials, the feedback and the answer or hints; it then replaces, in place, the user's
+ * memory most similar to it (when similar enough, with the old text kept as a revision) or is added as a
+ * {@code reflected} memory. "None" from the model changes nothing.
+ */
+@Service
+class LessonWriter {
+
+    /** Memories a reflection may edit: the records that state facts; memos and the recursive summary have their own upkeep. */
+    private static final EnumSet<MemoryKind> EDITABLE = EnumSet.of(MemoryKind.HISTORY, MemoryKind.CONDITIONAL,
+            MemoryKind.SUMMARY, MemoryKind.TOPIC, MemoryKind.REFLECTED, MemoryKind.FACT);
+
+    private final MemoryStore store;
+    private final ChatModelClient model;
+    private final PromptTemplates prompts;
+    private final RamProperties properties;
+
+    LessonWriter(MemoryStore store, ChatModelClient model, PromptTemplates prompts, RamProperties properties) {
+        this.store = store;
+        this.model = model;
+        this.prompts = prompts;
+        this.properties = properties;
+    }
+
+    /** A reflected memory, with the texts of the memories the model was shown beside it (by id). */
+    record Reflection(String text, Map<UUID, String> shown) {
+    }
+
+    /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
+    Optional<Reflection> reflect(Episode episode, String truth) {
+        List<ScoredMemory> existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(),
+                EDITABLE, store.query(episode.getQuestion() + "\n" + truth), 3, List.of());
+        String prompt = prompts.render("memory-reflection", Map.of(
+                "question", episode.getQuestion(),
+                "trials", RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())),
+                "truth", truth,
+                "existing", existing.isEmpty() ? "(none)"
+                        : existing.stream().map(ScoredMemory::text).collect(Collectors.joining("\n"))));
+        ReflectedMemory reflected = model.askJson(ChatStep.MEMORY_REFLECTION, List.of(new UserMessage(prompt)),
+                ReflectedMemory.JSON_SCHEMA, ReflectedMemory::read);
+        Map<UUID, String> shown = new LinkedHashMap<>();
+        existing.forEach(memory -> shown.put(memory.id(), memory.text()));
+        return reflected.learnsSomething() ? Optional.of(new Reflection(reflected.text(), shown)) : Optional.empty();
+    }
+
+    /** Puts the reflected memory in place: edits the most similar memory, or adds it. Runs in the caller's transaction. */
+    Learned place(Episode episode, Reflection reflection) {
+        String reflected = reflection.text();
+        TenantId tenant = new TenantId(episode.getTenantId());
+        // The episode's own question and reply are not the memory to correct.
+        // "Most similar" is a matter of meaning, so the dense ranking alone picks the memory to edit.
+        List<ScoredMemory> nearest = store.search(MemorySearch.of(tenant, episode.getUserId(), EDITABLE,
+                        store.queryLike(reflected), 1)
+                .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
+                .using(SearchMode.DENSE));
+        if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
+            ScoredMemory target = nearest.getFirst();
+            // The edit replaces the text the model was shown (or, if it was not shown it, the text just found):
+            // a memory changed meanwhile is not overwritten with a correction made from its old text.
+            String seen = reflection.shown().getOrDefault(target.id(), target.text());
+            MemoryView edited = store.reviseIfUnchanged(target.id(), seen, reflected, episode.getSessionId(),
+                    "reflection");
+            return new Learned("edited", edited.id(), reflected, target.text());
+        }
+        MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
+                episode.getSessionId(), List.of(), "reflected:" + episode.getId()));
+        return new Learned("added", added.id(), reflected, null);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.memoir.feedback;
+
+import java.util.Optional;
+
+import tools.jackson.databind.JsonNode;
+
+import dev.memoir.llm.LenientJson;
+
+/** The memory-update step's answer (RAM, F.4): a reflected memory, or "None" when nothing is to be learned. */
+record ReflectedMemory(String text) {
+
+    static final String JSON_SCHEMA = """
+            {
+              "type": "object",
+              "properties": {
+                "reflected_memory": {"type": "string",
+                                     "description": "The corrected memory, or None when nothing needs to change"}
+              },
+              "required": ["reflected_memory"],
+              "additionalProperties": false
+            }""";
+
+    /** The answer; unusable (empty) without a reflected memory. "None" is a usable "nothing to learn". */
+    static Optional<ReflectedMemory> read(JsonNode json) {
+        return LenientJson.text(json, "reflected_memory").map(ReflectedMemory::new);
+    }
+
+    boolean learnsSomething() {
+        return !text.replaceAll("[\\s.'\"]", "").equalsIgnoreCase("none");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.memoir.feedback;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** The user's feedback on a reply, kept with the turn it was given on. */
+@Entity
+@Table(name = "reply_feedback")
+class ReplyFeedback {
+
+    @Id
+    private UUID id;
+
+    private UUID tenantId;
+
+    private UUID turnId;
+
+    private UUID episodeId;
+
+    private String verdict;
+
+    private String hint;
+
+    private String answer;
+
+    private String outcome;
+
+    private Instant createdAt;
+
+    protected ReplyFeedback() {
+    }
+
+    ReplyFeedback(UUID tenantId, UUID turnId, UUID episodeId, String verdict, String hint, String answer,
+            String outcome) {
+        this.id = UUID.randomUUID();
+        this.tenantId = tenantId;
+        this.turnId = turnId;
+        this.episodeId = episodeId;
+        this.verdict = verdict;
+        this.hint = hint;
+        this.answer = answer;
+        this.outcome = outcome;
+        this.createdAt = Instant.now();
+    }
+
+    void outcome(String newOutcome) {
+        this.outcome = newOutcome;
+    }
+
+    UUID getId() {
+        return id;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.memoir.feedback;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+/** What a reply was given and what it cited: the memories behind an answer the user may later judge. */
+@Entity
+@Table(name = "reply_traces")
+class ReplyTrace {
+
+    @Id
+    private UUID turnId;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(columnDefinition = "uuid[]")
+    private UUID[] memoryIds;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(columnDefinition = "double precision[]")
+    private double[] scores;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(columnDefinition = "uuid[]")
+    private UUID[] citedIds;
+
+    protected ReplyTrace() {
+    }
+
+    ReplyTrace(UUID turnId, List<UUID> memoryIds, double[] scores, List<UUID> citedIds) {
+        this.turnId = turnId;
+        this.memoryIds = memoryIds.toArray(UUID[]::new);
+        this.scores = scores;
+        this.citedIds = citedIds.toArray(UUID[]::new);
+    }
+
+    List<UUID> getMemoryIds() {
+        return Arrays.asList(memoryIds);
+    }
+
+    double[] getScores() {
+        return scores.clone();
+    }
+
+    List<UUID> getCitedIds() {
+        return Arrays.asList(citedIds);
+    }
+}

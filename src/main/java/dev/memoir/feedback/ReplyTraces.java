@@ -1,0 +1,58 @@
+package dev.memoir.feedback;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.session.RepliedTurn;
+import dev.memoir.session.SessionService;
+import dev.memoir.tenant.TenantId;
+
+/** Keeps, for every reply, the memories it was given and the ones it cited. */
+@Service
+class ReplyTraces {
+
+    private final ReplyTraceRepository traces;
+    private final SessionService sessions;
+    private final EpisodeRepository episodes;
+
+    ReplyTraces(ReplyTraceRepository traces, SessionService sessions, EpisodeRepository episodes) {
+        this.traces = traces;
+        this.sessions = sessions;
+        this.episodes = episodes;
+    }
+
+    /** Records a reply's trace in the transaction that stores the reply. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void record(UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
+        traces.save(new ReplyTrace(replyTurnId, given.stream().map(ScoredMemory::id).toList(),
+                given.stream().mapToDouble(ScoredMemory::score).toArray(), cited));
+    }
+
+    /** A reply's trace for the caller: 404 when the turn is unknown or another tenant's, 400 when not a reply. */
+    @Transactional(readOnly = true)
+    ReplyTraceView view(TenantId tenant, UUID replyTurnId) {
+        RepliedTurn reply = sessions.reply(tenant, replyTurnId);
+        UUID episodeId = episodes.findByReplyTurnIdAndTenantId(replyTurnId, tenant.value()).map(Episode::getId)
+                .orElse(null);
+        return traces.findById(replyTurnId).map(trace -> {
+            List<UUID> given = trace.getMemoryIds();
+            double[] scores = trace.getScores();
+            List<UUID> cited = trace.getCitedIds();
+            List<ReplyTraceView.GivenMemory> memories = new java.util.ArrayList<>();
+            for (int i = 0; i < given.size(); i++) {
+                memories.add(new ReplyTraceView.GivenMemory(given.get(i), i < scores.length ? scores[i] : 0,
+                        cited.contains(given.get(i))));
+            }
+            return new ReplyTraceView(replyTurnId, reply.session().id(), true, memories, episodeId);
+        }).orElseGet(() -> new ReplyTraceView(replyTurnId, reply.session().id(), false, List.of(), episodeId));
+    }
+
+    List<UUID> memoriesGiven(UUID replyTurnId) {
+        return traces.findById(replyTurnId).map(ReplyTrace::getMemoryIds).orElse(List.of());
+    }
+}

@@ -1,8 +1,0 @@
-package dev.memoir.reflection;
-
-import java.util.UUID;
-
-import org.springframework.data.jpa.repository.JpaRepository;
-
-interface ReplyTraceRepository extends JpaRepository<ReplyTrace, UUID> {
-}

@@ -1,0 +1,153 @@
+package dev.memoir.retrieval;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.stereotype.Service;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.ChatStep;
+import dev.memoir.llm.PromptTemplates;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.tenant.TenantId;
+
+/**
+ * Recursive reasoning-based retrieval, R^3 (RAM): the model thinks step by step, searching the user's
+ * memory with keywords of its own (Search[...]) until it can answer (Finish[...]), so that a multi-hop question
+ * is answered from several memories found one after another. A trial that runs out of steps answers from what it
+ * found. Earlier answers and what the user said about them are part of the scratchpad (RAM's feedback learning
+ * reasons again this way).
+ */
+@Service
+public class RecursiveReasoner {
+
+    private final MemoryStore store;
+    private final ChatModelClient model;
+    private final PromptTemplates prompts;
+    private final ReasoningProperties properties;
+
+    RecursiveReasoner(MemoryStore store, ChatModelClient model, PromptTemplates prompts,
+            ReasoningProperties properties) {
+        this.store = store;
+        this.model = model;
+        this.prompts = prompts;
+        this.properties = properties;
+    }
+
+    /** One attempt's reasoning: its steps, the answer they led to, and the memories it found (best first). */
+    public record Reasoning(List<Step> steps, String inference, List<ScoredMemory> memories) {
+
+        public List<UUID> memoryIds() {
+            return memories.stream().map(ScoredMemory::id).toList();
+        }
+    }
+
+    @Schema(description = "One reasoning step: a thought, an action (search or finish) and what it observed")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Step(String thought, String action, String argument, String observation) {
+    }
+
+    /** An earlier attempt at the question and what the user said about it (verdict and hint may be null). */
+    public record EarlierAnswer(int number, String answer, String verdict, String hint) {
+    }
+
+    /**
+     * Reasons once over the user's memory.
+     *
+     * @param earlier         earlier answers to the question, with the user's feedback on them
+     * @param excludedTurnIds turns whose memories are not searched: the question and replies already in view
+     */
+    public Reasoning reason(TenantId tenant, String userId, String question, List<EarlierAnswer> earlier,
+            java.util.Collection<UUID> excludedTurnIds) {
+        List<Step> steps = new ArrayList<>();
+        Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
+        String earlierTrials = describe(earlier);
+        for (int step = 1; step <= properties.maxSteps(); step++) {
+            String prompt = prompts.render("r3-step", Map.of("question", question, "earlier", earlierTrials,
+                    "scratchpad", scratchpad(steps)));
+            Optional<ReasoningStep> next = model.askJson(ChatStep.REASONING, List.of(new UserMessage(prompt)),
+                    ReasoningStep.JSON_SCHEMA).json().flatMap(ReasoningStep::from);
+            if (next.isEmpty()) {
+                steps.add(new Step(null, "invalid", null,
+                        "No valid action: answer with search and keywords, or finish and the answer."));
+                continue;
+            }
+            ReasoningStep reasoning = next.get();
+            if (reasoning.action() == ReasoningStep.Action.FINISH) {
+                steps.add(new Step(reasoning.thought(), "finish", reasoning.argument(), null));
+                return done(steps, reasoning.argument(), found);
+            }
+            List<ScoredMemory> results = store.nearest(tenant, userId, EnumSet.allOf(MemoryKind.class),
+                    store.query(reasoning.argument()), properties.searchResults(), excludedTurnIds);
+            results.forEach(m -> found.merge(m.id(), m, (a, b) -> a.score() >= b.score() ? a : b));
+            steps.add(new Step(reasoning.thought(), "search", reasoning.argument(), results.isEmpty()
+                    ? "Nothing found." : results.stream().map(ScoredMemory::text).collect(Collectors.joining(" | "))));
+        }
+        return done(steps, infer(question, earlier, found), found);
+    }
+
+    private String infer(String question, List<EarlierAnswer> earlier, Map<UUID, ScoredMemory> found) {
+        String memories = found.isEmpty() ? "(nothing found)"
+                : found.values().stream().map(ScoredMemory::text).collect(Collectors.joining("\n"));
+        String prompt = prompts.render("r3-inference", Map.of("question", question, "feedback", describe(earlier),
+                "memories", memories));
+        return model.askText(ChatStep.REASONING, List.of(new UserMessage(prompt))).strip();
+    }
+
+    private static Reasoning done(List<Step> steps, String inference, Map<UUID, ScoredMemory> found) {
+        List<ScoredMemory> memories = found.values().stream()
+                .sorted(java.util.Comparator.comparingDouble(ScoredMemory::score).reversed()).toList();
+        return new Reasoning(List.copyOf(steps), inference, memories);
+    }
+
+    private static String scratchpad(List<Step> steps) {
+        return IntStream.range(0, steps.size()).mapToObj(i -> {
+            Step s = steps.get(i);
+            int n = i + 1;
+            StringBuilder line = new StringBuilder();
+            if (s.thought() != null) {
+                line.append("Thought ").append(n).append(": ").append(s.thought()).append('\n');
+            }
+            if (s.argument() != null) {
+                line.append("Action ").append(n).append(": ").append(s.action().equals("search") ? "Search[" : "Finish[")
+                        .append(s.argument()).append("]\n");
+            }
+            if (s.observation() != null) {
+                line.append("Observation ").append(n).append(": ").append(s.observation()).append('\n');
+            }
+            return line.toString();
+        }).collect(Collectors.joining());
+    }
+
+    /** Earlier answers and the feedback on them, as the scratchpad shows them. */
+    public static String describe(List<EarlierAnswer> earlier) {
+        if (earlier.isEmpty()) {
+            return "(none)";
+        }
+        return earlier.stream().map(t -> {
+            StringBuilder text = new StringBuilder("Trial ").append(t.number()).append(" answered: ")
+                    .append(t.answer());
+            if (t.verdict() != null) {
+                text.append("\n  The user said this is ").append(t.verdict()).append('.');
+            }
+            if (t.hint() != null) {
+                text.append("\n  The user's hint: ").append(t.hint());
+            }
+            return text.toString();
+        }).collect(Collectors.joining("\n"));
+    }
+}
