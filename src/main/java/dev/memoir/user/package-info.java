@@ -1,0 +1,7 @@
+/**
+ * The users a tenant's memory knows, with their counts.
+ */
+@ApplicationModule(allowedDependencies = {"memory", "session", "tenant", "web"})
+package dev.memoir.user;
+
+import org.springframework.modulith.ApplicationModule;
