@@ -19,7 +19,6 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
@@ -119,8 +118,7 @@ class ChatResponder {
         if (turn.reasoned()) {
             return reasonedReply(turn.tenant(), turn.session(), turn.userTurn());
         }
-        return store(turn, model.askJson(ChatStep.REPLY, turn.prompt(), ReplyDecision.JSON_SCHEMA,
-                ReplyDecision::read));
+        return store(turn, model.ask(ReplyDecision.STEP, turn.prompt()));
     }
 
     /**
@@ -136,8 +134,7 @@ class ChatResponder {
             return reply;
         }
         StreamedReply streamed = new StreamedReply(replyText);
-        ReplyDecision decision = model.streamJson(ChatStep.REPLY, turn.prompt(), ReplyDecision.JSON_SCHEMA,
-                ReplyDecision::read, streamed::accept);
+        ReplyDecision decision = model.stream(ReplyDecision.STEP, turn.prompt(), streamed::accept);
         streamed.finish(decision.reply());
         return store(turn, decision);
     }
@@ -202,7 +199,7 @@ class ChatResponder {
 
     private List<Message> replyPrompt(String memoryBlock, List<TurnView> recent) {
         List<Message> messages = new ArrayList<>();
-        messages.add(new SystemMessage(prompts.render("reply", Map.of("memories", memoryBlock,
+        messages.add(new SystemMessage(prompts.render(ReplyDecision.STEP, Map.of("memories", memoryBlock,
                 "today", LocalDate.now(ZoneOffset.UTC).toString()))));
         for (TurnView turn : recent) {
             messages.add(turn.role() == Role.USER ? new UserMessage(turn.content())

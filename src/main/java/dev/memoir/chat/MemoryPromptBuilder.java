@@ -14,6 +14,7 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
@@ -98,9 +99,8 @@ class MemoryPromptBuilder {
         }
         Map<java.util.UUID, TurnView> byId = sessions.turnsByIds(memo.provenance().turnIds()).stream()
                 .collect(Collectors.toMap(TurnView::id, Function.identity()));
-        String dialogue = memo.provenance().turnIds().stream().map(byId::get).filter(t -> t != null)
-                .map(t -> t.role().wireName() + ": " + t.content())
-                .collect(Collectors.joining(" ### "));
+        String dialogue = DialogueFormat.INLINE.render(memo.provenance().turnIds().stream().map(byId::get)
+                .filter(t -> t != null).toList());
         return head + tokens.truncate(dialogue, budget - headTokens - 1);
     }
 
