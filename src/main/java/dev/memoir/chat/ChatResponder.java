@@ -9,7 +9,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.retrieval.MemoryRecall;
@@ -83,8 +82,7 @@ class ChatResponder {
         if (turn.reasoned()) {
             return reasonedReply.answer(turn.session(), turn.userTurn());
         }
-        return store(turn, model.askJson(ChatStep.REPLY, turn.prompt().messages(), ReplyDecision.JSON_SCHEMA,
-                ReplyDecision::read));
+        return store(turn, model.ask(ReplyDecision.STEP, turn.prompt().messages()));
     }
 
     /**
@@ -100,8 +98,7 @@ class ChatResponder {
             return reply;
         }
         StreamedReply streamed = new StreamedReply(replyText);
-        ReplyDecision decision = model.streamJson(ChatStep.REPLY, turn.prompt().messages(), ReplyDecision.JSON_SCHEMA,
-                ReplyDecision::read, streamed::accept);
+        ReplyDecision decision = model.stream(ReplyDecision.STEP, turn.prompt().messages(), streamed::accept);
         streamed.finish(decision.reply());
         return store(turn, decision);
     }

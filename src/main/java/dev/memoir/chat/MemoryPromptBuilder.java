@@ -11,6 +11,7 @@ import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.retrieval.Retrieval;
+import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.TurnView;
 
 /**
@@ -95,8 +96,7 @@ final class MemoryPromptBuilder {
         if (headTokens + MIN_USEFUL_TOKENS > budget) {
             return null;
         }
-        String dialogue = turns.stream().map(t -> t.role().wireName() + ": " + t.content())
-                .collect(Collectors.joining(" ### "));
+        String dialogue = DialogueFormat.INLINE.render(turns);
         return head + tokens.truncate(dialogue, budget - headTokens - 1);
     }
 

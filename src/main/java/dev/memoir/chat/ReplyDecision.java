@@ -6,6 +6,7 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /**
  * The reply step's answer (conditional-memory paper, Figure 8): the response, and in the same call whether the
@@ -17,7 +18,7 @@ record ReplyDecision(String reply, boolean remember, List<Integer> citations) {
         this(reply, remember, List.of());
     }
 
-    static final String JSON_SCHEMA = """
+    private static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -29,6 +30,8 @@ record ReplyDecision(String reply, boolean remember, List<Integer> citations) {
               "required": ["reply", "remember", "citations"],
               "additionalProperties": false
             }""";
+
+    static final ModelStep<ReplyDecision> STEP = ModelStep.json("reply", JSON_SCHEMA, ReplyDecision::read);
 
     /** Reads the answer; one without a reply is unusable (the model is asked again by whoever retries). */
     static Optional<ReplyDecision> read(JsonNode json) {

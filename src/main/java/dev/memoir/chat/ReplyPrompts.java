@@ -54,7 +54,7 @@ class ReplyPrompts {
     ReplyPrompt lay(Retrieval recalled, List<TurnView> recent, int memoryTokenBudget) {
         MemoryPromptBuilder.MemoryPrompt memory = MemoryPromptBuilder.build(recalled, memoryTokenBudget, tokens);
         List<Message> messages = new ArrayList<>();
-        messages.add(new SystemMessage(templates.render("reply", Map.of("memories", memory.text(),
+        messages.add(new SystemMessage(templates.render(ReplyDecision.STEP, Map.of("memories", memory.text(),
                 "today", LocalDate.now(ZoneOffset.UTC).toString()))));
         for (TurnView turn : recent) {
             messages.add(turn.role() == Role.USER ? new UserMessage(turn.content())

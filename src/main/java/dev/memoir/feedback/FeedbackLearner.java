@@ -1,7 +1,6 @@
 package dev.memoir.feedback;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Service;
@@ -11,6 +10,7 @@ import dev.memoir.memory.MemoryStore;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.session.RepliedTurn;
+import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 
@@ -29,6 +29,7 @@ import dev.memoir.tenant.TenantId;
 class FeedbackLearner {
 
     private final SessionService sessions;
+    private final SessionMemoryWrite memoryWrite;
     private final EpisodeRepository episodes;
     private final ReplyFeedbackRepository feedbackRows;
     private final ReplyTraces traces;
@@ -39,10 +40,12 @@ class FeedbackLearner {
     private final TransactionTemplate transaction;
     private final RamProperties properties;
 
-    FeedbackLearner(SessionService sessions, EpisodeRepository episodes, ReplyFeedbackRepository feedbackRows,
-            ReplyTraces traces, RecursiveReasoner reasoner, LessonWriter lessons, Reranker reranker,
-            MemoryStore store, TransactionTemplate transaction, RamProperties properties) {
+    FeedbackLearner(SessionService sessions, SessionMemoryWrite memoryWrite, EpisodeRepository episodes,
+            ReplyFeedbackRepository feedbackRows, ReplyTraces traces, RecursiveReasoner reasoner,
+            LessonWriter lessons, Reranker reranker, MemoryStore store, TransactionTemplate transaction,
+            RamProperties properties) {
         this.sessions = sessions;
+        this.memoryWrite = memoryWrite;
         this.episodes = episodes;
         this.feedbackRows = feedbackRows;
         this.traces = traces;
@@ -122,22 +125,21 @@ class FeedbackLearner {
 
     private FeedbackResult end(TenantId tenant, Received received, EpisodeStatus endStatus, String truth,
             boolean rewardReply) {
-        Episode episode = received.episode();
-        Optional<LessonWriter.Reflection> reflected = lessons.reflect(episode, truth);
         String outcome = endStatus == EpisodeStatus.EXHAUSTED ? "exhausted" : "resolved";
         record Ended(Episode episode, Learned learned) {
         }
-        Ended ended = transaction.execute(tx -> {
-            Episode locked = lockUnchanged(episode);
-            Learned learned = reflected.isPresent() && sessions.holdForMemoryWrite(locked.getSessionId())
-                    ? lessons.place(locked, reflected.get()) : Learned.nothing();
-            locked.end(endStatus, learned.text(), learned.memoryId());
-            if (rewardReply) {
-                reranker.confirmReply(tenant, locked.getReplyTurnId());
-            }
-            feedbackRows.findById(received.row().getId()).ifPresent(row -> row.outcome(outcome));
-            return new Ended(locked, learned);
-        });
+        Ended ended = memoryWrite.write(received.episode(), episode -> lessons.reflect(episode, truth),
+                (episode, reflected, hold) -> {
+                    Episode locked = lockUnchanged(episode);
+                    Learned learned = reflected.isPresent() && hold.session(locked.getSessionId())
+                            ? lessons.place(locked, reflected.get()) : Learned.nothing();
+                    locked.end(endStatus, learned.text(), learned.memoryId());
+                    if (rewardReply) {
+                        reranker.confirmReply(tenant, locked.getReplyTurnId());
+                    }
+                    feedbackRows.findById(received.row().getId()).ifPresent(row -> row.outcome(outcome));
+                    return new Ended(locked, learned);
+                });
         return new FeedbackResult(received.row().getId(), ended.episode().getId(), outcome,
                 ended.episode().getStatus(), null, false, ended.episode().getTrials(), ended.learned());
     }

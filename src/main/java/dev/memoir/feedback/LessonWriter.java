@@ -1,6 +1,5 @@
 package dev.memoir.feedback;
 
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,12 +7,9 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
@@ -33,19 +29,13 @@ import dev.memoir.tenant.TenantId;
 @Service
 class LessonWriter {
 
-    /** Memories a reflection may edit: the records that state facts; memos and the recursive summary have their own upkeep. */
-    private static final EnumSet<MemoryKind> EDITABLE = EnumSet.of(MemoryKind.HISTORY, MemoryKind.CONDITIONAL,
-            MemoryKind.SUMMARY, MemoryKind.TOPIC, MemoryKind.REFLECTED, MemoryKind.FACT);
-
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
     private final RamProperties properties;
 
-    LessonWriter(MemoryStore store, ChatModelClient model, PromptTemplates prompts, RamProperties properties) {
+    LessonWriter(MemoryStore store, ChatModelClient model, RamProperties properties) {
         this.store = store;
         this.model = model;
-        this.prompts = prompts;
         this.properties = properties;
     }
 
@@ -56,15 +46,13 @@ class LessonWriter {
     /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
     Optional<Reflection> reflect(Episode episode, String truth) {
         List<ScoredMemory> existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(),
-                EDITABLE, store.query(episode.getQuestion() + "\n" + truth), 3, List.of());
-        String prompt = prompts.render("memory-reflection", Map.of(
+                MemoryKind.RECORDS, store.query(episode.getQuestion() + "\n" + truth), 3, List.of());
+        ReflectedMemory reflected = model.ask(ReflectedMemory.STEP, Map.of(
                 "question", episode.getQuestion(),
                 "trials", RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())),
                 "truth", truth,
                 "existing", existing.isEmpty() ? "(none)"
                         : existing.stream().map(ScoredMemory::text).collect(Collectors.joining("\n"))));
-        ReflectedMemory reflected = model.askJson(ChatStep.MEMORY_REFLECTION, List.of(new UserMessage(prompt)),
-                ReflectedMemory.JSON_SCHEMA, ReflectedMemory::read);
         Map<UUID, String> shown = new LinkedHashMap<>();
         existing.forEach(memory -> shown.put(memory.id(), memory.text()));
         return reflected.learnsSomething() ? Optional.of(new Reflection(reflected.text(), shown)) : Optional.empty();
@@ -76,7 +64,7 @@ class LessonWriter {
         TenantId tenant = new TenantId(episode.getTenantId());
         // The episode's own question and reply are not the memory to correct.
         // "Most similar" is a matter of meaning, so the dense ranking alone picks the memory to edit.
-        List<ScoredMemory> nearest = store.search(MemorySearch.of(tenant, episode.getUserId(), EDITABLE,
+        List<ScoredMemory> nearest = store.search(MemorySearch.of(tenant, episode.getUserId(), MemoryKind.RECORDS,
                         store.queryLike(reflected), 1)
                 .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
                 .using(SearchMode.DENSE));

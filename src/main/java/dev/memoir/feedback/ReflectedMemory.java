@@ -5,11 +5,12 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /** The memory-update step's answer (RAM, F.4): a reflected memory, or "None" when nothing is to be learned. */
 record ReflectedMemory(String text) {
 
-    static final String JSON_SCHEMA = """
+    private static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -19,6 +20,9 @@ record ReflectedMemory(String text) {
               "required": ["reflected_memory"],
               "additionalProperties": false
             }""";
+
+    static final ModelStep<ReflectedMemory> STEP = ModelStep.json("memory-reflection", JSON_SCHEMA,
+            ReflectedMemory::read);
 
     /** The answer; unusable (empty) without a reflected memory. "None" is a usable "nothing to learn". */
     static Optional<ReflectedMemory> read(JsonNode json) {

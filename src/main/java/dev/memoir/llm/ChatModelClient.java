@@ -3,9 +3,9 @@ package dev.memoir.llm;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
@@ -21,11 +22,10 @@ import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
-import tools.jackson.databind.JsonNode;
-
 /**
- * The one way the pipelines call the chat model. Structured steps send their JSON schema as an OpenAI
- * {@code response_format}; whatever comes back is read leniently, and provider failures become
+ * The one way the pipelines call the chat model, each call made for one {@link ModelStep}: the step's template is
+ * the prompt, its name tags the request, a JSON step sends its schema as an OpenAI {@code response_format} and
+ * whatever comes back is read leniently with the step's reader; provider failures become
  * {@link ModelCallException}s with a stable code. Counts calls ({@code memoir.model.calls}) and prompt and
  * completion tokens ({@code memoir.model.tokens}) per pipeline step.
  */
@@ -37,56 +37,54 @@ public class ChatModelClient {
     private final ChatModel chatModel;
     private final Duration timeout;
     private final MeterRegistry meters;
+    private final PromptTemplates prompts;
 
     // Spring AI sends each request with its chat options' timeout, which defaults to 60 s whatever
     // spring.ai.openai.timeout says; passing the configured one keeps that property meaningful.
     ChatModelClient(ChatModel chatModel, @Value("${spring.ai.openai.timeout:60s}") Duration timeout,
-            MeterRegistry meters) {
+            MeterRegistry meters, PromptTemplates prompts) {
         this.chatModel = chatModel;
+        this.prompts = prompts;
         this.timeout = timeout;
         this.meters = meters;
     }
 
     /**
-     * Asks for a JSON object following {@code jsonSchema}, for steps that can go on without it (a malformed answer
-     * gives an empty {@code json}, and the caller decides what to do instead).
+     * Asks the step's question, its template rendered with {@code values} as the one user message, and reads the
+     * answer. An answer that is empty, not the JSON asked for, or JSON the step's reader cannot use fails with
+     * {@link ModelCallException} ({@code model-unusable-answer}) like an error status would: a background job is
+     * retried, a reply becomes a 502.
      */
-    public ModelAnswer askJson(ChatStep step, List<Message> messages, String jsonSchema) {
-        OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).timeout(timeout).build();
-        return answer(step, call(step, new Prompt(messages, options)));
+    public <T> T ask(ModelStep<T> step, Map<String, String> values) {
+        return ask(step, List.of(new UserMessage(prompts.render(step, values))));
     }
 
-    private static ModelAnswer answer(ChatStep step, String text) {
-        ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
-        if (answer.json().isEmpty()) {
-            // Sizes only: the answer may repeat the user's words, which must not outlive an erasure in the logs.
-            log.warn("The model's answer for {} is not the JSON asked for ({} characters)", step.label(),
-                    text.length());
+    /** Like {@link #ask(ModelStep, Map)}, with the messages given (the step's template rendered by the caller). */
+    public <T> T ask(ModelStep<T> step, List<Message> messages) {
+        return usable(step, call(step, new Prompt(messages, options(step).build())));
+    }
+
+    /**
+     * Like {@link #ask(ModelStep, Map)}, for steps that can go on without an answer: one the step cannot use gives
+     * empty, and the caller decides what to do instead.
+     */
+    public <T> Optional<T> askOrEmpty(ModelStep<T> step, Map<String, String> values) {
+        String text = call(step, new Prompt(List.of(new UserMessage(prompts.render(step, values))),
+                options(step).build()));
+        if (!step.structured()) {
+            return text.isBlank() ? Optional.empty() : Optional.of(plainText(step, text));
         }
-        return answer;
+        return answer(step, text).json().flatMap(step.reader());
     }
 
     /**
-     * Asks for a JSON object following {@code jsonSchema} and reads it with {@code reader}, which answers empty
-     * when the object breaks the schema. An answer that is not JSON, or that the reader cannot use, fails with
-     * {@link ModelCallException} ({@code model-unusable-answer}) like an error status would: a background job
-     * is retried, a reply becomes a 502.
+     * Like {@link #ask(ModelStep, List)}, with the answer streamed: {@code onText} gets each piece of the answer's
+     * text as the model writes it, on the calling thread, which this call blocks until the answer is complete; the
+     * complete answer is then read as a whole. A failure after some pieces were handed on fails the call like one
+     * before them would.
      */
-    public <T> T askJson(ChatStep step, List<Message> messages, String jsonSchema,
-            Function<JsonNode, Optional<T>> reader) {
-        return read(step, askJson(step, messages, jsonSchema), reader);
-    }
-
-    /**
-     * Like {@link #askJson(ChatStep, List, String, Function)}, with the answer streamed: {@code onText} gets each
-     * piece of the answer's text as the model writes it, on the calling thread, which this call blocks until the
-     * answer is complete; the complete answer is then read as a whole. A failure after some pieces were handed on
-     * fails the call like one before them would.
-     */
-    public <T> T streamJson(ChatStep step, List<Message> messages, String jsonSchema,
-            Function<JsonNode, Optional<T>> reader, Consumer<String> onText) {
-        OpenAiChatOptions options = OpenAiChatOptions.builder().outputSchema(jsonSchema).timeout(timeout)
-                .streamUsage(true).build();
+    public <T> T stream(ModelStep<T> step, List<Message> messages, Consumer<String> onText) {
+        OpenAiChatOptions options = options(step).streamUsage(true).build();
         StringBuilder text = new StringBuilder();
         ChatResponse withUsage = null;
         Stream<ChatResponse> stream;
@@ -120,16 +118,44 @@ public class ChatModelClient {
         }
         meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
         recordTokens(step, withUsage);
-        return read(step, answer(step, text.toString()), reader);
+        return usable(step, text.toString());
     }
 
-    private <T> T read(ChatStep step, ModelAnswer answer, Function<JsonNode, Optional<T>> reader) {
+    /** Every request names its step in a header, and a JSON step sends its schema as the response format. */
+    private OpenAiChatOptions.Builder options(ModelStep<?> step) {
+        OpenAiChatOptions.Builder options = OpenAiChatOptions.builder().timeout(timeout)
+                .customHeaders(Map.of(ModelStep.HEADER, step.name()));
+        if (step.structured()) {
+            options.outputSchema(step.jsonSchema());
+        }
+        return options;
+    }
+
+    private static ModelAnswer answer(ModelStep<?> step, String text) {
+        ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
+        if (answer.json().isEmpty()) {
+            // Sizes only: the answer may repeat the user's words, which must not outlive an erasure in the logs.
+            log.warn("The model's answer for {} is not the JSON asked for ({} characters)", step.label(),
+                    text.length());
+        }
+        return answer;
+    }
+
+    /** The answer read as the step reads it; one it cannot use fails the call. */
+    private <T> T usable(ModelStep<T> step, String text) {
+        if (!step.structured()) {
+            if (text.isBlank()) {
+                throw unusable(step, "it was empty");
+            }
+            return plainText(step, text);
+        }
+        ModelAnswer answer = answer(step, text);
         if (answer.json().isEmpty()) {
             throw unusable(step, answer.text().isBlank() ? "it was empty" : "it was not the JSON object asked for");
         }
         Optional<T> read;
         try {
-            read = reader.apply(answer.json().get());
+            read = step.reader().apply(answer.json().get());
         } catch (RuntimeException e) {
             // A reader that trips over a value (a number out of range, say) met an answer it cannot use.
             read = Optional.empty();
@@ -137,22 +163,19 @@ public class ChatModelClient {
         return read.orElseThrow(() -> unusable(step, "its JSON did not follow the schema asked for"));
     }
 
-    /** Asks for plain text; an empty answer fails like {@link #askJson(ChatStep, List, String, Function)}. */
-    public String askText(ChatStep step, List<Message> messages) {
-        String text = call(step, new Prompt(messages, OpenAiChatOptions.builder().timeout(timeout).build()));
-        if (text.isBlank()) {
-            throw unusable(step, "it was empty");
-        }
-        return LenientJson.clip(text.strip());
+    /** A plain-text step's answer is its text ({@link ModelStep#text} makes such steps {@code ModelStep<String>}). */
+    @SuppressWarnings("unchecked")
+    private static <T> T plainText(ModelStep<T> step, String text) {
+        return (T) LenientJson.clip(text.strip());
     }
 
-    private ModelCallException unusable(ChatStep step, String why) {
+    private ModelCallException unusable(ModelStep<?> step, String why) {
         meters.counter("memoir.model.calls", "step", step.label(), "outcome", "unusable").increment();
         log.warn("The model's answer for {} could not be used: {}", step.label(), why);
         return ModelCallException.unusableAnswer(step, why);
     }
 
-    private String call(ChatStep step, Prompt prompt) {
+    private String call(ModelStep<?> step, Prompt prompt) {
         ChatResponse response;
         try {
             response = chatModel.call(prompt);
@@ -164,7 +187,7 @@ public class ChatModelClient {
         return textOf(response);
     }
 
-    private ModelCallException failed(ChatStep step, RuntimeException failure) {
+    private ModelCallException failed(ModelStep<?> step, RuntimeException failure) {
         meters.counter("memoir.model.calls", "step", step.label(), "outcome", "error").increment();
         return ModelCallException.from(step, failure);
     }
@@ -187,7 +210,7 @@ public class ChatModelClient {
                 || usage.getCompletionTokens() != null && usage.getCompletionTokens() > 0;
     }
 
-    private void recordTokens(ChatStep step, ChatResponse response) {
+    private void recordTokens(ModelStep<?> step, ChatResponse response) {
         if (response == null || response.getMetadata() == null || response.getMetadata().getUsage() == null) {
             return;
         }

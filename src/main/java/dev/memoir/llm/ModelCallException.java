@@ -26,12 +26,12 @@ public class ModelCallException extends ApiException {
     }
 
     /** The model answered, but not with anything the step can use. */
-    public static ModelCallException unusableAnswer(ChatStep step, String why) {
+    public static ModelCallException unusableAnswer(ModelStep<?> step, String why) {
         return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-unusable-answer",
                 "The chat model's answer during " + step.label() + " could not be used: " + why, null);
     }
 
-    static ModelCallException from(ChatStep step, Throwable failure) {
+    static ModelCallException from(ModelStep<?> step, Throwable failure) {
         String where = "The chat model failed during " + step.label() + ": ";
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof InterruptedIOException || t instanceof HttpTimeoutException

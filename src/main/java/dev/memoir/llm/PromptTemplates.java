@@ -12,8 +12,9 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.stereotype.Component;
 
 /**
- * Prompt templates from {@code src/main/resources/prompts/}, one file per step, with {@code {{name}}}
- * placeholders. Plain placeholders rather than a template language, so that JSON in a prompt needs no escaping.
+ * Prompt templates from {@code src/main/resources/prompts/}, one file per {@link ModelStep}, named after it, with
+ * {@code {{name}}} placeholders. Plain placeholders rather than a template language, so that JSON in a prompt needs
+ * no escaping.
  */
 @Component
 public class PromptTemplates {
@@ -22,7 +23,9 @@ public class PromptTemplates {
 
     private final Map<String, String> cache = new ConcurrentHashMap<>();
 
-    public String render(String name, Map<String, String> values) {
+    /** The step's template with its placeholders filled in; each placeholder needs a value. */
+    public String render(ModelStep<?> step, Map<String, String> values) {
+        String name = step.name();
         String template = cache.computeIfAbsent(name, PromptTemplates::load);
         Matcher matcher = PLACEHOLDER.matcher(template);
         StringBuilder out = new StringBuilder();

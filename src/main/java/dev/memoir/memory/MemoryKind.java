@@ -1,7 +1,10 @@
 package dev.memoir.memory;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
@@ -29,6 +32,28 @@ public enum MemoryKind {
      * states as known. No session writes it, and every session reads it.
      */
     FACT("fact");
+
+    /**
+     * The records: memories that each state something on their own, found by search (the top K of each kind) and
+     * corrected in place by memory reflection. Memos and the recursive summary are not records: each has a
+     * retrieval and an upkeep of its own.
+     */
+    public static final Set<MemoryKind> RECORDS = Collections.unmodifiableSet(
+            EnumSet.of(HISTORY, SUMMARY, CONDITIONAL, TOPIC, REFLECTED, FACT));
+
+    /**
+     * The kinds no session writes and every session reads, whatever its strategy: what the user corrected through
+     * feedback and what a client added directly.
+     */
+    public static final Set<MemoryKind> READ_BY_EVERY_SESSION = Collections.unmodifiableSet(
+            EnumSet.of(REFLECTED, FACT));
+
+    /**
+     * The kinds written from one session alone, which erasing the session erases. Topic memories and the recursive
+     * summary combine sessions, and corrections hold for every session: erasing the user removes them.
+     */
+    public static final Set<MemoryKind> WRITTEN_FROM_ONE_SESSION = Collections.unmodifiableSet(
+            EnumSet.of(HISTORY, CONDITIONAL, SUMMARY, MEMO));
 
     private final String wireName;
 

@@ -361,16 +361,13 @@ public class MemoryStore {
         return records.deleteAllForUser(tenant.value(), userId);
     }
 
-    private static final java.util.Set<MemoryKind> WRITTEN_FROM_ONE_SESSION = java.util.EnumSet.of(
-            MemoryKind.HISTORY, MemoryKind.CONDITIONAL, MemoryKind.SUMMARY, MemoryKind.MEMO);
-
     /**
      * Deletes the memories written from one session alone. Topic memories and the recursive summary combine several
      * sessions, and corrections learned from feedback hold for every session: they stay, whichever session last
      * changed them; erasing the user removes them.
      */
     public int deleteAllOfSession(TenantId tenant, UUID sessionId) {
-        return records.deleteAllOfSession(tenant.value(), sessionId, WRITTEN_FROM_ONE_SESSION);
+        return records.deleteAllOfSession(tenant.value(), sessionId, MemoryKind.WRITTEN_FROM_ONE_SESSION);
     }
 
     /** A topic is part of what a memory is about, so it is embedded with the text. */

@@ -1,11 +1,9 @@
 package dev.memoir.memory;
 
 import static dev.memoir.memory.MemoryKind.CONDITIONAL;
-import static dev.memoir.memory.MemoryKind.FACT;
 import static dev.memoir.memory.MemoryKind.HISTORY;
 import static dev.memoir.memory.MemoryKind.MEMO;
 import static dev.memoir.memory.MemoryKind.RECURSIVE_SUMMARY;
-import static dev.memoir.memory.MemoryKind.REFLECTED;
 import static dev.memoir.memory.MemoryKind.SUMMARY;
 import static dev.memoir.memory.MemoryKind.TOPIC;
 
@@ -37,7 +35,7 @@ public enum MemoryStrategy {
      * Every form at once, with self-reflection rather than the reranker. (Reflected memories and facts are not forms
      * a session writes: the user's feedback and the client write them, and every session reads them.)
      */
-    ALL("all", EnumSet.complementOf(EnumSet.of(REFLECTED, FACT)));
+    ALL("all", EnumSet.complementOf(EnumSet.copyOf(MemoryKind.READ_BY_EVERY_SESSION)));
 
     private final String wireName;
     private final Set<MemoryKind> kinds;

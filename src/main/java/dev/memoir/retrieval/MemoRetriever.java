@@ -10,12 +10,9 @@ import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
@@ -34,13 +31,11 @@ class MemoRetriever {
 
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
     private final RandomGenerator random = RandomGenerator.getDefault();
 
-    MemoRetriever(MemoryStore store, ChatModelClient model, PromptTemplates prompts) {
+    MemoRetriever(MemoryStore store, ChatModelClient model) {
         this.store = store;
         this.model = model;
-        this.prompts = prompts;
     }
 
     List<ScoredMemory> retrieve(OpenSession session, String message, SearchQuery query) {
@@ -56,11 +51,9 @@ class MemoRetriever {
                 .mapToObj(i -> "(" + (i + 1) + ") " + (options.get(i) == null ? "NOTO. None of the others."
                         : options.get(i).topic() + ". " + options.get(i).text()))
                 .collect(Collectors.joining("\n"));
-        String prompt = prompts.render("memo-retrieval", Map.of("count", Integer.toString(options.size()),
-                "query", message, "options", numbered));
-        List<Integer> chosen = model.askJson(ChatStep.MEMO_RETRIEVAL, List.of(new UserMessage(prompt)),
-                        MemoSelection.JSON_SCHEMA)
-                .json().map(MemoSelection::from).map(MemoSelection::selected).orElse(List.of());
+        List<Integer> chosen = model.askOrEmpty(MemoSelection.STEP, Map.of("count", Integer.toString(options.size()),
+                        "query", message, "options", numbered))
+                .map(MemoSelection::selected).orElse(List.of());
         if (chosen.contains(noto + 1)) {
             return List.of();
         }

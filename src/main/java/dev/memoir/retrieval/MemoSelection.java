@@ -1,15 +1,17 @@
 package dev.memoir.retrieval;
 
 import java.util.List;
+import java.util.Optional;
 
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /** The memo-retrieval step's answer (MemoChat, Table 7): the numbers of the chosen topic options. */
 record MemoSelection(List<Integer> selected) {
 
-    static final String JSON_SCHEMA = """
+    private static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -19,6 +21,9 @@ record MemoSelection(List<Integer> selected) {
               "required": ["selected"],
               "additionalProperties": false
             }""";
+
+    static final ModelStep<MemoSelection> STEP = ModelStep.json("memo-retrieval", JSON_SCHEMA,
+            json -> Optional.of(from(json)));
 
     static MemoSelection from(JsonNode json) {
         return new MemoSelection(LenientJson.integers(json, "selected"));

@@ -5,6 +5,7 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /** One step of R^3 as the model answers it (RAM, F.2): a thought and an action, Search or Finish. */
 record ReasoningStep(String thought, Action action, String argument) {
@@ -13,7 +14,7 @@ record ReasoningStep(String thought, Action action, String argument) {
         SEARCH, FINISH
     }
 
-    static final String JSON_SCHEMA = """
+    private static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -24,6 +25,10 @@ record ReasoningStep(String thought, Action action, String argument) {
               "required": ["thought", "action", "argument"],
               "additionalProperties": false
             }""";
+
+    /** One search step of R^3; counted with the final inference as reasoning. */
+    static final ModelStep<ReasoningStep> STEP = ModelStep.json("r3-step", JSON_SCHEMA, ReasoningStep::from)
+            .labelled("reasoning");
 
     /** The step, if it names a known action with an argument; also reads "Search[...]" written out. */
     static Optional<ReasoningStep> from(JsonNode json) {

@@ -23,9 +23,6 @@ import dev.memoir.session.OpenSession;
 @Component
 class RecordRetriever {
 
-    static final Set<MemoryKind> KINDS = EnumSet.of(MemoryKind.HISTORY, MemoryKind.SUMMARY, MemoryKind.CONDITIONAL,
-            MemoryKind.TOPIC, MemoryKind.REFLECTED, MemoryKind.FACT);
-
     private final MemoryStore store;
 
     RecordRetriever(MemoryStore store) {
@@ -38,9 +35,9 @@ class RecordRetriever {
      * to know whatever the session's strategy.
      */
     static Set<MemoryKind> readKinds(OpenSession session) {
-        Set<MemoryKind> kinds = EnumSet.of(MemoryKind.REFLECTED, MemoryKind.FACT);
+        Set<MemoryKind> kinds = EnumSet.copyOf(MemoryKind.READ_BY_EVERY_SESSION);
         kinds.addAll(session.settings().read());
-        kinds.retainAll(KINDS);
+        kinds.retainAll(MemoryKind.RECORDS);
         return kinds;
     }
 

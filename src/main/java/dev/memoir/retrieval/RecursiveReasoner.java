@@ -10,7 +10,6 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -18,8 +17,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.PromptTemplates;
+import dev.memoir.llm.ModelStep;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
@@ -35,16 +33,16 @@ import dev.memoir.tenant.TenantId;
 @Service
 public class RecursiveReasoner {
 
+    /** The answer of a trial that ran out of steps, from what it found; counted with the search steps as reasoning. */
+    private static final ModelStep<String> INFERENCE = ModelStep.text("r3-inference").labelled("reasoning");
+
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
     private final ReasoningProperties properties;
 
-    RecursiveReasoner(MemoryStore store, ChatModelClient model, PromptTemplates prompts,
-            ReasoningProperties properties) {
+    RecursiveReasoner(MemoryStore store, ChatModelClient model, ReasoningProperties properties) {
         this.store = store;
         this.model = model;
-        this.prompts = prompts;
         this.properties = properties;
     }
 
@@ -77,10 +75,8 @@ public class RecursiveReasoner {
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
         String earlierTrials = describe(earlier);
         for (int step = 1; step <= properties.maxSteps(); step++) {
-            String prompt = prompts.render("r3-step", Map.of("question", question, "earlier", earlierTrials,
-                    "scratchpad", scratchpad(steps)));
-            Optional<ReasoningStep> next = model.askJson(ChatStep.REASONING, List.of(new UserMessage(prompt)),
-                    ReasoningStep.JSON_SCHEMA).json().flatMap(ReasoningStep::from);
+            Optional<ReasoningStep> next = model.askOrEmpty(ReasoningStep.STEP, Map.of("question", question,
+                    "earlier", earlierTrials, "scratchpad", scratchpad(steps)));
             if (next.isEmpty()) {
                 steps.add(new Step(null, "invalid", null,
                         "No valid action: answer with search and keywords, or finish and the answer."));
@@ -103,9 +99,8 @@ public class RecursiveReasoner {
     private String infer(String question, List<EarlierAnswer> earlier, Map<UUID, ScoredMemory> found) {
         String memories = found.isEmpty() ? "(nothing found)"
                 : found.values().stream().map(ScoredMemory::text).collect(Collectors.joining("\n"));
-        String prompt = prompts.render("r3-inference", Map.of("question", question, "feedback", describe(earlier),
-                "memories", memories));
-        return model.askText(ChatStep.REASONING, List.of(new UserMessage(prompt))).strip();
+        return model.ask(INFERENCE, Map.of("question", question, "feedback", describe(earlier), "memories", memories))
+                .strip();
     }
 
     private static Reasoning done(List<Step> steps, String inference, Map<UUID, ScoredMemory> found) {

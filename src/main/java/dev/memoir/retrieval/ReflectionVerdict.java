@@ -6,6 +6,7 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /**
  * The model's judgement of retrieved memories (conditional-memory paper, Figure 10): whether they suffice to answer,
@@ -13,7 +14,7 @@ import dev.memoir.llm.LenientJson;
  */
 record ReflectionVerdict(boolean sufficient, List<Integer> relevant, List<String> keywords) {
 
-    static final String JSON_SCHEMA = """
+    private static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -26,6 +27,9 @@ record ReflectionVerdict(boolean sufficient, List<Integer> relevant, List<String
               "required": ["sufficient", "relevant", "keywords"],
               "additionalProperties": false
             }""";
+
+    static final ModelStep<ReflectionVerdict> STEP = ModelStep.json("self-reflection", JSON_SCHEMA,
+            ReflectionVerdict::from);
 
     /** The verdict, or empty without a readable {@code sufficient}: then the memories are used as found. */
     static Optional<ReflectionVerdict> from(JsonNode json) {

@@ -11,12 +11,9 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.session.OpenSession;
 
@@ -30,12 +27,10 @@ class SelfReflectiveRetriever {
 
     private final RecordRetriever records;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
 
-    SelfReflectiveRetriever(RecordRetriever records, ChatModelClient model, PromptTemplates prompts) {
+    SelfReflectiveRetriever(RecordRetriever records, ChatModelClient model) {
         this.records = records;
         this.model = model;
-        this.prompts = prompts;
     }
 
     Retrieval retrieve(OpenSession session, String message, Collection<UUID> excludedTurnIds) {
@@ -76,9 +71,7 @@ class SelfReflectiveRetriever {
         String numbered = IntStream.range(0, candidates.size())
                 .mapToObj(i -> (i + 1) + ". " + candidates.get(i).text())
                 .collect(Collectors.joining("\n"));
-        String prompt = prompts.render("self-reflection", Map.of("memories", numbered, "message", message));
-        return model.askJson(ChatStep.SELF_REFLECTION, List.of(new UserMessage(prompt)), ReflectionVerdict.JSON_SCHEMA)
-                .json().flatMap(ReflectionVerdict::from);
+        return model.askOrEmpty(ReflectionVerdict.STEP, Map.of("memories", numbered, "message", message));
     }
 
     private static void addAll(Map<UUID, ScoredMemory> found, List<ScoredMemory> more) {

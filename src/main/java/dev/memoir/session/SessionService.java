@@ -261,18 +261,18 @@ public class SessionService {
 
     /** A session as background jobs see it: no tenant check, since the job was queued by an authorised call. */
     @Transactional(readOnly = true)
-    public Optional<OpenSession> findForJob(UUID sessionId) {
+    Optional<OpenSession> findForJob(UUID sessionId) {
         return sessions.findById(sessionId)
                 .map(s -> new OpenSession(new TenantId(s.getTenantId()), s.getId(), s.getUserId(), s.getSettings()));
     }
 
     /**
-     * For a background job about to store memory of a session: holds the session until the caller's transaction
-     * ends and answers whether it still exists. Erasing the user waits for the hold, so memory written under it is
-     * erased too, and memory for an already erased user is never written.
+     * For a background job about to store memory of a session (through {@link SessionMemoryWrite}): holds the
+     * session until the caller's transaction ends and answers whether it still exists. Erasing the user waits for
+     * the hold, so memory written under it is erased too, and memory for an already erased user is never written.
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public boolean holdForMemoryWrite(UUID sessionId) {
+    boolean holdForMemoryWrite(UUID sessionId) {
         return sessions.holdById(sessionId).isPresent();
     }
 

@@ -2,22 +2,22 @@ package dev.memoir.writing;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.OpenSession;
 import dev.memoir.session.Role;
+import dev.memoir.session.SessionMemoryWrite;
+import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
@@ -40,45 +40,45 @@ class ConditionalMemoryWriter {
     private static final int CONTEXT_TURNS = 12;
 
     private final SessionService sessions;
+    private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
-    private final TransactionTemplate transaction;
 
-    ConditionalMemoryWriter(SessionService sessions, MemoryStore store, ChatModelClient model,
-            PromptTemplates prompts, TransactionTemplate transaction) {
+    ConditionalMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
+            ChatModelClient model) {
         this.sessions = sessions;
-        this.transaction = transaction;
+        this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
-        this.prompts = prompts;
     }
 
     void write(UUID userTurnId) {
+        memoryWrite.write(dialogueUpTo(userTurnId), dialogue -> note(userTurnId, dialogue), (dialogue, note) -> {
+            OpenSession session = dialogue.session();
+            store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL, note.memoryText(),
+                    session.id(), List.of(userTurnId), "conditional:" + userTurnId));
+        });
+    }
+
+    /** The dialogue that ends with the user turn, if the turn and its session are still there. */
+    private Optional<SessionDialogue> dialogueUpTo(UUID userTurnId) {
         List<TurnView> dialogue = sessions.turnsEndingWith(userTurnId, CONTEXT_TURNS);
         if (dialogue.isEmpty() || dialogue.getLast().role() != Role.USER) {
             log.info("Turn {} is gone or not a user turn; no conditional memory to write", userTurnId);
-            return;
+            return Optional.empty();
         }
-        TurnView userTurn = dialogue.getLast();
-        OpenSession session = sessions.findForJob(userTurn.sessionId()).orElse(null);
-        if (session == null) {
-            return;
-        }
-        String prompt = prompts.render("conditional-memory", Map.of(
-                "context", Dialogue.lines(dialogue.subList(0, dialogue.size() - 1)),
-                "input", userTurn.content()));
-        ConditionalNote note = model.askJson(ChatStep.CONDITIONAL_MEMORY, List.of(new UserMessage(prompt)),
-                ConditionalNote.JSON_SCHEMA, ConditionalNote::read);
+        return memoryWrite.read(dialogue.getLast().sessionId(), () -> dialogue);
+    }
+
+    private Optional<ConditionalNote> note(UUID userTurnId, SessionDialogue dialogue) {
+        List<TurnView> turns = dialogue.turns();
+        ConditionalNote note = model.ask(ConditionalNote.STEP, Map.of(
+                "context", DialogueFormat.LINES.render(turns.subList(0, turns.size() - 1)),
+                "input", turns.getLast().content()));
         if (!note.worthKeeping()) {
             log.info("The model found nothing worth a conditional memory in turn {}", userTurnId);
-            return;
+            return Optional.empty();
         }
-        transaction.executeWithoutResult(status -> {
-            if (sessions.holdForMemoryWrite(session.id())) {
-                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL,
-                        note.memoryText(), session.id(), List.of(userTurnId), "conditional:" + userTurnId));
-            }
-        });
+        return Optional.of(note);
     }
 }

@@ -5,6 +5,7 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /**
  * The model's conditional memory record for one utterance (conditional-memory paper, Figure 9): the related context
@@ -12,7 +13,7 @@ import dev.memoir.llm.LenientJson;
  */
 record ConditionalNote(String context, String summary, String note) {
 
-    static final String JSON_SCHEMA = """
+    private static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -23,6 +24,9 @@ record ConditionalNote(String context, String summary, String note) {
               "required": ["context", "summary", "note"],
               "additionalProperties": false
             }""";
+
+    static final ModelStep<ConditionalNote> STEP = ModelStep.json("conditional-memory", JSON_SCHEMA,
+            ConditionalNote::read);
 
     /** The record; unusable (empty) when the answer has no note at all. A note of "NaN" is a usable "nothing". */
     static Optional<ConditionalNote> read(JsonNode json) {

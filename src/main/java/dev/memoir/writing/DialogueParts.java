@@ -2,11 +2,11 @@ package dev.memoir.writing;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntFunction;
 
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.TokenCounter;
+import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.TurnView;
 
 /** Cuts a session's turns into consecutive parts that each fit one prompt (memoir.writing.part-tokens). */
@@ -29,24 +29,19 @@ class DialogueParts {
         }
     }
 
-    /** The parts of a dialogue shown as "User: ..." lines. */
-    List<Part> split(List<TurnView> turns) {
-        return split(turns, i -> turns.get(i).asLine());
-    }
-
     /**
-     * Consecutive parts, in order, together holding every turn once. A part's lines add up to at most the budget,
-     * except that a part always holds at least one turn; a turn whose line alone exceeds the budget is shortened.
-     * {@code lineOf} gives the prompt line of the turn at an index of {@code turns}.
+     * Consecutive parts, in order, together holding every turn once, each turn written in {@code format} and
+     * numbered by its position in the whole of {@code turns}. A part's lines add up to at most the budget, except
+     * that a part always holds at least one turn; a turn whose line alone exceeds the budget is shortened.
      */
-    List<Part> split(List<TurnView> turns, IntFunction<String> lineOf) {
+    List<Part> split(List<TurnView> turns, DialogueFormat format) {
         List<Part> parts = new ArrayList<>();
         List<TurnView> current = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         int used = 0;
         int offset = 0;
         for (int i = 0; i < turns.size(); i++) {
-            String text = tokens.truncate(lineOf.apply(i), budget);
+            String text = tokens.truncate(format.entry(turns.get(i), i), budget);
             int cost = tokens.count(text) + 1;
             if (!current.isEmpty() && used + cost > budget) {
                 parts.add(new Part(offset, List.copyOf(current), List.copyOf(lines)));

@@ -2,15 +2,17 @@ package dev.memoir.writing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /** The memo-writing step's answer (MemoChat, Table 6): the dialogue's topics with summaries and line ranges. */
 final class MemoAnswer {
 
-    static final String JSON_SCHEMA = """
+    private static final String JSON_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -32,6 +34,10 @@ final class MemoAnswer {
               "required": ["memos"],
               "additionalProperties": false
             }""";
+
+    /** The proposed memos as the model wrote them, however few are usable (the writer repairs or asks again). */
+    static final ModelStep<List<MemoRanges.Proposed>> STEP = ModelStep.json("memo-writing", JSON_SCHEMA,
+            json -> Optional.of(proposals(json)));
 
     private MemoAnswer() {
     }

@@ -2,23 +2,21 @@ package dev.memoir.writing;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
 import dev.memoir.llm.ModelCallException;
-import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionMemoryWrite;
+import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
@@ -39,18 +37,15 @@ class MemoWriter {
     private static final int ATTEMPTS = 2;
 
     private final SessionService sessions;
+    private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
-    private final TransactionTemplate transaction;
 
-    MemoWriter(SessionService sessions, MemoryStore store, ChatModelClient model, PromptTemplates prompts,
-            TransactionTemplate transaction) {
+    MemoWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store, ChatModelClient model) {
         this.sessions = sessions;
+        this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
-        this.prompts = prompts;
-        this.transaction = transaction;
     }
 
     private static String spanKey(MemoSpan span) {
@@ -58,21 +53,20 @@ class MemoWriter {
     }
 
     void write(MemoSpan span) {
-        OpenSession session = sessions.findForJob(span.sessionId()).orElse(null);
-        List<TurnView> turns = sessions.turnsBetween(span.sessionId(), span.fromSeq(), span.toSeq());
-        if (session == null || turns.isEmpty()) {
-            return;
-        }
-        String dialogue = IntStream.range(0, turns.size())
-                .mapToObj(i -> "(line " + (i + 1) + ") " + turns.get(i).role().wireName() + ": "
-                        + turns.get(i).content())
-                .collect(Collectors.joining("\n"));
-        String prompt = prompts.render("memo-writing", Map.of("dialogue", dialogue,
-                "lines", Integer.toString(turns.size())));
+        memoryWrite.write(
+                memoryWrite.read(span.sessionId(), () -> sessions.turnsBetween(span.sessionId(), span.fromSeq(),
+                        span.toSeq())),
+                dialogue -> Optional.of(memos(span, dialogue.turns())),
+                (dialogue, memos) -> store(span, dialogue, memos));
+    }
+
+    /** The span's memos; fails (the job is retried) when no answer gave a usable one. */
+    private List<MemoRanges.Memo> memos(MemoSpan span, List<TurnView> turns) {
+        Map<String, String> prompt = Map.of("dialogue", DialogueFormat.NUMBERED_LINES.render(turns),
+                "lines", Integer.toString(turns.size()));
         List<MemoRanges.Memo> memos = List.of();
         for (int attempt = 1; attempt <= ATTEMPTS && memos.isEmpty(); attempt++) {
-            memos = model.askJson(ChatStep.MEMO_WRITING, List.of(new UserMessage(prompt)), MemoAnswer.JSON_SCHEMA)
-                    .json().map(MemoAnswer::proposals)
+            memos = model.askOrEmpty(MemoAnswer.STEP, prompt)
                     .map(proposals -> MemoRanges.repair(proposals, turns.size()))
                     .orElse(List.of());
             if (memos.isEmpty()) {
@@ -80,24 +74,24 @@ class MemoWriter {
             }
         }
         if (memos.isEmpty()) {
-            throw ModelCallException.unusableAnswer(ChatStep.MEMO_WRITING,
+            throw ModelCallException.unusableAnswer(MemoAnswer.STEP,
                     "no usable memo in " + ATTEMPTS + " answers for span " + span.id());
         }
-        List<MemoRanges.Memo> toStore = memos;
-        transaction.executeWithoutResult(status -> {
-            // A rerun of a span already written (a crash before the job was marked done) writes nothing again,
-            // even if the model split the span differently this time.
-            if (!sessions.holdForMemoryWrite(span.sessionId()) || store.existsWithDedupKeyPrefix(session.tenant(),
-                    session.userId(), MemoryKind.MEMO, spanKey(span))) {
-                return;
-            }
-            for (MemoRanges.Memo memo : toStore) {
-                List<TurnView> covered = turns.subList(memo.start() - 1, memo.end());
-                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.MEMO, memo.summary(),
-                        span.sessionId(), covered.stream().map(TurnView::id).toList(),
-                        spanKey(span) + covered.getFirst().seq() + "-" + covered.getLast().seq(),
-                        memo.topic()));
-            }
-        });
+        return memos;
+    }
+
+    private void store(MemoSpan span, SessionDialogue dialogue, List<MemoRanges.Memo> memos) {
+        OpenSession session = dialogue.session();
+        // A rerun of a span already written (a crash before the job was marked done) writes nothing again,
+        // even if the model split the span differently this time.
+        if (store.existsWithDedupKeyPrefix(session.tenant(), session.userId(), MemoryKind.MEMO, spanKey(span))) {
+            return;
+        }
+        for (MemoRanges.Memo memo : memos) {
+            List<TurnView> covered = dialogue.turns().subList(memo.start() - 1, memo.end());
+            store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.MEMO, memo.summary(),
+                    span.sessionId(), covered.stream().map(TurnView::id).toList(),
+                    spanKey(span) + covered.getFirst().seq() + "-" + covered.getLast().seq(), memo.topic()));
+        }
     }
 }

@@ -8,18 +8,18 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
 import dev.memoir.llm.ModelCallException;
-import dev.memoir.llm.PromptTemplates;
+import dev.memoir.llm.ModelStep;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.session.DialogueFormat;
+import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
@@ -34,28 +34,30 @@ import dev.memoir.tenant.TenantId;
 @Service
 class RecursiveSummaryWriter {
 
+    static final ModelStep<String> STEP = ModelStep.text("recursive-summary");
+
     private static final Logger log = LoggerFactory.getLogger(RecursiveSummaryWriter.class);
 
     private final SummaryFoldRepository folds;
     private final SessionService sessions;
+    private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
     private final TransactionTemplate transaction;
     private final RecursiveSummaryProperties properties;
     private final DialogueParts dialogueParts;
 
-    RecursiveSummaryWriter(SummaryFoldRepository folds, SessionService sessions, MemoryStore store,
-            ChatModelClient model, PromptTemplates prompts, TransactionTemplate transaction,
+    RecursiveSummaryWriter(SummaryFoldRepository folds, SessionService sessions, SessionMemoryWrite memoryWrite,
+            MemoryStore store, ChatModelClient model, TransactionTemplate transaction,
             RecursiveSummaryProperties properties, DialogueParts dialogueParts) {
-        this.dialogueParts = dialogueParts;
         this.folds = folds;
         this.sessions = sessions;
+        this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
-        this.prompts = prompts;
         this.transaction = transaction;
         this.properties = properties;
+        this.dialogueParts = dialogueParts;
     }
 
     static String dedupKey(TenantId tenant, String userId) {
@@ -98,50 +100,54 @@ class RecursiveSummaryWriter {
         if (start == null) {
             return false;
         }
-        String updated = start.turns().isEmpty() ? null : fold(start);
-        return Boolean.TRUE.equals(transaction.execute(status -> {
+        return memoryWrite.write(start, this::fold, (read, folded, hold) -> {
+            String updated = folded.orElse(null);
             folds.lockUser(dedupKey(tenant, userId));
             Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
                     tenant.value(), userId);
             Optional<MemoryView> current = store.findByDedupKey(dedupKey(tenant, userId));
-            if (pending.isEmpty() || !pending.get().getSessionId().equals(start.foldedSessionId())
-                    || !Objects.equals(current.map(MemoryView::text).orElse(null), start.previousText())) {
+            if (pending.isEmpty() || !pending.get().getSessionId().equals(read.foldedSessionId())
+                    || !Objects.equals(current.map(MemoryView::text).orElse(null), read.previousText())) {
                 return pending.isPresent();
             }
             // Erasing the user waits for this transaction, and then deletes what it wrote.
-            if (!sessions.holdForMemoryWrite(start.foldedSessionId())) {
+            if (!hold.session(read.foldedSessionId())) {
                 return true;
             }
             if (updated == null) {
                 log.info("Session {} has no turns; nothing to fold into the recursive summary",
-                        start.foldedSessionId());
+                        read.foldedSessionId());
             } else if (current.isPresent()) {
-                store.revise(current.get().id(), updated, start.foldedSessionId(), "recursive-summary");
+                store.revise(current.get().id(), updated, read.foldedSessionId(), "recursive-summary");
             } else {
                 store.write(new NewMemory(tenant, userId, MemoryKind.RECURSIVE_SUMMARY, updated,
-                        start.foldedSessionId(), List.of(), dedupKey(tenant, userId)));
+                        read.foldedSessionId(), List.of(), dedupKey(tenant, userId)));
             }
             pending.get().folded();
             return true;
-        }));
+        });
     }
 
-    /** The summary with the session folded in, part by part when the session is long. */
-    private String fold(Start start) {
+    /**
+     * The summary with the session folded in, part by part when the session is long; empty when the session has no
+     * turns.
+     */
+    private Optional<String> fold(Start start) {
+        if (start.turns().isEmpty()) {
+            return Optional.empty();
+        }
         String memory = start.previousText();
-        for (DialogueParts.Part part : dialogueParts.split(start.turns())) {
-            String prompt = prompts.render("recursive-summary", Map.of(
-                    "previous", memory == null ? "(empty: this is the first session)" : memory,
-                    "session", part.text(),
-                    "sentences", Integer.toString(properties.maxSentences())));
-            memory = SentenceLimit.firstSentences(
-                    model.askText(ChatStep.RECURSIVE_SUMMARY, List.of(new UserMessage(prompt))),
+        for (DialogueParts.Part part : dialogueParts.split(start.turns(), DialogueFormat.LINES)) {
+            memory = SentenceLimit.firstSentences(model.ask(STEP, Map.of(
+                            "previous", memory == null ? "(empty: this is the first session)" : memory,
+                            "session", part.text(),
+                            "sentences", Integer.toString(properties.maxSentences()))),
                     properties.maxSentences());
             if (memory.isEmpty()) {
-                throw ModelCallException.unusableAnswer(ChatStep.RECURSIVE_SUMMARY,
+                throw ModelCallException.unusableAnswer(STEP,
                         "no sentence in the recursive summary for session " + start.foldedSessionId());
             }
         }
-        return memory;
+        return Optional.of(memory);
     }
 }

@@ -7,11 +7,12 @@ import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.LenientJson;
+import dev.memoir.llm.ModelStep;
 
 /** The answers of RMM's two prospective-reflection steps: extracted summaries, and add/merge actions. */
 final class TopicAnswers {
 
-    static final String EXTRACTION_SCHEMA = """
+    private static final String EXTRACTION_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -33,7 +34,10 @@ final class TopicAnswers {
               "additionalProperties": false
             }""";
 
-    static final String UPDATE_SCHEMA = """
+    static final ModelStep<List<Extracted>> EXTRACTION = ModelStep.json("topic-extraction", EXTRACTION_SCHEMA,
+            TopicAnswers::extracted);
+
+    private static final String UPDATE_SCHEMA = """
             {
               "type": "object",
               "properties": {
@@ -56,6 +60,9 @@ final class TopicAnswers {
               "required": ["actions"],
               "additionalProperties": false
             }""";
+
+    static final ModelStep<List<Optional<Action>>> UPDATE = ModelStep.json("topic-update", UPDATE_SCHEMA,
+            TopicAnswers::actions);
 
     private TopicAnswers() {
     }

@@ -7,25 +7,22 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.ChatStep;
-import dev.memoir.llm.PromptTemplates;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.Speaker;
+import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.OpenSession;
 import dev.memoir.session.Role;
+import dev.memoir.session.SessionMemoryWrite;
+import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
@@ -46,36 +43,34 @@ class TopicMemoryWriter {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final SessionService sessions;
+    private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final PromptTemplates prompts;
-    private final TransactionTemplate transaction;
     private final TopicExtractionRepository extractions;
     private final TopicCandidateRepository candidates;
     private final TopicProperties properties;
-
     private final DialogueParts dialogueParts;
 
-    TopicMemoryWriter(SessionService sessions, MemoryStore store, ChatModelClient model, PromptTemplates prompts,
-            TransactionTemplate transaction, TopicExtractionRepository extractions,
-            TopicCandidateRepository candidates, TopicProperties properties, DialogueParts dialogueParts) {
-        this.dialogueParts = dialogueParts;
+    TopicMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
+            ChatModelClient model, TopicExtractionRepository extractions, TopicCandidateRepository candidates,
+            TopicProperties properties, DialogueParts dialogueParts) {
         this.sessions = sessions;
+        this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
-        this.prompts = prompts;
-        this.transaction = transaction;
         this.extractions = extractions;
         this.candidates = candidates;
         this.properties = properties;
+        this.dialogueParts = dialogueParts;
     }
 
     void write(UUID sessionId) {
-        OpenSession session = sessions.findForJob(sessionId).orElse(null);
-        List<TurnView> turns = sessions.allTurns(sessionId);
-        if (session == null || turns.isEmpty()) {
+        Optional<SessionDialogue> dialogue = memoryWrite.read(sessionId, () -> sessions.allTurns(sessionId));
+        if (dialogue.isEmpty()) {
             return;
         }
+        OpenSession session = dialogue.get().session();
+        List<TurnView> turns = dialogue.get().turns();
         for (Speaker speaker : Speaker.values()) {
             if (!extractions.existsBySessionIdAndSpeaker(sessionId, speaker)) {
                 extract(sessionId, speaker, turns);
@@ -88,20 +83,10 @@ class TopicMemoryWriter {
     }
 
     private void extract(UUID sessionId, Speaker speaker, List<TurnView> turns) {
-        // Turns keep their session-wide numbers in every part, so references need no translation.
-        List<TopicAnswers.Extracted> extracted = new ArrayList<>();
-        for (DialogueParts.Part part : dialogueParts.split(turns,
-                i -> "[Turn " + i + "] " + label(turns.get(i).role()) + ": " + turns.get(i).content())) {
-            String prompt = prompts.render("topic-extraction", Map.of("speaker", label(speaker),
-                    "dialogue", part.text()));
-            model.askJson(ChatStep.TOPIC_EXTRACTION, List.of(new UserMessage(prompt)),
-                            TopicAnswers.EXTRACTION_SCHEMA, TopicAnswers::extracted).stream()
-                    .map(found -> found.within(part.offset(), part.offset() + part.turns().size()))
-                    .forEach(extracted::add);
-        }
         Role role = speaker == Speaker.USER ? Role.USER : Role.ASSISTANT;
         List<UUID> speakerTurns = turns.stream().filter(t -> t.role() == role).map(TurnView::id).toList();
-        transaction.executeWithoutResult(status -> {
+        // The candidates are not memory yet, so the session is not held for them: it is when they are applied.
+        memoryWrite.write(speaker, s -> extracted(s, turns), (s, extracted, hold) -> {
             for (int i = 0; i < extracted.size(); i++) {
                 List<UUID> referenced = extracted.get(i).references().stream()
                         .distinct().map(n -> turns.get(n).id()).toList();
@@ -109,45 +94,70 @@ class TopicMemoryWriter {
                         referenced.isEmpty() ? speakerTurns : referenced));
             }
             extractions.save(new TopicExtraction(sessionId, speaker));
+            return null;
         });
     }
 
+    /** The speaker's personal summaries in the session, read part by part when the session is long. */
+    private List<TopicAnswers.Extracted> extracted(Speaker speaker, List<TurnView> turns) {
+        // Turns keep their session-wide numbers in every part, so references need no translation.
+        List<TopicAnswers.Extracted> extracted = new ArrayList<>();
+        for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.NUMBERED_TURNS)) {
+            model.ask(TopicAnswers.EXTRACTION, Map.of("speaker", label(speaker), "dialogue", part.text())).stream()
+                    .map(found -> found.within(part.offset(), part.offset() + part.turns().size()))
+                    .forEach(extracted::add);
+        }
+        return extracted;
+    }
+
+    /** The memories most similar to a candidate, and what to do with it: add it, or merge it into some of them. */
+    private record Decision(List<ScoredMemory> similar, List<TopicAnswers.Action> actions) {
+    }
+
     private void apply(OpenSession session, TopicCandidate candidate) {
+        memoryWrite.write(candidate, c -> decision(session, c), (c, decision, hold) -> {
+            if (!hold.session(session.id())) {
+                return null;
+            }
+            applyActions(session, candidate, decision.similar(), decision.actions());
+            return null;
+        });
+    }
+
+    private Decision decision(OpenSession session, TopicCandidate candidate) {
         List<ScoredMemory> similar = store.nearestOfSpeaker(session.tenant(), session.userId(), MemoryKind.TOPIC,
                 candidate.getSpeaker(), store.queryLike(candidate.getSummary()), properties.mergeCandidates());
-        List<TopicAnswers.Action> actions = similar.isEmpty() ? List.of(TopicAnswers.Action.add())
-                : decide(candidate, similar);
-        transaction.executeWithoutResult(status -> {
-            if (!sessions.holdForMemoryWrite(session.id())) {
-                return;
+        return new Decision(similar, similar.isEmpty() ? List.of(TopicAnswers.Action.add())
+                : decide(candidate, similar));
+    }
+
+    /** Applies the actions to the candidate, in the transaction that holds the session. */
+    private void applyActions(OpenSession session, TopicCandidate candidate, List<ScoredMemory> similar,
+            List<TopicAnswers.Action> actions) {
+        Set<Integer> merged = new HashSet<>();
+        boolean added = false;
+        for (TopicAnswers.Action action : actions) {
+            if (action.merge() && merged.add(action.index())) {
+                store.merge(similar.get(action.index()).id(), similar.get(action.index()).text(),
+                        action.merged(), session.id(),
+                        candidate.getSummary(), candidate.getTurnIds());
+            } else if (!action.merge() && !added) {
+                added = true;
+                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.TOPIC,
+                        candidate.getSummary(), session.id(), candidate.getTurnIds(),
+                        "topic:" + candidate.getId(), null, candidate.getSpeaker()));
             }
-            Set<Integer> merged = new HashSet<>();
-            boolean added = false;
-            for (TopicAnswers.Action action : actions) {
-                if (action.merge() && merged.add(action.index())) {
-                    store.merge(similar.get(action.index()).id(), similar.get(action.index()).text(),
-                            action.merged(), session.id(),
-                            candidate.getSummary(), candidate.getTurnIds());
-                } else if (!action.merge() && !added) {
-                    added = true;
-                    store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.TOPIC,
-                            candidate.getSummary(), session.id(), candidate.getTurnIds(),
-                            "topic:" + candidate.getId(), null, candidate.getSpeaker()));
-                }
-            }
-            candidates.findById(candidate.getId()).ifPresent(TopicCandidate::applied);
-        });
+        }
+        candidates.findById(candidate.getId()).ifPresent(TopicCandidate::applied);
     }
 
     /** The valid actions the model chose for a summary; Add alone when it chose none that can be applied. */
     private List<TopicAnswers.Action> decide(TopicCandidate candidate, List<ScoredMemory> similar) {
         String history = JSON.writeValueAsString(Map.of("history_summaries",
                 similar.stream().map(ScoredMemory::text).toList()));
-        String prompt = prompts.render("topic-update", Map.of(
+        List<Optional<TopicAnswers.Action>> answered = model.ask(TopicAnswers.UPDATE, Map.of(
                 "history", history,
                 "summary", JSON.writeValueAsString(Map.of("new_summary", candidate.getSummary()))));
-        List<Optional<TopicAnswers.Action>> answered = model.askJson(ChatStep.TOPIC_UPDATE,
-                List.of(new UserMessage(prompt)), TopicAnswers.UPDATE_SCHEMA, TopicAnswers::actions);
         List<TopicAnswers.Action> valid = new ArrayList<>();
         for (Optional<TopicAnswers.Action> action : answered) {
             if (action.isEmpty()) {
@@ -160,10 +170,6 @@ class TopicMemoryWriter {
             }
         }
         return valid.isEmpty() ? List.of(TopicAnswers.Action.add()) : valid;
-    }
-
-    private static String label(Role role) {
-        return role == Role.USER ? "USER" : "ASSISTANT";
     }
 
     private static String label(Speaker speaker) {

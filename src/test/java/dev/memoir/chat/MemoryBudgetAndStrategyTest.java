@@ -57,7 +57,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
         Api.Response reply = api.chat(key, session, question);
 
         String system = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst().systemPrompt();
-        int instructions = tokens.count(templates.render("reply", Map.of("memories", "", "today", "2026-01-01")));
+        int instructions = tokens.count(templates.render(ReplyDecision.STEP, Map.of("memories", "", "today", "2026-01-01")));
         assertThat(tokens.count(system) - instructions).isLessThanOrEqualTo(200);
         int given = reply.body().path("memories").size();
         assertThat(given).isBetween(1, 19);

@@ -20,6 +20,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.memoir.llm.ModelStep;
+
 /**
  * A scripted OpenAI-compatible chat server over real HTTP, so that tests exercise the real Spring AI client, its
  * JSON and its errors. Tests add rules (first match wins, newest first); a call that no rule matches gets the
@@ -33,6 +35,7 @@ public final class FakeOpenAiServer {
     private final HttpServer server;
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     private final List<ChatCall> calls = new CopyOnWriteArrayList<>();
+    private final List<String> untagged = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
 
     private FakeOpenAiServer() {
@@ -74,11 +77,27 @@ public final class FakeOpenAiServer {
         return calls.stream().filter(filter).toList();
     }
 
+    /** Requests that named no step, or one the fake does not know (each one a bug in the client). */
+    public List<String> untaggedRequests() {
+        return List.copyOf(untagged);
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             JsonNode body = JSON.readTree(exchange.getRequestBody().readAllBytes());
-            ChatCall call = ChatCall.from(body);
+            String tag = exchange.getRequestHeaders().getFirst(ModelStep.HEADER);
+            ChatCall call = ChatCall.from(tag, body);
             calls.add(call);
+            if (call.step() == Step.OTHER) {
+                // Loud on purpose: a step's default answer and the tests' rules would silently miss such a call.
+                String problem = "a chat request with " + (tag == null ? "no " + ModelStep.HEADER + " header"
+                        : "the unknown step '" + tag + "'") + ": " + call.prompt().lines().findFirst().orElse("");
+                untagged.add(problem);
+                System.err.println("FakeOpenAiServer refused " + problem);
+                send(exchange, 400, "{\"error\":{\"message\":\"" + ModelStep.HEADER + " missing or unknown\","
+                        + "\"type\":\"invalid_request_error\"}}");
+                return;
+            }
             Answer answer = rules.stream().filter(r -> r.when().test(call)).findFirst()
                     .map(r -> r.answer().apply(call))
                     .orElseGet(() -> Answer.content(defaultContent(call)));
@@ -219,7 +238,8 @@ public final class FakeOpenAiServer {
             case REASONING_STEP -> "{\"thought\": \"I can answer.\", \"action\": \"finish\", \"argument\": \"I do not know.\"}";
             case REASONING_INFERENCE -> "I do not know.";
             case MEMORY_REFLECTION -> "{\"reflected_memory\": \"None\"}";
-            case SESSION_SUMMARY, OTHER -> "The user and the assistant talked.";
+            case SESSION_SUMMARY -> "The user and the assistant talked.";
+            case OTHER -> throw new IllegalStateException("Untagged calls are refused, not answered");
         };
     }
 
@@ -336,58 +356,54 @@ public final class FakeOpenAiServer {
         }
     }
 
-    /** Which pipeline step a call comes from, told by the JSON schema it asks for. */
+    /**
+     * Which pipeline step a call comes from, told by the step name its {@code X-Memoir-Step} header carries (the
+     * name of the step's prompt template); {@code OTHER} for a call without one, which the fake refuses.
+     */
     public enum Step {
         REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, MEMO_WRITING, MEMO_RETRIEVAL,
         RECURSIVE_SUMMARY, TOPIC_EXTRACTION, TOPIC_UPDATE, REASONING_STEP, REASONING_INFERENCE, MEMORY_REFLECTION,
         OTHER
     }
 
-    /** One recorded chat-completions request. */
-    public record ChatCall(Step step, List<Message> messages, JsonNode body) {
+    /** One recorded chat-completions request, with the step name it was tagged with (null if none). */
+    public record ChatCall(Step step, String stepTag, List<Message> messages, JsonNode body) {
 
         /** Whether the request asked for an event stream ({@code "stream": true}). */
         public boolean streamed() {
             return body.path("stream").asBoolean(false);
         }
 
-        static ChatCall from(JsonNode body) {
+        static ChatCall from(String stepTag, JsonNode body) {
             List<Message> messages = new ArrayList<>();
             for (JsonNode m : body.path("messages")) {
                 JsonNode content = m.path("content");
                 String text = content.isString() ? content.asString() : content.toString();
                 messages.add(new Message(m.path("role").asString(), text));
             }
-            JsonNode properties = body.path("response_format").path("json_schema").path("schema").path("properties");
-            Step step;
-            if (properties.has("remember")) {
-                step = Step.REPLY;
-            } else if (properties.has("sufficient")) {
-                step = Step.SELF_REFLECTION;
-            } else if (properties.has("note")) {
-                step = Step.CONDITIONAL_MEMORY;
-            } else if (properties.has("thought")) {
-                step = Step.REASONING_STEP;
-            } else if (properties.has("reflected_memory")) {
-                step = Step.MEMORY_REFLECTION;
-            } else if (!messages.isEmpty() && messages.getFirst().content().startsWith("Answer the question from the")) {
-                step = Step.REASONING_INFERENCE;
-            } else if (properties.has("extracted_memories")) {
-                step = Step.TOPIC_EXTRACTION;
-            } else if (properties.has("actions")) {
-                step = Step.TOPIC_UPDATE;
-            } else if (properties.has("memos")) {
-                step = Step.MEMO_WRITING;
-            } else if (properties.has("selected")) {
-                step = Step.MEMO_RETRIEVAL;
-            } else if (!messages.isEmpty() && messages.getFirst().content().contains("[Previous memory]")) {
-                step = Step.RECURSIVE_SUMMARY;
-            } else if (!messages.isEmpty() && messages.getFirst().content().contains("[Dialogue history]")) {
-                step = Step.SESSION_SUMMARY;
-            } else {
-                step = Step.OTHER;
+            return new ChatCall(stepOf(stepTag), stepTag, List.copyOf(messages), body);
+        }
+
+        /** The fake's step for a step name (dev.memoir.llm.ModelStep#name). */
+        static Step stepOf(String stepTag) {
+            if (stepTag == null) {
+                return Step.OTHER;
             }
-            return new ChatCall(step, List.copyOf(messages), body);
+            return switch (stepTag) {
+                case "reply" -> Step.REPLY;
+                case "self-reflection" -> Step.SELF_REFLECTION;
+                case "conditional-memory" -> Step.CONDITIONAL_MEMORY;
+                case "session-summary" -> Step.SESSION_SUMMARY;
+                case "memo-writing" -> Step.MEMO_WRITING;
+                case "memo-retrieval" -> Step.MEMO_RETRIEVAL;
+                case "recursive-summary" -> Step.RECURSIVE_SUMMARY;
+                case "topic-extraction" -> Step.TOPIC_EXTRACTION;
+                case "topic-update" -> Step.TOPIC_UPDATE;
+                case "r3-step" -> Step.REASONING_STEP;
+                case "r3-inference" -> Step.REASONING_INFERENCE;
+                case "memory-reflection" -> Step.MEMORY_REFLECTION;
+                default -> Step.OTHER;
+            };
         }
 
         /** Everything the model was shown, all messages joined. */

@@ -1,5 +1,7 @@
 package dev.memoir.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,14 +59,24 @@ public abstract class IntegrationTest {
         registry.add("memoir.session.idle-check-every", () -> "1h");
     }
 
+    private int untaggedBefore;
+
     @BeforeEach
     void connect() {
         api = new Api(port);
+        untaggedBefore = fake.untaggedRequests().size();
     }
 
     @AfterEach
     void removeRules() {
         rules.forEach(fake::remove);
+    }
+
+    /** Every request to the model names its step; the fake refuses one that does not, and the test fails here. */
+    @AfterEach
+    void everyModelCallNamedItsStep() {
+        List<String> untagged = fake.untaggedRequests();
+        assertThat(untagged.subList(untaggedBefore, untagged.size())).as("model calls without a step tag").isEmpty();
     }
 
     /** Scripts the fake model for this test only. */

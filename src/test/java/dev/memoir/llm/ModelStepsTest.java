@@ -1,0 +1,192 @@
+package dev.memoir.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.openai.OpenAiChatModel;
+import org.springframework.ai.openai.OpenAiChatOptions;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.memoir.support.FakeOpenAiServer;
+
+/**
+ * Every model step of the application, found as the {@link ModelStep} constants in the main code: each has its own
+ * template, a schema the provider's strict mode accepts, and every request made for it, asked, asked leniently or
+ * streamed, names it in the {@value ModelStep#HEADER} header that the test fake dispatches on.
+ */
+class ModelStepsTest {
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(\\w+)}}");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final FakeOpenAiServer fake = FakeOpenAiServer.instance();
+
+    @Test
+    void eachStepHasATemplateOfItsOwnAndEachTemplateAStep() throws Exception {
+        List<ModelStep<?>> steps = steps();
+
+        Set<String> names = steps.stream().map(ModelStep::name).collect(Collectors.toSet());
+        assertThat(names).hasSameSizeAs(steps);
+        Resource[] templates = new PathMatchingResourcePatternResolver().getResources("classpath:prompts/*.md");
+        assertThat(Arrays.stream(templates).map(t -> t.getFilename().replaceFirst("\\.md$", "")))
+                .containsExactlyInAnyOrderElementsOf(names);
+    }
+
+    @Test
+    void structuredStepsAskForAnObjectStrictModeAccepts() {
+        List<ModelStep<?>> structured = steps().stream().filter(ModelStep::structured).toList();
+
+        assertThat(structured).isNotEmpty();
+        for (ModelStep<?> step : structured) {
+            JsonNode schema = JSON.readTree(step.jsonSchema());
+            assertThat(schema.path("type").asString("")).as(step.name()).isEqualTo("object");
+            assertStrict(step.name(), schema);
+        }
+    }
+
+    @Test
+    void everyRequestNamesItsStepAndIsCountedUnderItsLabel() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        ChatModelClient client = new ChatModelClient(OpenAiChatModel.builder()
+                .options(OpenAiChatOptions.builder().baseUrl(fake.baseUrl()).apiKey("test-key").model("fake-model")
+                        .maxRetries(0).build())
+                .build(), Duration.ofSeconds(5), meters, new PromptTemplates());
+
+        for (ModelStep<?> step : steps()) {
+            String marker = "probe-" + UUID.randomUUID();
+            Map<String, String> values = valuesFor(step, marker);
+            ignoringUnusableAnswers(() -> client.ask(step, values));
+            ignoringUnusableAnswers(() -> client.askOrEmpty(step, values));
+            ignoringUnusableAnswers(() -> client.stream(step, List.of(new UserMessage(marker)), piece -> { }));
+
+            List<FakeOpenAiServer.ChatCall> calls = fake.calls(call -> call.mentions(marker));
+            assertThat(calls).as(step.name()).hasSize(3);
+            assertThat(calls).as(step.name()).allSatisfy(call -> {
+                assertThat(call.stepTag()).isEqualTo(step.name());
+                assertThat(call.step()).isNotEqualTo(FakeOpenAiServer.Step.OTHER);
+            });
+            assertThat(meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").count())
+                    .as(step.name()).isGreaterThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void theFakeRefusesARequestThatNamesNoStep() throws Exception {
+        int before = fake.untaggedRequests().size();
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder()
+                .uri(URI.create(fake.baseUrl() + "/chat/completions"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"model": "fake-model", "messages": [{"role": "user", "content": "Who am I?"}]}"""))
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains(ModelStep.HEADER);
+        assertThat(fake.untaggedRequests()).hasSize(before + 1);
+    }
+
+    /** The model steps declared in the main code: every static {@link ModelStep} field of its classes. */
+    private static List<ModelStep<?>> steps() {
+        Path mainClasses;
+        try {
+            mainClasses = Path.of(ModelStep.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        List<ModelStep<?>> steps = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(mainClasses)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                String name = mainClasses.relativize(file).toString().replace(File.separatorChar, '.')
+                        .replaceFirst("\\.class$", "");
+                for (Field field : Class.forName(name, false, ModelStepsTest.class.getClassLoader())
+                        .getDeclaredFields()) {
+                    if (field.getType() == ModelStep.class && Modifier.isStatic(field.getModifiers())) {
+                        field.setAccessible(true);
+                        steps.add((ModelStep<?>) field.get(null));
+                    }
+                }
+            }
+        } catch (IOException | ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+        return steps;
+    }
+
+    /** A value for each of the template's placeholders, each carrying the marker. */
+    private static Map<String, String> valuesFor(ModelStep<?> step, String marker) {
+        String template;
+        try {
+            template = new ClassPathResource("prompts/" + step.name() + ".md")
+                    .getContentAsString(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Map<String, String> values = new HashMap<>();
+        Matcher placeholders = PLACEHOLDER.matcher(template);
+        while (placeholders.find()) {
+            values.put(placeholders.group(1), marker);
+        }
+        return values;
+    }
+
+    /** OpenAI's strict structured outputs: objects list every property as required and allow no others. */
+    private static void assertStrict(String step, JsonNode schema) {
+        if (schema.isArray()) {
+            schema.forEach(item -> assertStrict(step, item));
+            return;
+        }
+        if (!schema.isObject()) {
+            return;
+        }
+        if (schema.path("type").asString("").equals("object")) {
+            List<String> properties = new ArrayList<>(schema.path("properties").propertyNames());
+            List<String> required = new ArrayList<>();
+            schema.path("required").forEach(name -> required.add(name.asString()));
+            assertThat(required).as(step + ": required").containsExactlyInAnyOrderElementsOf(properties);
+            assertThat(schema.path("additionalProperties").isBoolean()
+                    && !schema.path("additionalProperties").booleanValue()).as(step + ": additionalProperties")
+                    .isTrue();
+        }
+        schema.forEach(child -> assertStrict(step, child));
+    }
+
+    private static void ignoringUnusableAnswers(Runnable call) {
+        try {
+            call.run();
+        } catch (ModelCallException e) {
+            // The fake's default answer to a probe need not be one the step can use: only the request matters.
+        }
+    }
+}
