@@ -23,7 +23,11 @@ import dev.memoir.web.FieldError;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
 
-/** Sessions and their turns. Every public method checks that the session belongs to the calling tenant. */
+/**
+ * Sessions and their turns. The methods that take a {@link TenantId} serve a caller's request and check that the
+ * session belongs to that tenant; those that take only session or turn ids serve memory jobs and the pipelines,
+ * which hold ids they already read for a tenant, and must never be given an id from a request.
+ */
 @Service
 public class SessionService {
 
