@@ -73,10 +73,7 @@ class StreamingChatTest extends IntegrationTest {
     /** A session of alice's whose earlier, closed session says she plays the violin. */
     private String[] tenantWithMemory() {
         String key = api.newTenant();
-        String past = api.newSession(key, "alice", null);
-        api.importTurns(key, past, "I play the violin " + tag, "Lovely.");
-        api.close(key, past);
-        return new String[] {key, api.newSession(key, "alice", null)};
+        return new String[] {key, api.sessionAfterClosedOne(key, "alice", null, "I play the violin " + tag, "Lovely.")};
     }
 
     @Test

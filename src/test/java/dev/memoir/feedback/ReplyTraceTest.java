@@ -22,17 +22,11 @@ class ReplyTraceTest extends IntegrationTest {
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
-    private String sessionWithPast(String key, String user, String memory) {
-        String past = api.newSession(key, user, memory);
-        api.importTurns(key, past, "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
-        api.close(key, past);
-        return api.newSession(key, user, memory);
-    }
-
     @Test
     void aRepliesTraceListsTheMemoriesItWasGivenWithScoresAndCitationsAndLaterItsEpisode() {
         String key = api.newTenant();
-        String session = sessionWithPast(key, "tia", HISTORY_ONLY);
+        String session = api.sessionAfterClosedOne(key, "tia", HISTORY_ONLY,
+                "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
         String question = "Where does my sister live? " + tag;
         onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
                 call -> Answer.json("{\"reply\": \"In Oslo.\", \"remember\": false, \"citations\": [1]}"));

@@ -28,11 +28,8 @@ class RerankerFeedbackTest extends IntegrationTest {
     /** A tenant whose user has some history to retrieve, and an open reranking session. */
     private String[] tenantWithRerankingSession() {
         String key = api.newTenant();
-        String past = api.newSession(key, "tom", RERANKED_HISTORY);
-        api.importTurns(key, past, "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.",
-                "I am vegetarian", "Noted.");
-        api.close(key, past);
-        return new String[] {key, api.newSession(key, "tom", RERANKED_HISTORY)};
+        return new String[] {key, api.sessionAfterClosedOne(key, "tom", RERANKED_HISTORY,
+                "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.", "I am vegetarian", "Noted.")};
     }
 
     private JsonNode status(String key) {

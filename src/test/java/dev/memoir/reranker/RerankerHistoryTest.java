@@ -22,17 +22,11 @@ class RerankerHistoryTest extends IntegrationTest {
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
-    private String sessionWithPast(String key, String user, String memory) {
-        String past = api.newSession(key, user, memory);
-        api.importTurns(key, past, "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
-        api.close(key, past);
-        return api.newSession(key, user, memory);
-    }
-
     @Test
     void theRerankerHistoryGroupsRepliesByTheVersionThatServedThem() {
         String key = api.newTenant();
-        String session = sessionWithPast(key, "vic", RERANKED);
+        String session = api.sessionAfterClosedOne(key, "vic", RERANKED,
+                "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"Noted.\", \"remember\": false, \"citations\": [1]}"));
         List<Double> rewards = new ArrayList<>();

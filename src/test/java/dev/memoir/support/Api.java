@@ -87,6 +87,14 @@ public final class Api {
         return send("POST", "/sessions/" + sessionId + "/close", key, null);
     }
 
+    /** Imports the turns into a session of the user, closes it, and opens the next one, whose id it returns. */
+    public String sessionAfterClosedOne(String key, String userId, String memoryJson, String... userThenAssistant) {
+        String past = newSession(key, userId, memoryJson);
+        importTurns(key, past, userThenAssistant);
+        close(key, past);
+        return newSession(key, userId, memoryJson);
+    }
+
     public Response get(String key, String path) {
         return send("GET", path, key, null);
     }

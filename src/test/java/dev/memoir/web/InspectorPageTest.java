@@ -369,10 +369,8 @@ class InspectorPageTest extends IntegrationTest {
     void aReplyShowsTheMemoriesItWasGivenAndCitedAndItsLearningEpisode() {
         String key = api.newTenant();
         String user = "uma-" + tag;
-        String past = api.newSession(key, user, HISTORY_ONLY);
-        api.importTurns(key, past, "My sister's band is called The Gulls.", "Great name.");
-        api.close(key, past);
-        String session = api.newSession(key, user, HISTORY_ONLY);
+        String session = api.sessionAfterClosedOne(key, user, HISTORY_ONLY,
+                "My sister's band is called The Gulls.", "Great name.");
         String question = "What is my sister's band called? " + tag;
         onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
                 call -> Answer.json("{\"reply\": \"The Gulls.\", \"remember\": false, \"citations\": [1]}"));
@@ -412,10 +410,8 @@ class InspectorPageTest extends IntegrationTest {
         String key = api.newTenant();
         String user = "vera-" + tag;
         String rerank = "{\"write\": [\"history\"], \"read\": [\"history\"], \"rerank\": true}";
-        String past = api.newSession(key, user, rerank);
-        api.importTurns(key, past, "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
-        api.close(key, past);
-        String session = api.newSession(key, user, rerank);
+        String session = api.sessionAfterClosedOne(key, user, rerank,
+                "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"Noted.\", \"remember\": false, \"citations\": [1]}"));
         // The tests train every four replies: four replies make version 1, the next is served by it.
