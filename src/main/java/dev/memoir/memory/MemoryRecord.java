@@ -8,18 +8,27 @@ import java.util.UUID;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.PostLoad;
+import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 
 import org.hibernate.annotations.Array;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
+import org.springframework.data.domain.Persistable;
 
 @Entity
 @Table(name = "memory_records")
-class MemoryRecord {
+class MemoryRecord implements Persistable<UUID> {
 
     @Id
     private UUID id;
+
+    // The id is assigned here, so Spring Data cannot tell a new record by a null id: without this flag every save
+    // would be a merge, which reads the row before inserting it.
+    @Transient
+    private boolean isNew = true;
 
     private UUID tenantId;
 
@@ -128,8 +137,20 @@ class MemoryRecord {
         return tenantId;
     }
 
-    UUID getId() {
+    @Override
+    public UUID getId() {
         return id;
+    }
+
+    @Override
+    public boolean isNew() {
+        return isNew;
+    }
+
+    @PostLoad
+    @PostPersist
+    void markStored() {
+        this.isNew = false;
     }
 
     MemoryKind getKind() {

@@ -7,14 +7,24 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
+import jakarta.persistence.PostLoad;
+import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
+
+import org.springframework.data.domain.Persistable;
 
 @Entity
 @Table(name = "turns")
-class Turn {
+class Turn implements Persistable<UUID> {
 
     @Id
     private UUID id;
+
+    // The id is assigned here, so Spring Data cannot tell a new turn by a null id: without this flag every save
+    // would be a merge, which reads the row before inserting it.
+    @Transient
+    private boolean isNew = true;
 
     private UUID sessionId;
 
@@ -48,6 +58,22 @@ class Turn {
     Turn(UUID sessionId, int seq, Role role, String content, Instant occurredAt, UUID question) {
         this(sessionId, seq, role, content, occurredAt);
         this.replyTo = question;
+    }
+
+    @Override
+    public UUID getId() {
+        return id;
+    }
+
+    @Override
+    public boolean isNew() {
+        return isNew;
+    }
+
+    @PostLoad
+    @PostPersist
+    void markStored() {
+        this.isNew = false;
     }
 
     TurnView view() {
