@@ -42,7 +42,6 @@ CLASSES = ["40", "1k", "10k", "100k"]
 CANDIDATES = 100          # memoir.search.candidates
 EF_SEARCH = min(1000, max(40, CANDIDATES * 4))   # HybridSearchRepository: candidates x ef-search-factor (4)
 RARITY_SAMPLE = 2000      # memoir.search.rarity-sample
-ROWS_PER_WORD = int(os.environ.get("ROWS_PER_WORD", "2000"))   # memoir.search.rarity-rows-per-word
 
 FILTERS = """m.tenant_id = {tenant} and m.user_id = {user} and m.kind in ({kinds})
               and not (m.turn_ids && cast('{{}}' as uuid[]))
@@ -62,21 +61,13 @@ LEXICAL_CTES = """sample as (
                            / (count(s.search_vector) + 0.5)) as idf
     from terms t left join sample s on s.search_vector @@ t.query
     group by t.lexeme, t.query
-), any_word as materialized (
-    select replace(plainto_tsquery('english', {text})::text, ' & ', ' | ')::tsquery as query
-), word_matches as (
-    select w.idf, h.id, h.tie
-    from weights w cross join any_word q cross join lateral (
-        select m.id, ts_rank(m.search_vector, q.query, 0) as tie
-        from memory_records m
-        where {filters} and m.search_vector @@ w.query
-        limit {rows_per_word}
-    ) h
 ), lexical as (
-    select id, sum(idf) as score, max(tie) as tie
-    from word_matches
-    group by id
-    order by score desc nulls last, tie desc, id
+    select m.id, (select sum(w.idf) from weights w where m.search_vector @@ w.query) as score,
+           ts_rank(m.search_vector, q.query, 0) as tie
+    from memory_records m,
+         (select replace(plainto_tsquery('english', {text})::text, ' & ', ' | ')::tsquery as query) q
+    where {filters} and m.search_vector @@ q.query
+    order by score desc nulls last, tie desc, m.id
     limit {candidates}
 )"""
 
@@ -142,7 +133,7 @@ class Query:
         filters = FILTERS.format(tenant=f"cast({lit(tenant)} as uuid)", user=lit(self.user),
                                  kinds=", ".join(lit(k) for k in datagen.KINDS))
         return dict(filters=filters, vector=vec, model=lit(datagen.EMBEDDING_MODEL), text=lit(self.text),
-                    candidates=CANDIDATES, rarity_sample=RARITY_SAMPLE, rows_per_word=ROWS_PER_WORD)
+                    candidates=CANDIDATES, rarity_sample=RARITY_SAMPLE)
 
     def sql(self, tenant, template=SQL):
         return template.format(**self.params(tenant))

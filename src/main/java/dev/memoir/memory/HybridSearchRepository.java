@@ -53,14 +53,11 @@ class HybridSearchRepository {
      * The lexical candidates ranked by the rarity of the query words they contain, as BM25 weighs them: each
      * word counts ln(1 + (n - df + 0.5) / (df + 0.5)), df being how many of n of the user's memories hold it.
      * The counts come from a bounded sample of the user's memories (all of them for most users), so a name in
-     * every greeting counts for little and "Copenhagen" for much. Ties go to ts_rank, which counts repetitions.
-     * The weights are materialised: inlined into the per-row sum, PostgreSQL would count the sample again for
-     * every candidate.
-     *
-     * <p>Each word's memories are found by their own scan of the GIN index, at most {@code rowsPerWord} of them,
-     * and a memory's score is the sum over the scans that found it. For a word held by fewer memories than that
-     * this is the full ranking; a word held by more (a common word of a user with a hundred thousand memories)
-     * weighs little, and reading every memory that holds it would cost more than all the rest of the search.
+     * every greeting counts for little and "Copenhagen" for much. Every memory holding any query word is read and
+     * scored, so the cost grows with how many of the user's memories hold one (bounding the rows read per word was
+     * measured slower for mid-sized users: docs/scale-benchmark.md, run 5). Ties go to ts_rank, which counts
+     * repetitions. The weights are materialised: inlined into the per-row sum, PostgreSQL would count the sample
+     * again for every candidate.
      */
     private static final String LEXICAL_BY_RARITY = """
             sample as (
@@ -73,21 +70,13 @@ class HybridSearchRepository {
                                        / (count(s.search_vector) + 0.5)) as idf
                 from terms t left join sample s on s.search_vector @@ t.query
                 group by t.lexeme, t.query
-            ), any_word as materialized (
-                select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query
-            ), word_matches as (
-                select w.idf, h.id, h.tie
-                from weights w cross join any_word q cross join lateral (
-                    select m.id, ts_rank(m.search_vector, q.query, :normalization) as tie
-                    from memory_records m
-                    where %1$s and m.search_vector @@ w.query
-                    limit :rowsPerWord
-                ) h
             ), lexical as (
-                select id, sum(idf) as score, max(tie) as tie
-                from word_matches
-                group by id
-                order by score desc nulls last, tie desc, id
+                select m.id, (select sum(w.idf) from weights w where m.search_vector @@ w.query) as score,
+                       ts_rank(m.search_vector, q.query, :normalization) as tie
+                from memory_records m,
+                     (select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query) q
+                where %1$s and m.search_vector @@ q.query
+                order by score desc nulls last, tie desc, m.id
                 limit :lexicalCandidates
             )""";
 
@@ -187,7 +176,6 @@ class HybridSearchRepository {
                 .addValue("lexicalWeight", properties.lexicalWeight())
                 .addValue("rrfK", properties.rrfK())
                 .addValue("raritySample", properties.raritySample())
-                .addValue("rowsPerWord", properties.rarityRowsPerWord())
                 .addValue("limit", search.limit());
         jdbc.queryForList("select set_config('plan_cache_mode', 'force_custom_plan', true), "
                         + "set_config('hnsw.ef_search', :efSearch, true)",

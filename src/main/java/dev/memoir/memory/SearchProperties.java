@@ -26,9 +26,6 @@ import org.springframework.validation.annotation.Validated;
  *                             dialogue turns
  * @param raritySample         how many of the user's memories the word rarities are counted in: all of them for
  *                             users with fewer, a sample for larger ones, so that the cost stays bounded
- * @param rarityRowsPerWord    how many of the user's memories holding one query word the rarity ranking reads at
- *                             most: a word held by more is too common to weigh much, and reading all of them is
- *                             what would make a large user's search slow
  * @param efSearchFactor       the HNSW index is searched with ef_search = candidates × this factor, so that a
  *                             filtered scan finds enough of one user's memories
  */
@@ -43,8 +40,7 @@ public record SearchProperties(
         @DefaultValue("rarity") @NotNull LexicalRanking lexicalRanking,
         @DefaultValue("0") @Min(0) @Max(63) int lexicalNormalization,
         @DefaultValue("4") @Min(1) @Max(10) int efSearchFactor,
-        @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample,
-        @DefaultValue("2000") @Min(100) @Max(1_000_000) int rarityRowsPerWord) {
+        @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample) {
 
     /** How the lexical side ranks; RARITY breaks its ties with ts_rank. */
     public enum LexicalRanking {
