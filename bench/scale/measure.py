@@ -162,11 +162,15 @@ def run_psql(url, script):
 
 OUT_DIR = os.path.join(datagen.HERE, "out")
 ITERATIVE_SCAN = os.environ.get("ITERATIVE_SCAN", "relaxed_order")
+MAX_SCAN_TUPLES = os.environ.get("MAX_SCAN_TUPLES")   # pgvector's hnsw.max_scan_tuples (default 20000), to try
 
 
 def session_prelude():
     # the service's connection-init-sql (ITERATIVE_SCAN=strict_order to try the other mode)
-    return f"set hnsw.iterative_scan = {ITERATIVE_SCAN};\n"
+    prelude = f"set hnsw.iterative_scan = {ITERATIVE_SCAN};\n"
+    if MAX_SCAN_TUPLES:
+        prelude += f"set hnsw.max_scan_tuples = {int(MAX_SCAN_TUPLES)};\n"
+    return prelude
 
 
 def raw_sql_times(url, tenant, queries, template=SQL, ef=None):
@@ -419,7 +423,8 @@ def main():
         times = raw_sql_times(a.db_url, tenant_id, qs, DENSE, a.ef)[0]
         search = raw_sql_times(a.db_url, tenant_id, qs, SQL, a.ef)[0]
         print(json.dumps({"file": os.path.basename(a.recall_file), "ef_search": a.ef or EF_SEARCH,
-                          "iterative_scan": ITERATIVE_SCAN, "recall_at_10": round(sum(values) / len(values), 4),
+                          "iterative_scan": ITERATIVE_SCAN,
+                          "max_scan_tuples": int(MAX_SCAN_TUPLES) if MAX_SCAN_TUPLES else 20000, "recall_at_10": round(sum(values) / len(values), 4),
                           "recall_at_10_min": min(values), "zero_recall": sum(1 for v in values if v == 0),
                           "dense_ms": summary(times), "search_ms": summary(search)}))
         return
