@@ -94,7 +94,8 @@ select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.ver
        m.updated_at, m.occurred_from, m.occurred_to,
        case when m.embedding_model = {model} then 1 - (m.embedding <=> {vector}) end as similarity,
        f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.fused_score
-from fused f join memory_records m on m.id = f.id
+from fused f join memory_records m
+    on m.id = f.id and m.tenant_id = {tenant} and m.user_id = {user}
 order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id
 limit 10"""
 
@@ -133,7 +134,8 @@ class Query:
         filters = FILTERS.format(tenant=f"cast({lit(tenant)} as uuid)", user=lit(self.user),
                                  kinds=", ".join(lit(k) for k in datagen.KINDS))
         return dict(filters=filters, vector=vec, model=lit(datagen.EMBEDDING_MODEL), text=lit(self.text),
-                    candidates=CANDIDATES, rarity_sample=RARITY_SAMPLE)
+                    candidates=CANDIDATES, rarity_sample=RARITY_SAMPLE, tenant=f"cast({lit(tenant)} as uuid)",
+                    user=lit(self.user))
 
     def sql(self, tenant, template=SQL):
         return template.format(**self.params(tenant))

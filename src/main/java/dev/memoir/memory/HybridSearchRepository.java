@@ -102,7 +102,8 @@ class HybridSearchRepository {
                    m.updated_at, m.occurred_from, m.occurred_to,
                    case when m.embedding_model = :model then 1 - (m.embedding <=> :vector) end as similarity,
                    f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.fused_score
-            from fused f join memory_records m on m.id = f.id
+            from fused f join memory_records m
+                on m.id = f.id and m.tenant_id = :tenantId and m.user_id = :userId
             order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id
             limit :limit""";
 

@@ -8,6 +8,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
@@ -19,6 +21,9 @@ import tools.jackson.databind.JsonNode;
 class AddedMemoryTest extends IntegrationTest {
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
+
+    @Autowired
+    JdbcClient jdbc;
 
     private Api.Response add(String key, String userId, String text) {
         return api.send("POST", "/memory", key,
@@ -111,6 +116,8 @@ class AddedMemoryTest extends IntegrationTest {
 
         assertThat(api.send("DELETE", "/memory/" + id, key, null).status()).isEqualTo(204);
         assertThat(api.get(key, "/memory/" + id).status()).isEqualTo(404);
+        assertThat(jdbc.sql("select count(*) from memory_revisions where memory_id = ?").param(UUID.fromString(id))
+                .query(Long.class).single()).as("the deleted memory's revisions").isZero();
         assertThat(items(api.get(key, "/memory?userId=dora"))).extracting(m -> m.path("id").asString())
                 .containsExactly(again.text("id"));
     }

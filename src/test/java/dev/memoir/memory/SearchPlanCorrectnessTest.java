@@ -7,7 +7,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -108,8 +111,23 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
             jdbc.sql("set local enable_sort = off").update();
             return repository.plan(search("large", centres.getFirst()), embedder.modelName());
         });
-        assertThat(String.join("\n", plan)).contains("memory_records_embedding_idx");
+        assertThat(String.join("\n", plan)).contains("_embedding_idx");
         assertThat(recallAt10("large", large, true)).isGreaterThanOrEqualTo(0.95);
+    }
+
+    @Test
+    void aSearchReadsOnlyThePartitionHoldingItsUsersMemories() {
+        for (String user : List.of("large", "small")) {
+            List<String> plan = transaction.execute(
+                    status -> repository.plan(search(user, centres.getFirst()), embedder.modelName()));
+            Set<String> partitions = new TreeSet<>();
+            Matcher partition = Pattern.compile("memory_records_p\\d\\d")
+                    .matcher(String.join("\n", plan));
+            while (partition.find()) {
+                partitions.add(partition.group());
+            }
+            assertThat(partitions).as("partitions in the plan for %s: %s", user, plan).hasSize(1);
+        }
     }
 
     private double recallAt10(String user, List<Stored> stored, boolean forceIndex) {

@@ -110,7 +110,8 @@ class RecursiveSummaryTest extends IntegrationTest {
         org.awaitility.Awaitility.await().pollDelay(Duration.ofMillis(800)).until(() -> true);
         assertThat(jdbc.sql("""
                 select count(*) from pg_locks l join pg_stat_activity a on a.pid = l.pid
-                where l.locktype = 'advisory' and a.state_change < now() - interval '600 milliseconds'""")
+                where l.locktype = 'advisory' and a.datname = current_database()
+                  and a.state_change < now() - interval '600 milliseconds'""")
                 .query(Long.class).single()).as("advisory locks held while the model writes").isZero();
         assertThat(jdbc.sql("""
                 select count(*) from pg_stat_activity
