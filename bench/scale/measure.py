@@ -52,7 +52,8 @@ FILTERS = """m.tenant_id = {tenant} and m.user_id = {user} and m.kind in ({kinds
 
 # HybridSearchRepository.LEXICAL_BY_RARITY (memoir.search.lexical-ranking=rarity, the default), with literals.
 LEXICAL_CTES = """sample as (
-    select m.search_vector from memory_records m where {filters} limit {rarity_sample}
+    select m.search_vector from memory_records m where {filters}
+    order by m.created_at desc limit {rarity_sample}
 ), terms as materialized (
     select distinct lexeme, quote_literal(lexeme)::tsquery as query
     from unnest(tsvector_to_array(to_tsvector('english', {text}))) as lexeme

@@ -52,8 +52,10 @@ class HybridSearchRepository {
     /**
      * The lexical candidates ranked by the rarity of the query words they contain, as BM25 weighs them: each
      * word counts ln(1 + (n - df + 0.5) / (df + 0.5)), df being how many of n of the user's memories hold it.
-     * The counts come from a bounded sample of the user's memories (all of them for most users), so a name in
-     * every greeting counts for little and "Copenhagen" for much. Every memory holding any query word is read and
+     * The counts come from the user's newest memories, at most {@code raritySample} of them (all of them for most
+     * users), so a name in every greeting counts for little and "Copenhagen" for much. The newest, not any: read
+     * in the order of the user's index, the sample costs the same for every user, where an unordered one was
+     * planned as a scan of the partition for a user who fills most of it (scale benchmark, run 7). Every memory holding any query word is read and
      * scored, so the cost grows with how many of the user's memories hold one (bounding the rows read per word was
      * measured slower for mid-sized users: docs/scale-benchmark.md, run 5). Ties go to ts_rank, which counts
      * repetitions. The weights are materialised: inlined into the per-row sum, PostgreSQL would count the sample
@@ -61,7 +63,8 @@ class HybridSearchRepository {
      */
     private static final String LEXICAL_BY_RARITY = """
             sample as (
-                select m.search_vector from memory_records m where %1$s limit :raritySample
+                select m.search_vector from memory_records m where %1$s
+                order by m.created_at desc limit :raritySample
             ), terms as materialized (
                 select distinct lexeme, quote_literal(lexeme)::tsquery as query
                 from unnest(tsvector_to_array(to_tsvector('english', :text))) as lexeme
@@ -178,7 +181,10 @@ class HybridSearchRepository {
                 .addValue("rrfK", properties.rrfK())
                 .addValue("raritySample", properties.raritySample())
                 .addValue("limit", search.limit());
+        // No parallel workers: when a big user fills most of its partition, the planner read the rarity sample with
+        // a parallel sequential scan whose workers took 60 ms to start for 4 ms of reading (scale benchmark, run 7).
         jdbc.queryForList("select set_config('plan_cache_mode', 'force_custom_plan', true), "
+                        + "set_config('max_parallel_workers_per_gather', '0', true), "
                         + "set_config('hnsw.ef_search', :efSearch, true)",
                 new MapSqlParameterSource("efSearch",
                         String.valueOf(Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor())))));

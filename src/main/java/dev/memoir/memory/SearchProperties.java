@@ -25,7 +25,8 @@ import org.springframework.validation.annotation.Validated;
  *                             2 = divide by length, 32 = rank / (rank + 1)); length normalisation can hurt short
  *                             dialogue turns
  * @param raritySample         how many of the user's memories the word rarities are counted in: all of them for
- *                             users with fewer, a sample for larger ones, so that the cost stays bounded
+ *                             users with fewer, the newest this many for larger ones, so that the cost stays
+ *                             bounded
  * @param efSearchFactor       the HNSW index is searched with ef_search = candidates × this factor, so that a
  *                             filtered scan finds enough of one user's memories
  */
