@@ -25,6 +25,7 @@ import math
 import os
 import re
 import statistics
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -343,6 +344,8 @@ def main():
     ap.add_argument("--data", default="/tmp/memoir-retrieval-bench/data.json")
     ap.add_argument("--state", default="/tmp/memoir-retrieval-bench/state.json")
     ap.add_argument("--skip-import", action="store_true", help="reuse the tenant and turn ids saved in --state")
+    ap.add_argument("--db-url", help="after an import, ANALYZE memory_records through psql at this URL, as "
+                    "autovacuum would soon after; the search plans depend on the partitions' statistics")
     ap.add_argument("--modes", default="dense,lexical,hybrid")
     ap.add_argument("--no-bm25", dest="bm25", action="store_false")
     ap.add_argument("--limit", type=int, default=50)
@@ -373,6 +376,8 @@ def main():
         with open(args.state, "w") as fh:
             json.dump(state, fh)
         print("saved state to %s" % args.state, file=sys.stderr)
+        if args.db_url:
+            subprocess.run(["psql", args.db_url, "-X", "-q", "-c", "analyze memory_records"], check=True)
     rows, modes, latencies, errors = run_search(api, data, state, args)
     res = summarize(rows, modes, latencies, errors)
     result = {"label": args.label, "settings": args.settings, "stripNames": args.strip_names, "baseUrl": args.base_url, "data": data["meta"],

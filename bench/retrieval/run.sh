@@ -129,7 +129,7 @@ run_default() {
   fi
   start_service default
   python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/data.json" --state "$OUT/state.json" \
-    "${import[@]}" --label default --settings "service defaults" --out "$OUT/result-default.json" \
+    --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" "${import[@]}" --label default --settings "service defaults" --out "$OUT/result-default.json" \
     | tee "$OUT/result-default.md"
   stop_service
 }
