@@ -25,7 +25,8 @@ import org.springframework.stereotype.Repository;
  * <p>The plan matters more than the SQL: a cached generic plan cannot know whether the user has forty memories
  * (an exact scan of them is cheapest and exact) or a hundred thousand (the HNSW index is the only fast way), so
  * the statement is always planned for its actual values, and the query vector is bound as a {@code vector}, not
- * as text that a generic plan would parse again for every row.
+ * as text that a generic plan would parse again for every row. Planned for its tenant and user, every part of the
+ * statement, the final join included, reads only the partition that holds that user (V27).
  */
 @Repository
 class HybridSearchRepository {
@@ -55,11 +56,11 @@ class HybridSearchRepository {
      * The counts come from the user's newest memories, at most {@code raritySample} of them (all of them for most
      * users), so a name in every greeting counts for little and "Copenhagen" for much. The newest, not any: read
      * in the order of the user's index, the sample costs the same for every user, where an unordered one was
-     * planned as a scan of the partition for a user who fills most of it (scale benchmark, run 7). Every memory holding any query word is read and
-     * scored, so the cost grows with how many of the user's memories hold one (bounding the rows read per word was
-     * measured slower for mid-sized users: docs/scale-benchmark.md, run 5). Ties go to ts_rank, which counts
-     * repetitions. The weights are materialised: inlined into the per-row sum, PostgreSQL would count the sample
-     * again for every candidate.
+     * planned as a scan of the partition for a user who fills most of it (scale benchmark, run 7). Every memory
+     * holding any query word is read and scored, so the cost grows with how many of the user's memories hold one
+     * (bounding the rows read per word was measured slower for mid-sized users: docs/scale-benchmark.md, run 5).
+     * Ties go to ts_rank, which counts repetitions. The weights are materialised: inlined into the per-row sum,
+     * PostgreSQL would count the sample again for every candidate.
      */
     private static final String LEXICAL_BY_RARITY = """
             sample as (
