@@ -90,15 +90,18 @@ SQL = """with dense as (
            coalesce(cast(1.0 as double precision) / (20 + d.rank), 0)
                + coalesce(cast(0.3 as double precision) / (20 + l.rank), 0) as fused_score
     from dense_ranked d full join lexical_ranked l on l.id = d.id
+), best as (
+    select * from fused
+    order by fused_score desc, dense_rank nulls last, lexical_rank nulls last, id
+    limit 10
 )
 select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
        m.updated_at, m.occurred_from, m.occurred_to,
        case when m.embedding_model = {model} then 1 - (m.embedding <=> {vector}) end as similarity,
        f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.fused_score
-from fused f join memory_records m
+from best f join memory_records m
     on m.id = f.id and m.tenant_id = {tenant} and m.user_id = {user}
-order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id
-limit 10"""
+order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id"""
 
 # The dense ranking alone, as the service runs it (HNSW may serve it), and the exact ranking (no index can).
 DENSE = """select m.id from memory_records m
