@@ -40,6 +40,14 @@ class MemoryReembedder {
     private static final Logger log = LoggerFactory.getLogger(MemoryReembedder.class);
     private static final Duration SLICE = Duration.ofSeconds(20);
     private static final Duration PROGRESS_CACHE = Duration.ofSeconds(30);
+    /**
+     * Names the memory's tenant and user as well as its id: memories are partitioned by tenant and user (V27), and
+     * by id alone each update would probe all sixteen partitions' keys.
+     */
+    static final String UPDATE_ONE = """
+            update memory_records set embedding = :vector, embedding_model = :model
+            where id = :id and tenant_id = :tenantId and user_id = :userId
+              and embedding_model <> :model and text = :text""";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -94,13 +102,13 @@ class MemoryReembedder {
         boolean processedAny = false;
         while (Instant.now().isBefore(deadline)) {
             List<Stale> batch = jdbc.query("""
-                    select id, text, topic from memory_records
+                    select id, tenant_id, user_id, text, topic from memory_records
                     where embedding_model <> :model and id > :after
                     order by id limit :batch""",
                     new MapSqlParameterSource("model", model).addValue("after", after)
                             .addValue("batch", properties.reembedBatchSize()),
-                    (rs, row) -> new Stale(rs.getObject("id", UUID.class), rs.getString("text"),
-                            rs.getString("topic")));
+                    (rs, row) -> new Stale(rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class),
+                            rs.getString("user_id"), rs.getString("text"), rs.getString("topic")));
             if (batch.isEmpty()) {
                 staleCountedAt = Instant.EPOCH;
                 // Rows that turned stale behind this scan (a change of model mid-job) are left for another slice.
@@ -110,13 +118,11 @@ class MemoryReembedder {
             MapSqlParameterSource[] updates = new MapSqlParameterSource[batch.size()];
             for (int i = 0; i < batch.size(); i++) {
                 Stale stale = batch.get(i);
-                updates[i] = new MapSqlParameterSource("id", stale.id()).addValue("model", model)
-                        .addValue("text", stale.text())
+                updates[i] = new MapSqlParameterSource("id", stale.id()).addValue("tenantId", stale.tenantId())
+                        .addValue("userId", stale.userId()).addValue("model", model).addValue("text", stale.text())
                         .addValue("vector", HybridSearchRepository.vector(vectors.get(i)));
             }
-            int[] counts = transaction.execute(status -> jdbc.batchUpdate("""
-                    update memory_records set embedding = :vector, embedding_model = :model
-                    where id = :id and embedding_model <> :model and text = :text""", updates));
+            int[] counts = transaction.execute(status -> jdbc.batchUpdate(UPDATE_ONE, updates));
             long done = java.util.Arrays.stream(counts).filter(c -> c > 0).count();
             reembedded.increment(done);
             after = batch.getLast().id();
@@ -145,7 +151,7 @@ class MemoryReembedder {
         return staleCached;
     }
 
-    private record Stale(UUID id, String text, String topic) {
+    private record Stale(UUID id, UUID tenantId, String userId, String text, String topic) {
 
         String embeddingText() {
             return MemoryStore.embeddingText(topic, text);

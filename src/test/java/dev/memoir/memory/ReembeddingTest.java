@@ -4,11 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.llm.TextEmbedder;
@@ -30,6 +36,8 @@ class ReembeddingTest extends IntegrationTest {
     TextEmbedder embedder;
     @Autowired
     ApplicationContext context;
+    @Autowired
+    NamedParameterJdbcTemplate named;
 
     @Test
     void memoriesOfAnotherModelAreReembeddedByAJobThatSurvivesARestart() {
@@ -71,6 +79,28 @@ class ReembeddingTest extends IntegrationTest {
         assertThat(dense).extracting(m -> m.path("text").asString())
                 .containsExactly("User: My grandmother grew saffron crocuses in Kozani.");
         assertThat(dense.getFirst().path("score").asDouble()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void aReembeddedMemoryIsUpdatedInItsUsersPartitionAlone() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "partitioned", null);
+        api.importTurns(key, session, "The lighthouse keeper collects sea glass.", "What colours?");
+        var memory = jdbc.sql("select id, tenant_id, user_id, text from memory_records where session_id = cast(? as uuid) "
+                + "limit 1").param(session).query().singleRow();
+        var params = new MapSqlParameterSource("id", memory.get("id")).addValue("tenantId", memory.get("tenant_id"))
+                .addValue("userId", memory.get("user_id")).addValue("model", "another-model")
+                .addValue("text", memory.get("text"))
+                .addValue("vector", HybridSearchRepository.vector(embedder.embedDocument("sea glass")));
+
+        List<String> plan = named.queryForList("explain " + MemoryReembedder.UPDATE_ONE, params, String.class);
+
+        Set<String> partitions = new TreeSet<>();
+        Matcher partition = Pattern.compile("memory_records_p\\d\\d").matcher(String.join("\n", plan));
+        while (partition.find()) {
+            partitions.add(partition.group());
+        }
+        assertThat(partitions).as("partitions in the plan: %s", plan).hasSize(1);
     }
 
     @Test
