@@ -108,7 +108,8 @@ def main():
         if existing:
             if not a.replace:
                 sys.exit(f"memory_records already holds {existing} rows; use --replace to empty it first")
-            psql(a.db_url, "truncate memory_records cascade")
+            # Revisions follow their memory by a delete trigger (V27), which TRUNCATE does not fire.
+            psql(a.db_url, "truncate memory_records, memory_revisions cascade")
         psql(a.db_url, DROP_INDEXES)
         model = datagen.Model(a.seed, a.anchors)
 

@@ -1,6 +1,5 @@
 package dev.memoir.erasure;
 
-import java.util.List;
 import java.util.UUID;
 
 import org.springframework.stereotype.Service;
@@ -8,6 +7,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.reranker.Reranker;
+import dev.memoir.session.SessionForDeletion;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 
@@ -33,9 +33,9 @@ class SessionEraser {
     @Transactional
     SessionErasure erase(TenantId tenant, UUID sessionId) {
         // The session first: its lock waits for a memory job writing from it, whose memory is then deleted below.
-        List<UUID> turnIds = sessions.lockForDeletion(tenant, sessionId);
-        int memoryCount = memories.deleteAllOfSession(tenant, sessionId);
-        int feedbackCount = reranker.deleteFeedbackOfTurns(tenant, turnIds);
+        SessionForDeletion session = sessions.lockForDeletion(tenant, sessionId);
+        int memoryCount = memories.deleteAllOfSession(tenant, session.userId(), sessionId);
+        int feedbackCount = reranker.deleteFeedbackOfTurns(tenant, session.turnIds());
         int turnCount = sessions.delete(sessionId);
         return new SessionErasure(sessionId, turnCount, memoryCount, feedbackCount);
     }

@@ -25,8 +25,11 @@ class MemoryRecord {
     @GeneratedValue
     private UUID id;
 
+    // A memory belongs to one user for good (V28 refuses a change): it lives in that user's partition.
+    @Column(updatable = false)
     private UUID tenantId;
 
+    @Column(updatable = false)
     private String userId;
 
     private MemoryKind kind;

@@ -15,12 +15,18 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
 
     Optional<MemoryRecord> findByIdAndTenantId(UUID id, UUID tenantId);
 
-    Optional<MemoryRecord> findByDedupKey(String dedupKey);
+    /** A dedup key is unique per user only (V27), and naming the user reads one partition. */
+    Optional<MemoryRecord> findByTenantIdAndUserIdAndDedupKey(UUID tenantId, String userId, String dedupKey);
 
     /** The record, locked until the transaction ends: revisions of one memory happen one after another. */
     @Lock(LockModeType.PESSIMISTIC_WRITE)
     @Query("select m from MemoryRecord m where m.id = :id")
     Optional<MemoryRecord> lockById(UUID id);
+
+    /** As {@link #lockById}, for a client's request: another tenant's memory is neither found nor locked. */
+    @Lock(LockModeType.PESSIMISTIC_WRITE)
+    @Query("select m from MemoryRecord m where m.id = :id and m.tenantId = :tenantId")
+    Optional<MemoryRecord> lockByIdAndTenantId(UUID id, UUID tenantId);
 
     boolean existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(UUID tenantId, String userId, MemoryKind kind,
             String prefix);
@@ -46,7 +52,9 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")
     int deleteAllForUser(UUID tenantId, String userId);
 
+    /** Names the session's user so that only that user's partition is read (no index leads with the session). */
     @Modifying
-    @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.sessionId = :sessionId and m.kind in :kinds")
-    int deleteAllOfSession(UUID tenantId, UUID sessionId, java.util.Collection<MemoryKind> kinds);
+    @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId "
+            + "and m.sessionId = :sessionId and m.kind in :kinds")
+    int deleteAllOfSession(UUID tenantId, String userId, UUID sessionId, java.util.Collection<MemoryKind> kinds);
 }

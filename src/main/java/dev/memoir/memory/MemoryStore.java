@@ -99,7 +99,8 @@ public class MemoryStore {
 
     private AddedMemory store(NewMemory memory) {
         if (memory.dedupKey() != null) {
-            Optional<MemoryRecord> existing = records.findByDedupKey(memory.dedupKey());
+            Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(memory.tenant().value(),
+                    memory.userId(), memory.dedupKey());
             if (existing.isPresent()) {
                 return new AddedMemory(view(existing.get(), null), false);
             }
@@ -222,10 +223,8 @@ public class MemoryStore {
     /** A user's edit of a memory: a new version, re-embedded. */
     @Transactional
     public MemoryView updateText(TenantId tenant, UUID id, String text) {
-        MemoryRecord record = lock(id);
-        if (!record.getTenantId().equals(tenant.value())) {
-            throw new NotFoundException("Memory", id);
-        }
+        MemoryRecord record = records.lockByIdAndTenantId(id, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Memory", id));
         return revise(record, text, null, "edit");
     }
 
@@ -328,10 +327,10 @@ public class MemoryStore {
         return records.existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(tenant.value(), userId, kind, prefix);
     }
 
-    /** The memory written under a dedup key, if any (used for memories that exist once per user). */
+    /** The user's memory written under a dedup key, if any (used for memories that exist once per user). */
     @Transactional(readOnly = true)
-    public Optional<MemoryView> findByDedupKey(String dedupKey) {
-        return records.findByDedupKey(dedupKey).map(r -> view(r, null));
+    public Optional<MemoryView> findByDedupKey(TenantId tenant, String userId, String dedupKey) {
+        return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey).map(r -> view(r, null));
     }
 
     @Transactional
@@ -366,8 +365,8 @@ public class MemoryStore {
      * sessions, and corrections learned from feedback hold for every session: they stay, whichever session last
      * changed them; erasing the user removes them.
      */
-    public int deleteAllOfSession(TenantId tenant, UUID sessionId) {
-        return records.deleteAllOfSession(tenant.value(), sessionId, MemoryKind.WRITTEN_FROM_ONE_SESSION);
+    public int deleteAllOfSession(TenantId tenant, String userId, UUID sessionId) {
+        return records.deleteAllOfSession(tenant.value(), userId, sessionId, MemoryKind.WRITTEN_FROM_ONE_SESSION);
     }
 
     /** A topic is part of what a memory is about, so it is embedded with the text. */

@@ -292,13 +292,14 @@ public class SessionService {
     }
 
     /**
-     * Locks one session for deletion and answers its turns' ids, or 404. The lock waits for a memory job that holds
-     * the session, so that what it writes is committed first, then seen and deleted with the session.
+     * Locks one session for deletion and answers its user and its turns' ids, or 404. The lock waits for a memory
+     * job that holds the session, so that what it writes is committed first, then seen and deleted with the session.
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public List<UUID> lockForDeletion(TenantId tenant, UUID id) {
-        sessions.lockByIdAndTenantId(id, tenant.value()).orElseThrow(() -> new NotFoundException("Session", id));
-        return turns.idsOfSession(id);
+    public SessionForDeletion lockForDeletion(TenantId tenant, UUID id) {
+        Session session = sessions.lockByIdAndTenantId(id, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Session", id));
+        return new SessionForDeletion(session.getUserId(), turns.idsOfSession(id));
     }
 
     /** Deletes a session locked by {@link #lockForDeletion} and its turns; answers how many turns went. */

@@ -95,7 +95,7 @@ class RecursiveSummaryWriter {
             Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
                     tenant.value(), userId);
             return pending.map(fold -> new Start(fold.getSessionId(), sessions.allTurns(fold.getSessionId()),
-                    store.findByDedupKey(dedupKey(tenant, userId)))).orElse(null);
+                    store.findByDedupKey(tenant, userId, dedupKey(tenant, userId)))).orElse(null);
         });
         if (start == null) {
             return false;
@@ -105,7 +105,7 @@ class RecursiveSummaryWriter {
             folds.lockUser(dedupKey(tenant, userId));
             Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
                     tenant.value(), userId);
-            Optional<MemoryView> current = store.findByDedupKey(dedupKey(tenant, userId));
+            Optional<MemoryView> current = store.findByDedupKey(tenant, userId, dedupKey(tenant, userId));
             if (pending.isEmpty() || !pending.get().getSessionId().equals(read.foldedSessionId())
                     || !Objects.equals(current.map(MemoryView::text).orElse(null), read.previousText())) {
                 return pending.isPresent();

@@ -1,6 +1,7 @@
 package dev.memoir.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -134,13 +135,61 @@ class AddedMemoryTest extends IntegrationTest {
         assertThat(second.text("id")).isEqualTo(first.text("id"));
         assertThat(otherUser.status()).isEqualTo(201);
         assertThat(items(api.get(key, "/memory?userId=emil"))).hasSize(1);
+        assertThat(api.send("PATCH", "/memory/" + first.text("id"), key,
+                "{\"text\": \"Emil eats fish again " + tag + "\"}").status()).isEqualTo(200);
 
         Api.Response erased = api.send("DELETE", "/memory?userId=emil", key, null);
 
         assertThat(erased.body().path("memories").asInt()).isEqualTo(1);
         assertThat(api.get(key, "/memory/" + first.text("id")).status()).isEqualTo(404);
+        assertThat(jdbc.sql("select count(*) from memory_revisions where memory_id = ?")
+                .param(UUID.fromString(first.text("id"))).query(Long.class).single())
+                .as("the erased user's revisions").isZero();
         assertThat(api.get(key, "/memory/" + otherUser.text("id")).status()).isEqualTo(200);
         assertThat(add(key, "emil", "Emil is vegetarian " + tag).status()).isEqualTo(201);
+    }
+
+    @Test
+    void aMemoryCannotMoveToAnotherUserAndKeepsItsRevisions() {
+        String key = api.newTenant();
+        String id = add(key, "hana", "Hana plays the oboe " + tag).text("id");
+        api.send("PATCH", "/memory/" + id, key, "{\"text\": \"Hana plays the bassoon " + tag + "\"}");
+        long revisions = jdbc.sql("select count(*) from memory_revisions where memory_id = ?")
+                .param(UUID.fromString(id)).query(Long.class).single();
+
+        // Another user's partition: PostgreSQL would move the row as a delete and an insert.
+        assertThatThrownBy(() -> jdbc.sql("update memory_records set user_id = 'ines' where id = ?")
+                .param(UUID.fromString(id)).update())
+                .hasMessageContaining("cannot move to another tenant or user");
+
+        assertThat(api.get(key, "/memory/" + id + "/revisions").body().path("items")).hasSize((int) revisions);
+        assertThat(revisions).isEqualTo(2);
+        assertThat(items(api.get(key, "/memory?userId=hana"))).extracting(m -> m.path("id").asString())
+                .containsExactly(id);
+    }
+
+    @Test
+    void anAddedFactIsMatchedOnlyWithinItsOwnUsersMemories() {
+        String key = api.newTenant();
+        Api.Response first = add(key, "ivo", "Ivo collects stamps " + tag);
+        // Dedup keys are unique per user only: the same key held by another tenant's user (a restore, a hand-made
+        // row) must neither be returned to this user nor make the lookup ambiguous.
+        String otherTenant = jdbc.sql("insert into tenants (id, name) values (gen_random_uuid(), ?) returning id")
+                .param("dedup-" + tag).query(String.class).single();
+        jdbc.sql("""
+                insert into memory_records (id, tenant_id, user_id, kind, text, embedding, dedup_key, created_at,
+                                            updated_at, embedding_model)
+                select gen_random_uuid(), cast(? as uuid), 'someone-else', kind, 'not Ivo''s', embedding, dedup_key,
+                       now(), now(), embedding_model
+                from memory_records where id = ?""")
+                .params(otherTenant, UUID.fromString(first.text("id"))).update();
+
+        Api.Response again = add(key, "ivo", "Ivo collects stamps " + tag);
+
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.text("id")).isEqualTo(first.text("id"));
+        assertThat(again.text("text")).isEqualTo("Ivo collects stamps " + tag);
+        jdbc.sql("delete from tenants where id = cast(? as uuid)").param(otherTenant).update();
     }
 
     @Test
