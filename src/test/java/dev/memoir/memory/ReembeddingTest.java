@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -95,12 +91,7 @@ class ReembeddingTest extends IntegrationTest {
 
         List<String> plan = named.queryForList("explain " + MemoryReembedder.UPDATE_ONE, params, String.class);
 
-        Set<String> partitions = new TreeSet<>();
-        Matcher partition = Pattern.compile("memory_records_p\\d\\d").matcher(String.join("\n", plan));
-        while (partition.find()) {
-            partitions.add(partition.group());
-        }
-        assertThat(partitions).as("partitions in the plan: %s", plan).hasSize(1);
+        assertThat(PlanPartitions.in(plan)).as("partitions in the plan: %s", plan).hasSize(1);
     }
 
     @Test

@@ -7,10 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -120,13 +117,7 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
         for (String user : List.of("large", "small")) {
             List<String> plan = transaction.execute(
                     status -> repository.plan(search(user, centres.getFirst()), embedder.modelName()));
-            Set<String> partitions = new TreeSet<>();
-            Matcher partition = Pattern.compile("memory_records_p\\d\\d")
-                    .matcher(String.join("\n", plan));
-            while (partition.find()) {
-                partitions.add(partition.group());
-            }
-            assertThat(partitions).as("partitions in the plan for %s: %s", user, plan).hasSize(1);
+            assertThat(PlanPartitions.in(plan)).as("partitions in the plan for %s: %s", user, plan).hasSize(1);
         }
     }
 
