@@ -162,6 +162,10 @@ GRID=(
   "rarity-fusion-old|hybrid|$RARITY $OLD_FUSION"
   # ts_rank under the current fusion defaults, lexical mode included: the control for the rarity-* entries.
   "ts_rank-rrf20-lexw0.3|lexical,hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
+  # Lexical ranks weighted by the share of the query's word rarity a memory holds (jars from commit after 6cf1c1e).
+  "coverage-lexw0.3|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
+  "coverage-lexw0.5|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5"
+  "coverage-lexw1|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0"
 )
 
 # run_grid [LABEL ...]: every grid entry, or only the ones named

@@ -302,7 +302,8 @@ export function memorySearch(container, userId) {
     form,
     h('p', { class: 'meta' },
       'Hybrid search ranks the memories twice, by embedding similarity (dense) and by PostgreSQL full-text ',
-      'match of the words (lexical), and orders them by reciprocal-rank fusion: the sum of weight / (k + rank).'),
+      'match of the words (lexical), and orders them by reciprocal-rank fusion: the sum of weight / (k + rank), ',
+      'a lexical rank counting in proportion to how much of the query\'s rare words the memory holds (coverage).'),
     results);
   input.focus();
 }
@@ -323,7 +324,8 @@ function drawResults(results, userId, items, mode) {
         h('span', { class: 'part dense' }, h('strong', {}, 'Dense'),
           why.denseRank ? `rank ${why.denseRank}, similarity ${formatNumber(why.denseScore)}` : 'not among the candidates'),
         h('span', { class: 'part lexical' }, h('strong', {}, 'Lexical'),
-          why.lexicalRank ? `rank ${why.lexicalRank}, score ${formatNumber(why.lexicalScore)}` : 'no query word matched'));
+          why.lexicalRank ? `rank ${why.lexicalRank}, score ${formatNumber(why.lexicalScore)}, `
+            + `coverage ${formatNumber(why.lexicalCoverage)}` : 'no query word matched'));
       return memoryCard(userId, memory, explanation);
     })));
   // Bar widths are set through the CSSOM: the page's policy allows no inline style attributes.

@@ -21,6 +21,9 @@ import org.springframework.stereotype.Repository;
  * Hybrid memory search in one SQL statement: a dense ranking (cosine distance on the HNSW index) and a full-text
  * ranking (the query's words OR-ed, on the GIN index) of the same user's memories, fused by reciprocal rank.
  * Tenant, user and every filter apply inside both rankings, so no other user's row is ever ranked or returned.
+ * Because the words are OR-ed, a memory sharing one common word with the question gets a lexical rank too; by
+ * default its rank counts only in proportion to the share of the query's word rarity it holds (retrieval
+ * benchmark, recall@1/5/10: 42.4/62.1/73.8 with plain fusion, 48.5/69.6/76.9 weighted; docs/benchmarks.md).
  *
  * <p>The plan matters more than the SQL: a cached generic plan cannot know whether the user has forty memories
  * (an exact scan of them is cheapest and exact) or a hundred thousand (the HNSW index is the only fast way), so
@@ -97,12 +100,13 @@ class HybridSearchRepository {
             ), dense_ranked as (
                 select id, distance, row_number() over (order by distance, id) as rank from dense
             ), %2$s, lexical_ranked as (
-                select id, score, row_number() over (order by score desc, id) as rank from lexical
+                select id, score, row_number() over (order by score desc, id) as rank, %3$s as coverage
+                from lexical
             ), fused as (
                 select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
-                       l.rank as lexical_rank, l.score as lexical_score,
+                       l.rank as lexical_rank, l.score as lexical_score, l.coverage as lexical_coverage,
                        coalesce(:denseWeight / (:rrfK + d.rank), 0)
-                           + coalesce(:lexicalWeight / (:rrfK + l.rank), 0) as fused_score
+                           + coalesce(:lexicalWeight * l.coverage / (:rrfK + l.rank), 0) as fused_score
                 from dense_ranked d full join lexical_ranked l on l.id = d.id
             ), best as (
                 select * from fused
@@ -112,7 +116,7 @@ class HybridSearchRepository {
             select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
                    m.updated_at, m.occurred_from, m.occurred_to,
                    case when m.embedding_model = :model then 1 - (m.embedding <=> :vector) end as similarity,
-                   f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.fused_score
+                   f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.lexical_coverage, f.fused_score
             from best f join memory_records m
                 on m.id = f.id and m.tenant_id = :tenantId and m.user_id = :userId
             order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id""";
@@ -124,10 +128,13 @@ class HybridSearchRepository {
     HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
         this.jdbc = jdbc;
         this.properties = properties;
-        String lexical = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY
-                ? LEXICAL_BY_RARITY.formatted(FILTERS)
+        boolean rarity = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY;
+        String lexical = rarity ? LEXICAL_BY_RARITY.formatted(FILTERS)
                 : LEXICAL_BY_FUNCTION.formatted(FILTERS, properties.lexicalRanking().function());
-        this.sql = SQL.formatted(FILTERS, lexical);
+        // The share of the query's word rarity that a memory holds: 1 when it holds every query word.
+        String coverage = rarity && properties.fusion() == SearchProperties.Fusion.COVERAGE_WEIGHTED
+                ? "score / nullif((select sum(w.idf) from weights w), 0)" : "1";
+        this.sql = SQL.formatted(FILTERS, lexical, coverage);
     }
 
     /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
@@ -154,7 +161,8 @@ class HybridSearchRepository {
         return jdbc.query("""
                 select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
                        m.updated_at, m.occurred_from, m.occurred_to, null as similarity, null as dense_rank,
-                       null as dense_score, null as lexical_rank, null as lexical_score, 0 as fused_score
+                       null as dense_score, null as lexical_rank, null as lexical_score,
+                       null as lexical_coverage, 0 as fused_score
                 from memory_records m
                 where %s%s
                 order by m.created_at desc, m.id desc
@@ -214,6 +222,7 @@ class HybridSearchRepository {
         Double similarity = nullableDouble(rs, "similarity");
         SearchExplanation explanation = new SearchExplanation(nullableInt(rs, "dense_rank"),
                 nullableDouble(rs, "dense_score"), nullableInt(rs, "lexical_rank"), nullableDouble(rs, "lexical_score"),
+                nullableDouble(rs, "lexical_coverage"),
                 rs.getDouble("fused_score"));
         String speaker = rs.getString("speaker");
         MemoryView view = new MemoryView(rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")),

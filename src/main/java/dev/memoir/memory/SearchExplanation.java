@@ -13,6 +13,11 @@ public record SearchExplanation(
         Double denseScore,
         @Schema(description = "Rank among the full-text matches; null when no query word matched")
         Integer lexicalRank,
-        @Schema(description = "PostgreSQL full-text rank; null when no query word matched") Double lexicalScore,
-        @Schema(description = "Reciprocal-rank fusion of both: sum of weight / (k + rank)") double fusedScore) {
+        @Schema(description = "Full-text score: with the default rarity ranking, the summed rarity of the query "
+                + "words the memory holds; null when no query word matched") Double lexicalScore,
+        @Schema(description = "Share of the query words' summed rarity that the memory holds, from 0 to 1 (1 when "
+                + "it holds every query word); it scales the lexical rank's part of the fused score. 1 when the "
+                + "fusion does not weigh coverage; null when no query word matched") Double lexicalCoverage,
+        @Schema(description = "Reciprocal-rank fusion of both: dense weight / (k + dense rank) + lexical weight "
+                + "× lexical coverage / (k + lexical rank)") double fusedScore) {
 }

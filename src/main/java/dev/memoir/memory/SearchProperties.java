@@ -11,7 +11,9 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * How memory search ranks. Both rankings run in PostgreSQL in one statement and are fused by reciprocal rank:
- * score = denseWeight / (rrfK + dense rank) + lexicalWeight / (rrfK + lexical rank).
+ * score = denseWeight / (rrfK + dense rank) + lexicalWeight × coverage / (rrfK + lexical rank), where coverage is
+ * the share of the query words' rarity that the memory holds ({@link Fusion#COVERAGE_WEIGHTED}, the default) or 1
+ * ({@link Fusion#RRF}).
  *
  * @param mode                 the rankings used when a caller does not choose: hybrid, dense or lexical
  * @param rrfK                 the fusion constant: larger flattens the advantage of the first ranks
@@ -29,6 +31,10 @@ import org.springframework.validation.annotation.Validated;
  *                             bounded
  * @param efSearchFactor       the HNSW index is searched with ef_search = candidates × this factor, so that a
  *                             filtered scan finds enough of one user's memories
+ * @param fusion               whether a lexical rank counts in full ({@code rrf}) or in proportion to how much of
+ *                             the query's word rarity the memory holds ({@code coverage-weighted}, rarity ranking
+ *                             only): with plain reciprocal rank fusion, a memory that shares only a common word with
+ *                             the question got a lexical rank and pushed down what the embedding found
  */
 @Validated
 @ConfigurationProperties("memoir.search")
@@ -36,12 +42,24 @@ public record SearchProperties(
         @DefaultValue("hybrid") @NotNull SearchMode mode,
         @DefaultValue("20") @Min(1) @Max(10_000) int rrfK,
         @DefaultValue("1.0") @DecimalMin("0.0") double denseWeight,
-        @DefaultValue("0.3") @DecimalMin("0.0") double lexicalWeight,
+        @DefaultValue("1.0") @DecimalMin("0.0") double lexicalWeight,
         @DefaultValue("100") @Min(1) @Max(1000) int candidates,
         @DefaultValue("rarity") @NotNull LexicalRanking lexicalRanking,
         @DefaultValue("0") @Min(0) @Max(63) int lexicalNormalization,
         @DefaultValue("4") @Min(1) @Max(10) int efSearchFactor,
-        @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample) {
+        @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample,
+        @DefaultValue("coverage-weighted") @NotNull Fusion fusion) {
+
+    /** How the two rankings are fused. */
+    public enum Fusion {
+        /** Reciprocal rank fusion of both rankings. */
+        RRF,
+        /**
+         * Reciprocal rank fusion in which a lexical rank counts in proportion to the share of the query words' rarity
+         * that the memory holds (rarity ranking only): a memory matching only common query words weighs little.
+         */
+        COVERAGE_WEIGHTED
+    }
 
     /** How the lexical side ranks; RARITY breaks its ties with ts_rank. */
     public enum LexicalRanking {

@@ -94,6 +94,38 @@ class HybridSearchTest extends IntegrationTest {
     }
 
     @Test
+    void aLexicalMatchOnACommonWordAloneCountsForLittleInTheFusion() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "mia", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
+        String[] turns = new String[10];
+        for (int i = 0; i < 8; i++) {
+            turns[i] = "Hi Melanie! So good to hear from you " + i;
+        }
+        turns[8] = "Melanie's aunt moved to Copenhagen last spring";
+        turns[9] = "I bought a new kettle";
+        assertThat(api.importTurns(key, session, turns).status()).isEqualTo(201);
+
+        List<JsonNode> found = items(api.get(key, "/memory?userId=mia&kind=history&explain=true&limit=10"
+                + "&query=Did%20Melanie%27s%20aunt%20move%20to%20Copenhagen%3F"));
+
+        JsonNode everyWord = found.stream().filter(m -> m.path("text").asString().endsWith("last spring"))
+                .findFirst().orElseThrow().path("explanation");
+        assertThat(everyWord.path("lexicalCoverage").asDouble()).isCloseTo(1.0,
+                org.assertj.core.data.Offset.offset(1e-9));
+        List<JsonNode> greetings = found.stream().filter(m -> m.path("text").asString().contains("Hi Melanie"))
+                .map(m -> m.path("explanation")).toList();
+        assertThat(greetings).isNotEmpty().allSatisfy(why -> {
+            // "Melanie" is in nine of the ten memories: it carries little of the query's rarity.
+            assertThat(why.path("lexicalCoverage").asDouble()).isPositive().isLessThan(0.1);
+            double dense = why.path("denseRank").isNull() ? 0 : 1.0 / (20 + why.path("denseRank").asInt());
+            assertThat(why.path("fusedScore").asDouble()).isCloseTo(
+                    dense + why.path("lexicalCoverage").asDouble() / (20 + why.path("lexicalRank").asInt()),
+                    org.assertj.core.data.Offset.offset(1e-9));
+        });
+        assertThat(found.getFirst().path("text").asString()).endsWith("last spring");
+    }
+
+    @Test
     void explainShowsEachResultsLexicalAndDenseRankAndTheFusedScore() {
         String key = api.newTenant();
         userWith(key, "ben");
@@ -106,10 +138,12 @@ class HybridSearchTest extends IntegrationTest {
         assertThat(top.path("lexicalScore").asDouble()).isPositive();
         assertThat(top.path("denseRank").asInt()).isPositive();
         assertThat(top.path("denseScore").asDouble()).isBetween(-1.0, 1.0);
-        // k = 20, dense weight 1 and lexical weight 0.3 (the defaults): the fused score is
-        // 1 / (20 + dense rank) + 0.3 / (20 + lexical rank).
+        // k = 20, dense and lexical weight 1 (the defaults): the fused score is
+        // 1 / (20 + dense rank) + lexical coverage / (20 + lexical rank).
+        assertThat(top.path("lexicalCoverage").asDouble()).isBetween(0.0, 1.0);
         assertThat(top.path("fusedScore").asDouble()).isCloseTo(
-                1.0 / (20 + top.path("denseRank").asInt()) + 0.3 / 21, org.assertj.core.data.Offset.offset(1e-9));
+                1.0 / (20 + top.path("denseRank").asInt()) + top.path("lexicalCoverage").asDouble() / 21,
+                org.assertj.core.data.Offset.offset(1e-9));
         JsonNode unmatched = results.getLast().path("explanation");
         assertThat(unmatched.path("lexicalRank").isNull()).isTrue();
         assertThat(unmatched.path("denseRank").asInt()).isPositive();
