@@ -141,28 +141,32 @@ run_default() {
 OLD_FUSION="--memoir.search.rrf-k=60 --memoir.search.lexical-weight=1.0"
 TS_RANK="--memoir.search.lexical-ranking=ts_rank"
 RARITY="--memoir.search.lexical-ranking=rarity"
+# Every lexical rank counting in full: the fusion of every entry before the coverage-* ones (the default until commit
+# faa3799; older jars ignore the setting).
+PLAIN_RRF="--memoir.search.fusion=rrf"
 GRID=(
-  "norm1|lexical,hybrid|--memoir.search.lexical-normalization=1 $TS_RANK $OLD_FUSION"
-  "norm32|lexical,hybrid|--memoir.search.lexical-normalization=32 $TS_RANK $OLD_FUSION"
-  "ts_rank_cd|lexical,hybrid|--memoir.search.lexical-ranking=ts_rank_cd $OLD_FUSION"
-  "rrf20|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0"
-  "lexw0.7|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.7"
-  "lexw1.5|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=1.5"
-  "lexw0.5|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.5"
-  "lexw0.3|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.3"
-  "cand50|hybrid|--memoir.search.candidates=50 $TS_RANK $OLD_FUSION"
-  "rrf20-lexw0.3|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
-  "fusion-old|hybrid|$TS_RANK $OLD_FUSION"
-  "rrf20-lexw0.5|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5"
+  "norm1|lexical,hybrid|--memoir.search.lexical-normalization=1 $TS_RANK $OLD_FUSION $PLAIN_RRF"
+  "norm32|lexical,hybrid|--memoir.search.lexical-normalization=32 $TS_RANK $OLD_FUSION $PLAIN_RRF"
+  "ts_rank_cd|lexical,hybrid|--memoir.search.lexical-ranking=ts_rank_cd $OLD_FUSION $PLAIN_RRF"
+  "rrf20|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0 $PLAIN_RRF"
+  "lexw0.7|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.7 $PLAIN_RRF"
+  "lexw1.5|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=1.5 $PLAIN_RRF"
+  "lexw0.5|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.5 $PLAIN_RRF"
+  "lexw0.3|hybrid|$TS_RANK --memoir.search.rrf-k=60 --memoir.search.lexical-weight=0.3 $PLAIN_RRF"
+  "cand50|hybrid|--memoir.search.candidates=50 $TS_RANK $OLD_FUSION $PLAIN_RRF"
+  "rrf20-lexw0.3|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3 $PLAIN_RRF"
+  "fusion-old|hybrid|$TS_RANK $OLD_FUSION $PLAIN_RRF"
+  "rrf20-lexw0.5|hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5 $PLAIN_RRF"
   # The rarity ranking (jars from commit 7102e2c on; older jars do not know the value and fail to start).
   # rarity-rrf20-lexw0.3 is the same as the defaults of that commit, with lexical mode included.
-  "rarity-rrf20-lexw0.3|lexical,hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
-  "rarity-rrf20-lexw0.5|hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5"
-  "rarity-rrf20-lexw1|hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0"
-  "rarity-fusion-old|hybrid|$RARITY $OLD_FUSION"
-  # ts_rank under the current fusion defaults, lexical mode included: the control for the rarity-* entries.
-  "ts_rank-rrf20-lexw0.3|lexical,hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
-  # Lexical ranks weighted by the share of the query's word rarity a memory holds (jars from commit after 6cf1c1e).
+  "rarity-rrf20-lexw0.3|lexical,hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3 $PLAIN_RRF"
+  "rarity-rrf20-lexw0.5|hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5 $PLAIN_RRF"
+  "rarity-rrf20-lexw1|hybrid|$RARITY --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0 $PLAIN_RRF"
+  "rarity-fusion-old|hybrid|$RARITY $OLD_FUSION $PLAIN_RRF"
+  # ts_rank under the fusion defaults of commit 7102e2c, lexical mode included: the control for the rarity-* entries.
+  "ts_rank-rrf20-lexw0.3|lexical,hybrid|$TS_RANK --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3 $PLAIN_RRF"
+  # Lexical ranks weighted by the share of the query's word rarity a memory holds (jars from commit faa3799 on);
+  # coverage-lexw1 names the defaults of that commit.
   "coverage-lexw0.3|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
   "coverage-lexw0.5|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5"
   "coverage-lexw1|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0"
