@@ -72,8 +72,9 @@ LEXICAL_CTES = """sample as (
     limit {candidates}
 )"""
 
-# HybridSearchRepository.SQL with the default settings (rarity lexical ranking, rrf-k 20, dense weight 1.0,
-# lexical weight 0.3), named parameters replaced by literals.
+# HybridSearchRepository.SQL with the default settings (rarity lexical ranking, coverage-weighted fusion, rrf-k 20,
+# dense and lexical weight 1.0), named parameters replaced by literals. Runs before commit faa3799 measured plain
+# fusion with lexical weight 0.3; the two cost the same (docs/benchmarks.md).
 SQL = """with dense as (
     select m.id, m.embedding <=> {vector} as distance
     from memory_records m
@@ -83,12 +84,14 @@ SQL = """with dense as (
 ), dense_ranked as (
     select id, distance, row_number() over (order by distance, id) as rank from dense
 ), """ + LEXICAL_CTES + """, lexical_ranked as (
-    select id, score, row_number() over (order by score desc, id) as rank from lexical
+    select id, score, row_number() over (order by score desc, id) as rank,
+           score / nullif((select sum(w.idf) from weights w), 0) as coverage
+    from lexical
 ), fused as (
     select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
-           l.rank as lexical_rank, l.score as lexical_score,
+           l.rank as lexical_rank, l.score as lexical_score, l.coverage as lexical_coverage,
            coalesce(cast(1.0 as double precision) / (20 + d.rank), 0)
-               + coalesce(cast(0.3 as double precision) / (20 + l.rank), 0) as fused_score
+               + coalesce(cast(1.0 as double precision) * l.coverage / (20 + l.rank), 0) as fused_score
     from dense_ranked d full join lexical_ranked l on l.id = d.id
 ), best as (
     select * from fused
@@ -420,6 +423,7 @@ def main():
     a = p.parse_args()
     global OUT_DIR
     OUT_DIR = a.out_dir
+    os.makedirs(a.out_dir, exist_ok=True)
     if a.recall_file:
         with open(a.tenant_file) as f:
             tenant_id = json.load(f)["id"]
