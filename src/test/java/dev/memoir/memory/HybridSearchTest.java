@@ -76,13 +76,8 @@ class HybridSearchTest extends IntegrationTest {
     @Test
     void aRareWordOutranksANameRepeatedInEveryGreeting() {
         String key = api.newTenant();
-        String session = api.newSession(key, "mel", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
-        String[] turns = new String[9];
-        for (int i = 0; i < 8; i++) {
-            turns[i] = "Hi Melanie! Melanie, so good to hear from you, Melanie " + i;
-        }
-        turns[8] = "My aunt just moved to Copenhagen";
-        assertThat(api.importTurns(key, session, turns).status()).isEqualTo(201);
+        historyOf(key, "mel", "Hi Melanie! Melanie, so good to hear from you, Melanie ",
+                "My aunt just moved to Copenhagen");
 
         Api.Response found = api.get(key,
                 "/memory?userId=mel&kind=history&mode=lexical&explain=true&query=Did%20Melanie%20mention%20Copenhagen%3F");
@@ -96,14 +91,8 @@ class HybridSearchTest extends IntegrationTest {
     @Test
     void aLexicalMatchOnACommonWordAloneCountsForLittleInTheFusion() {
         String key = api.newTenant();
-        String session = api.newSession(key, "mia", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
-        String[] turns = new String[10];
-        for (int i = 0; i < 8; i++) {
-            turns[i] = "Hi Melanie! So good to hear from you " + i;
-        }
-        turns[8] = "Melanie's aunt moved to Copenhagen last spring";
-        turns[9] = "I bought a new kettle";
-        assertThat(api.importTurns(key, session, turns).status()).isEqualTo(201);
+        historyOf(key, "mia", "Hi Melanie! So good to hear from you ",
+                "Melanie's aunt moved to Copenhagen last spring", "I bought a new kettle");
 
         List<JsonNode> found = items(api.get(key, "/memory?userId=mia&kind=history&explain=true&limit=10"
                 + "&query=Did%20Melanie%27s%20aunt%20move%20to%20Copenhagen%3F"));
@@ -177,5 +166,16 @@ class HybridSearchTest extends IntegrationTest {
         Api.Response badMode = api.get(key, "/memory?userId=eve&query=x&mode=telepathic");
         assertThat(badMode.status()).isEqualTo(400);
         assertThat(badMode.body().path("errors").findValuesAsString("field")).containsExactly("mode");
+    }
+
+    /** A user whose history holds eight numbered greetings, then the given turns. */
+    private void historyOf(String key, String userId, String greeting, String... then) {
+        String session = api.newSession(key, userId, "{\"write\": [\"history\"], \"read\": [\"history\"]}");
+        String[] turns = new String[8 + then.length];
+        for (int i = 0; i < 8; i++) {
+            turns[i] = greeting + i;
+        }
+        System.arraycopy(then, 0, turns, 8, then.length);
+        assertThat(api.importTurns(key, session, turns).status()).isEqualTo(201);
     }
 }
