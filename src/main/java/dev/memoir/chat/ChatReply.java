@@ -16,5 +16,7 @@ record ChatReply(
         @Schema(description = "Whether the message was judged worth remembering; its conditional memory is then "
                 + "written in the background") boolean remembered,
         @Schema(description = "For a reasoned reply: the episode holding its reasoning trace "
-                + "(GET /reflection/episodes/{id})") UUID episodeId) {
+                + "(GET /reflection/episodes/{id})") UUID episodeId,
+        @Schema(description = "The model that wrote the reply, as the model server names it", example = "llama3.1")
+        String model) {
 }

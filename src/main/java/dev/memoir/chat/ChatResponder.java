@@ -67,14 +67,14 @@ class ChatResponder {
      */
     PreparedTurn prepare(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
         OpenSession session = sessions.requireOpen(tenant, sessionId);
+        replyPrompts.requireFits(message);
         TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message))).getFirst();
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
             return new PreparedTurn(tenant, session, userTurn, true, null, null);
         }
-        List<TurnView> recent = replyPrompts.recentDialogue(userTurn);
-        Retrieval retrieval = recall.recall(session, message, recent.stream().map(TurnView::id).toList());
-        return new PreparedTurn(tenant, session, userTurn, false, retrieval,
-                replyPrompts.lay(retrieval, recent, session.settings().promptTokenBudget()));
+        ReplyPrompts.Layout layout = replyPrompts.layout(userTurn, session.settings().promptTokenBudget());
+        Retrieval retrieval = recall.recall(session, message, layout.recent().stream().map(TurnView::id).toList());
+        return new PreparedTurn(tenant, session, userTurn, false, retrieval, replyPrompts.lay(retrieval, layout));
     }
 
     /** Asks the model for the prepared turn's reply in one answer, and stores it. */
@@ -82,7 +82,7 @@ class ChatResponder {
         if (turn.reasoned()) {
             return reasonedReply.answer(turn.session(), turn.userTurn());
         }
-        return store(turn, model.ask(ReplyDecision.STEP, turn.prompt().messages()));
+        return store(turn, model.ask(ReplyDecision.STEP, turn.prompt().messages(), turn.prompt().schemaValues()));
     }
 
     /**
@@ -98,13 +98,15 @@ class ChatResponder {
             return reply;
         }
         StreamedReply streamed = new StreamedReply(replyText);
-        ReplyDecision decision = model.stream(ReplyDecision.STEP, turn.prompt().messages(), streamed::accept);
-        streamed.finish(decision.reply());
-        return store(turn, decision);
+        ChatModelClient.Answered<ReplyDecision> answered = model.stream(ReplyDecision.STEP, turn.prompt().messages(),
+                turn.prompt().schemaValues(), streamed::accept);
+        streamed.finish(answered.answer().reply());
+        return store(turn, answered);
     }
 
     /** Stores the reply with what its answer decided, and records its outcome for learning. */
-    private ChatReply store(PreparedTurn turn, ReplyDecision decision) {
+    private ChatReply store(PreparedTurn turn, ChatModelClient.Answered<ReplyDecision> answered) {
+        ReplyDecision decision = answered.answer();
         OpenSession session = turn.session();
         MemoryPromptBuilder.MemoryPrompt memory = turn.prompt().memory();
         List<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id).toList();
@@ -119,6 +121,7 @@ class ChatResponder {
         List<UsedMemory> used = memory.included().stream()
                 .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), cited.contains(m.id())))
                 .toList();
-        return new ChatReply(decision.reply(), reply.id(), turn.userTurn().id(), used, remembered, null);
+        return new ChatReply(decision.reply(), reply.id(), turn.userTurn().id(), used, remembered, null,
+                answered.model());
     }
 }

@@ -14,7 +14,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -25,6 +24,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
+import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
@@ -45,15 +45,15 @@ class OpenAiCompatibleController {
     private final ChatResponder responder;
     private final ReplyStreams streams;
     private final TokenCounter tokens;
-    private final String modelName;
+    private final ChatModelClient models;
 
     OpenAiCompatibleController(ConversationSync conversations, ChatResponder responder, ReplyStreams streams,
-            TokenCounter tokens, @Value("${spring.ai.openai.chat.model:memoir}") String modelName) {
+            TokenCounter tokens, ChatModelClient models) {
         this.streams = streams;
         this.conversations = conversations;
         this.responder = responder;
         this.tokens = tokens;
-        this.modelName = modelName;
+        this.models = models;
     }
 
     record ModelList(String object, List<Model> data) {
@@ -64,9 +64,9 @@ class OpenAiCompatibleController {
     }
 
     @GetMapping("/models")
-    @Operation(summary = "The model Memoir answers with")
+    @Operation(summary = "The model Memoir answers with, as the model server names it")
     ModelList models(TenantId tenant) {
-        return new ModelList("list", List.of(new Model(modelName, "model", 0, "memoir")));
+        return new ModelList("list", List.of(new Model(models.answeringModel(), "model", 0, "memoir")));
     }
 
     @PostMapping("/chat/completions")
@@ -121,7 +121,7 @@ class OpenAiCompatibleController {
         int prompt = tokens.count(synced.message());
         int completion = tokens.count(reply.reply());
         return ResponseEntity.ok(new OpenAiChatCompletion("chatcmpl-" + reply.turnId(), "chat.completion",
-                Instant.now().getEpochSecond(), modelName,
+                Instant.now().getEpochSecond(), reply.model(),
                 List.of(new OpenAiChatCompletion.Choice(0,
                         new OpenAiChatCompletion.Message("assistant", reply.reply()), "stop")),
                 new OpenAiChatCompletion.Usage(prompt, completion, prompt + completion),
@@ -160,6 +160,8 @@ class OpenAiCompatibleController {
         private final boolean includeUsage;
         private final String id;
         private final long created = Instant.now().getEpochSecond();
+        /** Named once the model's answer begins, so that every chunk of the stream names the same model. */
+        private String model;
 
         ChunkEvents(ChatResponder.PreparedTurn turn, boolean includeUsage) {
             this.turn = turn;
@@ -168,8 +170,15 @@ class OpenAiCompatibleController {
         }
 
         private SseEmitter.SseEventBuilder chunk(OpenAiChatCompletionChunk.Delta delta, String finishReason) {
-            return data(new OpenAiChatCompletionChunk(id, created, modelName,
+            return data(new OpenAiChatCompletionChunk(id, created, model(),
                     List.of(new OpenAiChatCompletionChunk.Choice(0, delta, finishReason))));
+        }
+
+        private String model() {
+            if (model == null) {
+                model = models.answeringModel();
+            }
+            return model;
         }
 
         private static SseEmitter.SseEventBuilder data(Object json) {
@@ -189,14 +198,14 @@ class OpenAiCompatibleController {
         @Override
         public List<SseEmitter.SseEventBuilder> end(ChatReply reply) {
             List<SseEmitter.SseEventBuilder> events = new ArrayList<>();
-            events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, modelName,
+            events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, model(),
                     List.of(new OpenAiChatCompletionChunk.Choice(0, new OpenAiChatCompletionChunk.Delta(null, null),
                             "stop")),
                     null, memoir(turn.session().id(), reply))));
             if (includeUsage) {
                 int prompt = tokens.count(turn.userTurn().content());
                 int completion = tokens.count(reply.reply());
-                events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, modelName,
+                events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, model(),
                         List.of(), new OpenAiChatCompletion.Usage(prompt, completion, prompt + completion), null)));
             }
             events.add(SseEmitter.event().data("[DONE]"));

@@ -7,6 +7,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.feedback.ReplyOutcomes;
+import dev.memoir.llm.ChatModelClient;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.session.OpenSession;
 import dev.memoir.session.SessionService;
@@ -28,9 +29,11 @@ class ReasonedReply {
     private final ReplyOutcomes outcomes;
     private final TransactionTemplate transaction;
     private final ChatProperties properties;
+    private final ChatModelClient model;
 
     ReasonedReply(SessionService sessions, RecursiveReasoner reasoner, ReplyOutcomes outcomes,
-            TransactionTemplate transaction, ChatProperties properties) {
+            TransactionTemplate transaction, ChatProperties properties, ChatModelClient model) {
+        this.model = model;
         this.sessions = sessions;
         this.reasoner = reasoner;
         this.outcomes = outcomes;
@@ -55,6 +58,7 @@ class ReasonedReply {
         List<UsedMemory> used = reasoning.memories().stream()
                 .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), false))
                 .toList();
-        return new ChatReply(answer, stored.turn().id(), userTurn.id(), used, false, stored.episodeId());
+        return new ChatReply(answer, stored.turn().id(), userTurn.id(), used, false, stored.episodeId(),
+                model.configuredModel());
     }
 }

@@ -24,7 +24,7 @@ record ReplyDecision(String reply, boolean remember, List<Integer> citations) {
               "properties": {
                 "reply": {"type": "string", "description": "The response shown to the user"},
                 "remember": {"type": "boolean", "description": "Whether the user's message is worth remembering"},
-                "citations": {"type": "array", "items": {"type": "integer"},
+                "citations": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": {{entries}}},
                               "description": "Numbers of the [Memory] entries the reply used"}
               },
               "required": ["reply", "remember", "citations"],

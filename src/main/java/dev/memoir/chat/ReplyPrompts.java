@@ -12,6 +12,7 @@ import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.retrieval.Retrieval;
@@ -21,45 +22,98 @@ import dev.memoir.session.TurnView;
 
 /**
  * The reply step's prompt: the {@code reply} template with the recalled memory laid out in it, then the recent
- * dialogue verbatim, ending with the message being answered.
+ * dialogue verbatim, ending with the message being answered, all within the model's context. What the template
+ * leaves of the context goes to the recent dialogue ({@code memoir.chat.recent-turns-token-budget} at most) and
+ * the memory (the session's {@code promptTokenBudget} at most); when both would not fit, each gets its share in
+ * proportion to its budget, and room the dialogue does not use goes to the memory.
  */
 @Component
 class ReplyPrompts {
+
+    /** The least room a reply prompt keeps for memory, however long the message. */
+    static final int MIN_MEMORY_TOKENS = 256;
 
     private final SessionService sessions;
     private final PromptTemplates templates;
     private final TokenCounter tokens;
     private final ChatProperties properties;
+    private final ContextWindow window;
 
-    ReplyPrompts(SessionService sessions, PromptTemplates templates, TokenCounter tokens, ChatProperties properties) {
+    ReplyPrompts(SessionService sessions, PromptTemplates templates, TokenCounter tokens, ChatProperties properties,
+            ContextWindow window) {
         this.sessions = sessions;
         this.templates = templates;
         this.tokens = tokens;
         this.properties = properties;
+        this.window = window;
     }
 
-    /** A reply prompt, and the memory laid out in it (what the reply's citations refer to). */
-    record ReplyPrompt(MemoryPromptBuilder.MemoryPrompt memory, List<Message> messages) {
+    /** A reply prompt, the memory laid out in it (what the reply's citations refer to), and its schema's values. */
+    record ReplyPrompt(MemoryPromptBuilder.MemoryPrompt memory, List<Message> messages,
+            Map<String, String> schemaValues) {
+    }
+
+    /** The recent dialogue sent with a reply, and the tokens left for its memory. */
+    record Layout(String today, List<TurnView> recent, int memoryBudget) {
     }
 
     /**
-     * The turns sent verbatim with the reply: the dialogue as it stood when {@code message} came (a concurrent
-     * chat's later message is not this one's), within {@code memoir.chat.recent-turns} and its token budget.
+     * Refuses a message the model could not read with at least a little memory beside it, before it is stored:
+     * answering a shortened message would answer something the user did not say.
      */
-    List<TurnView> recentDialogue(TurnView message) {
-        return RecentDialogue.within(sessions.turnsEndingWith(message.id(), properties.recentTurns()),
-                properties.recentTurnsTokenBudget(), tokens::count);
+    void requireFits(String message) {
+        int limit = room(today()) - MIN_MEMORY_TOKENS;
+        int size = cost(message);
+        if (size > limit) {
+            throw new MessageTooLongException(size, limit, window.contextTokens());
+        }
     }
 
-    ReplyPrompt lay(Retrieval recalled, List<TurnView> recent, int memoryTokenBudget) {
-        MemoryPromptBuilder.MemoryPrompt memory = MemoryPromptBuilder.build(recalled, memoryTokenBudget, tokens);
+    /**
+     * The turns sent verbatim with the reply, the dialogue as it stood when {@code message} came (a concurrent
+     * chat's later message is not this one's), within {@code memoir.chat.recent-turns} and its share of the
+     * context; and the memory's share.
+     */
+    Layout layout(TurnView message, int memoryBudget) {
+        String today = today();
+        int room = room(today);
+        int dialogueBudget = properties.recentTurnsTokenBudget();
+        int memoryShare = memoryBudget + dialogueBudget <= room ? memoryBudget
+                : (int) ((long) room * memoryBudget / (memoryBudget + dialogueBudget));
+        List<TurnView> recent = RecentDialogue.within(sessions.turnsEndingWith(message.id(), properties.recentTurns()),
+                Math.min(dialogueBudget, room - memoryShare), content -> cost(content));
+        int used = recent.stream().mapToInt(this::cost).sum();
+        return new Layout(today, recent, Math.max(0, Math.min(memoryBudget, room - used)));
+    }
+
+    ReplyPrompt lay(Retrieval recalled, Layout layout) {
+        MemoryPromptBuilder.MemoryPrompt memory = MemoryPromptBuilder.build(recalled, layout.memoryBudget(), tokens);
         List<Message> messages = new ArrayList<>();
         messages.add(new SystemMessage(templates.render(ReplyDecision.STEP, Map.of("memories", memory.text(),
-                "today", LocalDate.now(ZoneOffset.UTC).toString()))));
-        for (TurnView turn : recent) {
+                "today", layout.today()))));
+        for (TurnView turn : layout.recent()) {
             messages.add(turn.role() == Role.USER ? new UserMessage(turn.content())
                     : new AssistantMessage(turn.content()));
         }
-        return new ReplyPrompt(memory, messages);
+        return new ReplyPrompt(memory, messages,
+                Map.of("entries", Integer.toString(Math.max(1, memory.numbered().size()))));
+    }
+
+    /** The context left by the system prompt without its memory: for the memory and the dialogue's messages. */
+    private int room(String today) {
+        return window.room(ReplyDecision.STEP, Map.of("today", today));
+    }
+
+    /** A turn's tokens as one message of the prompt. */
+    private int cost(TurnView turn) {
+        return cost(turn.content());
+    }
+
+    private int cost(String content) {
+        return tokens.count(content) + ContextWindow.MESSAGE_OVERHEAD;
+    }
+
+    private static String today() {
+        return LocalDate.now(ZoneOffset.UTC).toString();
     }
 }

@@ -169,8 +169,8 @@ class ReplyStreams {
 
         private synchronized void fail(ApiException failure) {
             if (ended) {
-                log.warn("{}: {} (after the reply stream had ended)", failure.code(), failure.getMessage(),
-                        failure.getCause());
+                log.warn("{}: {} (after the reply stream had ended)", failure.code(), failure.getMessage());
+                log.debug("{}", failure.code(), failure);
                 return;
             }
             if (!started) {
@@ -179,7 +179,8 @@ class ReplyStreams {
                 emitter.completeWithError(failure);
                 return;
             }
-            log.warn("{}: {} (the reply stream had begun)", failure.code(), failure.getMessage(), failure.getCause());
+            log.warn("{}: {} (the reply stream had begun)", failure.code(), failure.getMessage());
+            log.debug("{}", failure.code(), failure);
             send(events.error(failure));
             complete();
         }

@@ -13,9 +13,11 @@ record Learned(
                 + "added: stored as a new reflected memory; none: nothing to learn", example = "edited") String action,
         UUID memoryId,
         @Schema(description = "The reflected memory") String text,
-        @Schema(description = "The text it replaced, when a memory was edited") String replacedText) {
+        @Schema(description = "The text it replaced, when a memory was edited") String replacedText,
+        @Schema(description = "The memory it corrects, when that memory records what was said (a history memory, "
+                + "never rewritten): the reflected memory rests on the same turns") UUID corrects) {
 
     static Learned nothing() {
-        return new Learned("none", null, null, null);
+        return new Learned("none", null, null, null, null);
     }
 }

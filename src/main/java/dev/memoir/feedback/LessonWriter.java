@@ -1,15 +1,16 @@
 package dev.memoir.feedback;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
@@ -24,7 +25,9 @@ import dev.memoir.tenant.TenantId;
  * Writes what an ended episode taught into memory (RAM's memory reflection): the model writes a reflected memory
  * from the question, the trials, the feedback and the answer or hints; it then replaces, in place, the user's
  * memory most similar to it (when similar enough, with the old text kept as a revision) or is added as a
- * {@code reflected} memory. "None" from the model changes nothing.
+ * {@code reflected} memory. A memory that records what was said ({@link MemoryKind#verbatim()}: a history memory)
+ * is never rewritten: the correction is added beside it, resting on the same turns. "None" from the model
+ * changes nothing.
  */
 @Service
 class LessonWriter {
@@ -47,12 +50,12 @@ class LessonWriter {
     Optional<Reflection> reflect(Episode episode, String truth) {
         List<ScoredMemory> existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(),
                 MemoryKind.RECORDS, store.query(episode.getQuestion() + "\n" + truth), 3, List.of());
-        ReflectedMemory reflected = model.ask(ReflectedMemory.STEP, Map.of(
-                "question", episode.getQuestion(),
-                "trials", RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())),
-                "truth", truth,
-                "existing", existing.isEmpty() ? "(none)"
-                        : existing.stream().map(ScoredMemory::text).collect(Collectors.joining("\n"))));
+        ReflectedMemory reflected = model.ask(ReflectedMemory.STEP, PromptValues.create()
+                .text("question", episode.getQuestion())
+                .items("trials", RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())), "\n",
+                        RecursiveReasoner.NO_EARLIER_TRIALS)
+                .text("truth", truth)
+                .items("existing", existing.stream().map(ScoredMemory::text).toList(), "\n", "(none)"));
         Map<UUID, String> shown = new LinkedHashMap<>();
         existing.forEach(memory -> shown.put(memory.id(), memory.text()));
         return reflected.learnsSomething() ? Optional.of(new Reflection(reflected.text(), shown)) : Optional.empty();
@@ -68,6 +71,17 @@ class LessonWriter {
                         store.queryLike(reflected), 1)
                 .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
                 .using(SearchMode.DENSE));
+        if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()
+                && nearest.getFirst().kind().verbatim()) {
+            // What was said stays as it was said: the correction is a memory of its own, resting on the same
+            // turns, so that it is found beside the words that misled the reply.
+            ScoredMemory misled = nearest.getFirst();
+            Instant now = Instant.now();
+            MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
+                    episode.getSessionId(), misled.provenance().turnIds(), "reflected:" + episode.getId())
+                    .occurred(now, now));
+            return new Learned("added", added.id(), reflected, null, misled.id());
+        }
         if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
             ScoredMemory target = nearest.getFirst();
             // The edit replaces the text the model was shown (or, if it was not shown it, the text just found):
@@ -75,10 +89,10 @@ class LessonWriter {
             String seen = reflection.shown().getOrDefault(target.id(), target.text());
             MemoryView edited = store.reviseIfUnchanged(target.id(), seen, reflected, episode.getSessionId(),
                     "reflection");
-            return new Learned("edited", edited.id(), reflected, target.text());
+            return new Learned("edited", edited.id(), reflected, target.text(), null);
         }
         MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
                 episode.getSessionId(), List.of(), "reflected:" + episode.getId()));
-        return new Learned("added", added.id(), reflected, null);
+        return new Learned("added", added.id(), reflected, null, null);
     }
 }

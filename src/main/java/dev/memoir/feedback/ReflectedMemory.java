@@ -24,9 +24,16 @@ record ReflectedMemory(String text) {
     static final ModelStep<ReflectedMemory> STEP = ModelStep.json("memory-reflection", JSON_SCHEMA,
             ReflectedMemory::read);
 
-    /** The answer; unusable (empty) without a reflected memory. "None" is a usable "nothing to learn". */
+    /**
+     * The answer; unusable (empty) without a reflected memory. "None", or a blank one, is a usable "nothing to
+     * learn".
+     */
     static Optional<ReflectedMemory> read(JsonNode json) {
-        return LenientJson.text(json, "reflected_memory").map(ReflectedMemory::new);
+        JsonNode reflected = json.get("reflected_memory");
+        if (reflected == null || reflected.isContainer()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ReflectedMemory(LenientJson.text(json, "reflected_memory").orElse("None")));
     }
 
     boolean learnsSomething() {

@@ -9,6 +9,7 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.task.Task;
 
 /**
@@ -41,6 +42,8 @@ class JobRunner implements SmartLifecycle {
                     .enablePriority()
                     .heartbeatInterval(properties.heartbeatInterval())
                     .missedHeartbeatsLimit(properties.missedHeartbeatsLimit())
+                    // Jobs log their own failures, one line each (the stack trace at DEBUG).
+                    .failureLogging(LogLevel.DEBUG, true)
                     .build();
             scheduler.start();
         }

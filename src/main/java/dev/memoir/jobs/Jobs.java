@@ -1,8 +1,10 @@
 package dev.memoir.jobs;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -22,6 +24,8 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+
+import dev.memoir.web.ApiException;
 
 /**
  * Durable background jobs on db-scheduler: a job is a row in PostgreSQL, queued in the caller's transaction, so
@@ -64,26 +68,38 @@ public class Jobs {
         return true;
     }
 
+    /**
+     * Retries a failed job after a delay that doubles with each failure, from a random point of the upper half of
+     * it (so that jobs that failed together, say all of one session's close, do not all come back at once), or
+     * later if the failure asks for it (a model server's Retry-After); after memoir.jobs.max-retries it goes to the
+     * dead-letter list. One log line per failure; the stack trace at DEBUG.
+     */
     private <T> FailureHandler<T> retriedThenDeadLettered() {
-        FailureHandler<T> retries = retriedWithBackoffThenDeadLettered();
         return (complete, operations) -> {
             Execution execution = complete.getExecution();
-            runs.failed(execution.getTaskName(), execution.getId(), complete.getCause().orElse(null));
-            retries.onFailure(complete, operations);
+            Throwable cause = complete.getCause().orElse(null);
+            runs.failed(execution.getTaskName(), execution.getId(), cause);
+            int failures = execution.consecutiveFailures + 1;
+            log.debug("Job {} failed", execution.taskInstance, cause);
+            if (failures > properties.maxRetries()) {
+                operations.remove();
+                log.error("Job {} failed {} times and waits in the dead-letter list: {}",
+                        execution.taskInstance, failures, FailedJobs.describe(cause));
+                failed.record(execution.getTaskName(), execution.getId(), failures, cause, complete.getTimeDone());
+                return;
+            }
+            Duration delay = retryDelay(failures, cause);
+            log.warn("Job {} failed (attempt {} of {}), retrying in {} s: {}", execution.taskInstance, failures,
+                    properties.maxRetries() + 1, delay.toSeconds(), FailedJobs.describe(cause));
+            operations.reschedule(complete, complete.getTimeDone().plus(delay));
         };
     }
 
-    private <T> FailureHandler<T> retriedWithBackoffThenDeadLettered() {
-        return FailureHandler.<T>maxRetries(properties.maxRetries())
-                .withBackoff(properties.firstRetryDelay(), 2.0)
-                .thenRemove(complete -> {
-                    Execution execution = complete.getExecution();
-                    Throwable cause = complete.getCause().orElse(null);
-                    log.error("Job {} failed {} times and waits in the dead-letter list: {}",
-                            execution.taskInstance, properties.maxRetries() + 1, FailedJobs.describe(cause));
-                    failed.record(execution.getTaskName(), execution.getId(), properties.maxRetries() + 1, cause,
-                            complete.getTimeDone());
-                });
+    private Duration retryDelay(int failures, Throwable cause) {
+        long limit = properties.firstRetryDelay().toMillis() << Math.min(failures - 1, 20);
+        Duration delay = Duration.ofMillis(limit / 2 + ThreadLocalRandom.current().nextLong(limit / 2 + 1));
+        Duration asked = cause instanceof ApiException api ? api.retryAfter().orElse(Duration.ZERO) : Duration.ZERO;
+        return asked.compareTo(delay) > 0 ? asked : delay;
     }
 
     /** Queues the job unless one with the same id is already waiting or running. */

@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,16 +29,41 @@ public class PromptTemplates {
 
     /** The step's template with its placeholders filled in; each placeholder needs a value. */
     public String render(ModelStep<?> step, Map<String, String> values) {
-        String name = step.name();
-        String template = cache.computeIfAbsent(name, PromptTemplates::load);
+        return fill(step.name(), template(step.name()), values, false);
+    }
+
+    /** The step's template with the values given and every other placeholder left empty: what the values fill. */
+    String skeleton(ModelStep<?> step, Map<String, String> given) {
+        return fill(step.name(), template(step.name()), given, true);
+    }
+
+    /** The names of every step's template ({@code prompts/<name>.md}). */
+    Set<String> names() {
+        try {
+            Set<String> names = new TreeSet<>();
+            for (Resource resource : new PathMatchingResourcePatternResolver().getResources("classpath*:prompts/*.md")) {
+                names.add(resource.getFilename().replaceFirst("\\.md$", ""));
+            }
+            return names;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String template(String name) {
+        return cache.computeIfAbsent(name, PromptTemplates::load);
+    }
+
+    /** Fills {@code {{name}}} placeholders; a JSON schema of a step is filled the same way. */
+    static String fill(String name, String template, Map<String, String> values, boolean missingAsEmpty) {
         Matcher matcher = PLACEHOLDER.matcher(template);
         StringBuilder out = new StringBuilder();
         while (matcher.find()) {
             String value = values.get(matcher.group(1));
-            if (value == null) {
+            if (value == null && !missingAsEmpty) {
                 throw new IllegalArgumentException("Prompt " + name + " needs a value for " + matcher.group(1));
             }
-            matcher.appendReplacement(out, Matcher.quoteReplacement(value));
+            matcher.appendReplacement(out, Matcher.quoteReplacement(value == null ? "" : value));
         }
         matcher.appendTail(out);
         return out.toString();

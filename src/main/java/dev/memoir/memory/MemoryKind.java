@@ -71,6 +71,14 @@ public enum MemoryKind {
         return this == FACT;
     }
 
+    /**
+     * Whether memories of this kind record what was said, word for word: a history memory is its turn. Only a
+     * client edits such a memory (as it edits the turn); what a model learns about it is written beside it.
+     */
+    public boolean verbatim() {
+        return this == HISTORY;
+    }
+
     @JsonValue
     public String wireName() {
         return wireName;

@@ -259,6 +259,10 @@ public class MemoryStore {
     }
 
     private MemoryRevision reviseRecord(MemoryRecord record, String text, UUID sessionId, String reason) {
+        if (record.getKind().verbatim() && !reason.equals("edit")) {
+            throw new IllegalStateException("A " + record.getKind() + " memory records what was said: only a client "
+                    + "edits it, not a " + reason);
+        }
         if (!revisions.existsByMemoryId(record.getId())) {
             revisions.save(new MemoryRevision(record.getId(), record.getVersion(), record.getText(),
                     record.getSessionId(), "created", record.getCreatedAt()));

@@ -2,10 +2,8 @@ package dev.memoir.retrieval;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
@@ -13,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
@@ -47,12 +46,14 @@ class MemoRetriever {
         int noto = random.nextInt(candidates.size() + 1);
         List<ScoredMemory> options = new ArrayList<>(candidates);
         options.add(noto, null);
-        String numbered = IntStream.range(0, options.size())
+        List<String> numbered = IntStream.range(0, options.size())
                 .mapToObj(i -> "(" + (i + 1) + ") " + (options.get(i) == null ? "NOTO. None of the others."
                         : options.get(i).topic() + ". " + options.get(i).text()))
-                .collect(Collectors.joining("\n"));
-        List<Integer> chosen = model.askOrEmpty(MemoSelection.STEP, Map.of("count", Integer.toString(options.size()),
-                        "query", message, "options", numbered))
+                .toList();
+        List<Integer> chosen = model.askOrEmpty(MemoSelection.STEP, PromptValues.create()
+                        .fixed("count", Integer.toString(options.size()))
+                        .text("query", message)
+                        .items("options", numbered, "\n", ""))
                 .map(MemoSelection::selected).orElse(List.of());
         if (chosen.contains(noto + 1)) {
             return List.of();

@@ -15,7 +15,8 @@ record MemoSelection(List<Integer> selected) {
             {
               "type": "object",
               "properties": {
-                "selected": {"type": "array", "items": {"type": "integer"},
+                "selected": {"type": "array", "minItems": 1,
+                             "items": {"type": "integer", "minimum": 1, "maximum": {{count}}},
                              "description": "Numbers of the chosen topic options"}
               },
               "required": ["selected"],

@@ -18,6 +18,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelStep;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
@@ -73,10 +74,12 @@ public class RecursiveReasoner {
             java.util.Collection<UUID> excludedTurnIds) {
         List<Step> steps = new ArrayList<>();
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
-        String earlierTrials = describe(earlier);
+        List<String> earlierTrials = describe(earlier);
         for (int step = 1; step <= properties.maxSteps(); step++) {
-            Optional<ReasoningStep> next = model.askOrEmpty(ReasoningStep.STEP, Map.of("question", question,
-                    "earlier", earlierTrials, "scratchpad", scratchpad(steps)));
+            Optional<ReasoningStep> next = model.askOrEmpty(ReasoningStep.STEP, PromptValues.create()
+                    .text("question", question)
+                    .items("earlier", earlierTrials, "\n", NO_EARLIER_TRIALS)
+                    .items("scratchpad", scratchpad(steps), "", ""));
             if (next.isEmpty()) {
                 steps.add(new Step(null, "invalid", null,
                         "No valid action: answer with search and keywords, or finish and the answer."));
@@ -97,9 +100,11 @@ public class RecursiveReasoner {
     }
 
     private String infer(String question, List<EarlierAnswer> earlier, Map<UUID, ScoredMemory> found) {
-        String memories = found.isEmpty() ? "(nothing found)"
-                : found.values().stream().map(ScoredMemory::text).collect(Collectors.joining("\n"));
-        return model.ask(INFERENCE, Map.of("question", question, "feedback", describe(earlier), "memories", memories))
+        return model.ask(INFERENCE, PromptValues.create()
+                .text("question", question)
+                .items("feedback", describe(earlier), "\n", NO_EARLIER_TRIALS)
+                .items("memories", found.values().stream().map(ScoredMemory::text).toList(), "\n",
+                        "(nothing found)"))
                 .strip();
     }
 
@@ -109,7 +114,8 @@ public class RecursiveReasoner {
         return new Reasoning(List.copyOf(steps), inference, memories);
     }
 
-    private static String scratchpad(List<Step> steps) {
+    /** The steps so far, one item each, so that a long observation is shortened within its own step. */
+    private static List<String> scratchpad(List<Step> steps) {
         return IntStream.range(0, steps.size()).mapToObj(i -> {
             Step s = steps.get(i);
             int n = i + 1;
@@ -125,14 +131,14 @@ public class RecursiveReasoner {
                 line.append("Observation ").append(n).append(": ").append(s.observation()).append('\n');
             }
             return line.toString();
-        }).collect(Collectors.joining());
+        }).toList();
     }
 
-    /** Earlier answers and the feedback on them, as the scratchpad shows them. */
-    public static String describe(List<EarlierAnswer> earlier) {
-        if (earlier.isEmpty()) {
-            return "(none)";
-        }
+    /** What a prompt shows when there is no earlier trial. */
+    public static final String NO_EARLIER_TRIALS = "(none)";
+
+    /** Earlier answers and the feedback on them, one item per trial, as the scratchpad shows them. */
+    public static List<String> describe(List<EarlierAnswer> earlier) {
         return earlier.stream().map(t -> {
             StringBuilder text = new StringBuilder("Trial ").append(t.number()).append(" answered: ")
                     .append(t.answer());
@@ -143,6 +149,6 @@ public class RecursiveReasoner {
                 text.append("\n  The user's hint: ").append(t.hint());
             }
             return text.toString();
-        }).collect(Collectors.joining("\n"));
+        }).toList();
     }
 }

@@ -19,7 +19,7 @@ record ReflectionVerdict(boolean sufficient, List<Integer> relevant, List<String
               "type": "object",
               "properties": {
                 "sufficient": {"type": "boolean", "description": "Whether the memories are enough to answer"},
-                "relevant": {"type": "array", "items": {"type": "integer"},
+                "relevant": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": {{count}}},
                              "description": "Numbers of the memories that bear on the message"},
                 "keywords": {"type": "array", "items": {"type": "string"},
                              "description": "Keywords for the missing information, when not sufficient"}

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.session.OpenSession;
 
@@ -68,10 +68,13 @@ class SelfReflectiveRetriever {
 
     /** The model's verdict, or empty when its answer is unreadable and the memories should be used as found. */
     private Optional<ReflectionVerdict> reflect(String message, List<ScoredMemory> candidates) {
-        String numbered = IntStream.range(0, candidates.size())
+        List<String> numbered = IntStream.range(0, candidates.size())
                 .mapToObj(i -> (i + 1) + ". " + candidates.get(i).text())
-                .collect(Collectors.joining("\n"));
-        return model.askOrEmpty(ReflectionVerdict.STEP, Map.of("memories", numbered, "message", message));
+                .toList();
+        return model.askOrEmpty(ReflectionVerdict.STEP, PromptValues.create()
+                .items("memories", numbered, "\n", "")
+                .text("message", message)
+                .fixed("count", Integer.toString(candidates.size())));
     }
 
     private static void addAll(Map<UUID, ScoredMemory> found, List<ScoredMemory> more) {

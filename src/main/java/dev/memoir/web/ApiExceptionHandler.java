@@ -36,16 +36,21 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
+    /** One line at WARN for a failure on Memoir's side (a model server's, say); the stack trace at DEBUG. */
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> handleApiException(ApiException ex) {
         if (ex.status().is5xxServerError()) {
-            log.warn("{}: {}", ex.code(), ex.getMessage(), ex.getCause());
+            log.warn("{}: {}", ex.code(), ex.getMessage());
+            log.debug("{}", ex.code(), ex);
         }
         ProblemDetail problem = Problems.of(ex.status(), ex.code(), ex.getMessage());
         if (ex instanceof InvalidRequestException invalid) {
             problem.setProperty("errors", invalid.errors());
         }
-        return ResponseEntity.status(ex.status()).body(problem);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status());
+        ex.retryAfter().ifPresent(wait -> response.header(HttpHeaders.RETRY_AFTER,
+                Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
+        return response.body(problem);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)

@@ -1,15 +1,16 @@
 package dev.memoir.writing;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
@@ -72,9 +73,11 @@ class ConditionalMemoryWriter {
 
     private Optional<ConditionalNote> note(UUID userTurnId, SessionDialogue dialogue) {
         List<TurnView> turns = dialogue.turns();
-        ConditionalNote note = model.ask(ConditionalNote.STEP, Map.of(
-                "context", DialogueFormat.LINES.render(turns.subList(0, turns.size() - 1)),
-                "input", turns.getLast().content()));
+        List<TurnView> context = turns.subList(0, turns.size() - 1);
+        ConditionalNote note = model.ask(ConditionalNote.STEP, PromptValues.create()
+                .items("context", IntStream.range(0, context.size())
+                        .mapToObj(i -> DialogueFormat.LINES.entry(context.get(i), i)).toList(), "\n", "")
+                .text("input", turns.getLast().content()));
         if (!note.worthKeeping()) {
             log.info("The model found nothing worth a conditional memory in turn {}", userTurnId);
             return Optional.empty();

@@ -28,16 +28,23 @@ record ConditionalNote(String context, String summary, String note) {
     static final ModelStep<ConditionalNote> STEP = ModelStep.json("conditional-memory", JSON_SCHEMA,
             ConditionalNote::read);
 
-    /** The record; unusable (empty) when the answer has no note at all. A note of "NaN" is a usable "nothing". */
+    /**
+     * The record; unusable (empty) when the answer has no note at all. A note of "NaN", or a blank one, is a usable
+     * "nothing worth keeping".
+     */
     static Optional<ConditionalNote> read(JsonNode json) {
+        JsonNode note = json.get("note");
+        if (note == null || note.isContainer()) {
+            return Optional.empty();
+        }
         String summary = LenientJson.text(json, "summary").filter(s -> !s.equalsIgnoreCase("nan")).orElse("");
-        return LenientJson.text(json, "note")
-                .map(note -> new ConditionalNote(LenientJson.text(json, "context").orElse("NaN"), summary, note));
+        return Optional.of(new ConditionalNote(LenientJson.text(json, "context").orElse("NaN"), summary,
+                LenientJson.text(json, "note").orElse("NaN")));
     }
 
-    /** Whether the model found anything worth storing: it writes NaN as the note when it did not. */
+    /** Whether the model found anything worth storing: it writes NaN (or nothing) as the note when it did not. */
     boolean worthKeeping() {
-        return !note.equalsIgnoreCase("nan");
+        return !note.isBlank() && !note.strip().equalsIgnoreCase("nan");
     }
 
     /** The stored memory text: the situation first, then what to remember. */

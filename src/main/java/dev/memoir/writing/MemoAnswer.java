@@ -18,13 +18,16 @@ final class MemoAnswer {
               "properties": {
                 "memos": {
                   "type": "array",
+                  "minItems": 1,
                   "items": {
                     "type": "object",
                     "properties": {
                       "topic": {"type": "string", "description": "A short name for the topic"},
                       "summary": {"type": "string", "description": "What was said about it, in brief"},
-                      "start": {"type": "integer", "description": "First line of the topic"},
-                      "end": {"type": "integer", "description": "Last line of the topic"}
+                      "start": {"type": "integer", "minimum": 1, "maximum": {{lines}},
+                                "description": "First line of the topic"},
+                      "end": {"type": "integer", "minimum": 1, "maximum": {{lines}},
+                              "description": "Last line of the topic"}
                     },
                     "required": ["topic", "summary", "start", "end"],
                     "additionalProperties": false
@@ -35,9 +38,13 @@ final class MemoAnswer {
               "additionalProperties": false
             }""";
 
-    /** The proposed memos as the model wrote them, however few are usable (the writer repairs or asks again). */
-    static final ModelStep<List<MemoRanges.Proposed>> STEP = ModelStep.json("memo-writing", JSON_SCHEMA,
-            json -> Optional.of(proposals(json)));
+    /**
+     * The memos of the answer, their ranges repaired over the request's {@code lines}; unusable (empty) when none
+     * is left, which happens only when every memo has neither a topic nor a summary.
+     */
+    static final ModelStep<List<MemoRanges.Memo>> STEP = ModelStep.json("memo-writing", JSON_SCHEMA,
+            (json, values) -> Optional.of(MemoRanges.repair(proposals(json), Integer.parseInt(values.get("lines"))))
+                    .filter(memos -> !memos.isEmpty()));
 
     private MemoAnswer() {
     }

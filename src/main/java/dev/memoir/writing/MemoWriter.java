@@ -1,14 +1,15 @@
 package dev.memoir.writing;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
@@ -62,13 +63,13 @@ class MemoWriter {
 
     /** The span's memos; fails (the job is retried) when no answer gave a usable one. */
     private List<MemoRanges.Memo> memos(MemoSpan span, List<TurnView> turns) {
-        Map<String, String> prompt = Map.of("dialogue", DialogueFormat.NUMBERED_LINES.render(turns),
-                "lines", Integer.toString(turns.size()));
+        PromptValues prompt = PromptValues.create()
+                .items("dialogue", IntStream.range(0, turns.size())
+                        .mapToObj(i -> DialogueFormat.NUMBERED_LINES.entry(turns.get(i), i)).toList(), "\n", "")
+                .fixed("lines", Integer.toString(turns.size()));
         List<MemoRanges.Memo> memos = List.of();
         for (int attempt = 1; attempt <= ATTEMPTS && memos.isEmpty(); attempt++) {
-            memos = model.askOrEmpty(MemoAnswer.STEP, prompt)
-                    .map(proposals -> MemoRanges.repair(proposals, turns.size()))
-                    .orElse(List.of());
+            memos = model.askOrEmpty(MemoAnswer.STEP, prompt).orElse(List.of());
             if (memos.isEmpty()) {
                 log.warn("Memo writing for {} gave no usable memo (attempt {} of {})", span.id(), attempt, ATTEMPTS);
             }

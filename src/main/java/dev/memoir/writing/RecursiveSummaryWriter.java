@@ -12,6 +12,8 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
+import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.memory.MemoryKind;
@@ -46,10 +48,12 @@ class RecursiveSummaryWriter {
     private final TransactionTemplate transaction;
     private final RecursiveSummaryProperties properties;
     private final DialogueParts dialogueParts;
+    private final ContextWindow window;
 
     RecursiveSummaryWriter(SummaryFoldRepository folds, SessionService sessions, SessionMemoryWrite memoryWrite,
             MemoryStore store, ChatModelClient model, TransactionTemplate transaction,
-            RecursiveSummaryProperties properties, DialogueParts dialogueParts) {
+            RecursiveSummaryProperties properties, DialogueParts dialogueParts, ContextWindow window) {
+        this.window = window;
         this.folds = folds;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
@@ -137,11 +141,15 @@ class RecursiveSummaryWriter {
             return Optional.empty();
         }
         String memory = start.previousText();
-        for (DialogueParts.Part part : dialogueParts.split(start.turns(), DialogueFormat.LINES)) {
-            memory = SentenceLimit.firstSentences(model.ask(STEP, Map.of(
-                            "previous", memory == null ? "(empty: this is the first session)" : memory,
-                            "session", part.text(),
-                            "sentences", Integer.toString(properties.maxSentences()))),
+        String sentences = Integer.toString(properties.maxSentences());
+        // The memory carried from fold to fold is an answer, so at most an answer's length; a longer one (an
+        // edit by a client) is shortened with the session's lines when the prompt would not fit.
+        int room = window.room(STEP, Map.of("sentences", sentences)) - window.answerTokens();
+        for (DialogueParts.Part part : dialogueParts.split(start.turns(), DialogueFormat.LINES, room)) {
+            memory = SentenceLimit.firstSentences(model.ask(STEP, PromptValues.create()
+                            .text("previous", memory == null ? "(empty: this is the first session)" : memory)
+                            .items("session", part.lines(), "\n", "")
+                            .fixed("sentences", sentences)),
                     properties.maxSentences());
             if (memory.isEmpty()) {
                 throw ModelCallException.unusableAnswer(STEP,

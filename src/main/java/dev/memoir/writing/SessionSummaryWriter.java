@@ -10,6 +10,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
+import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
@@ -34,9 +36,11 @@ class SessionSummaryWriter {
     private final MemoryStore store;
     private final ChatModelClient model;
     private final DialogueParts dialogueParts;
+    private final ContextWindow window;
 
     SessionSummaryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
-            ChatModelClient model, DialogueParts dialogueParts) {
+            ChatModelClient model, DialogueParts dialogueParts, ContextWindow window) {
+        this.window = window;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
         this.store = store;
@@ -56,12 +60,17 @@ class SessionSummaryWriter {
         });
     }
 
-    /** A long session is summarised part by part, each part's summary carrying the parts before it. */
+    /**
+     * A long session is summarised part by part, each part's summary carrying the parts before it: a part gets the
+     * room the prompt leaves beside the carried summary, which is an answer and so at most an answer's length.
+     */
     private String summary(List<TurnView> turns) {
         String summary = null;
-        for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.LINES)) {
-            summary = model.ask(STEP, Map.of("dialogue", part.text(),
-                    "earlier", summary == null ? "(nothing: the conversation starts here)" : summary)).strip();
+        int room = window.room(STEP, Map.of()) - window.answerTokens();
+        for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.LINES, room)) {
+            summary = model.ask(STEP, PromptValues.create()
+                    .items("dialogue", part.lines(), "\n", "")
+                    .text("earlier", summary == null ? "(nothing: the conversation starts here)" : summary)).strip();
         }
         return summary;
     }

@@ -22,7 +22,8 @@ final class TopicAnswers {
                     "type": "object",
                     "properties": {
                       "summary": {"type": "string", "description": "A concise personal summary of the speaker"},
-                      "reference": {"type": "array", "items": {"type": "integer"},
+                      "reference": {"type": "array",
+                                    "items": {"type": "integer", "minimum": {{first}}, "maximum": {{last}}},
                                     "description": "Numbers of the turns it rests on"}
                     },
                     "required": ["summary", "reference"],
@@ -43,11 +44,12 @@ final class TopicAnswers {
               "properties": {
                 "actions": {
                   "type": "array",
+                  "minItems": 1,
                   "items": {
                     "type": "object",
                     "properties": {
                       "action": {"type": "string", "enum": ["add", "merge"]},
-                      "index": {"type": ["integer", "null"],
+                      "index": {"type": ["integer", "null"], "minimum": 0, "maximum": {{last}},
                                 "description": "For merge: position of the history summary, from 0"},
                       "merged_summary": {"type": ["string", "null"],
                                          "description": "For merge: the two summaries merged into one"}

@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
+import dev.memoir.llm.PromptValues;
+import dev.memoir.llm.ContextWindow;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
@@ -50,10 +52,12 @@ class TopicMemoryWriter {
     private final TopicCandidateRepository candidates;
     private final TopicProperties properties;
     private final DialogueParts dialogueParts;
+    private final ContextWindow window;
 
     TopicMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
             ChatModelClient model, TopicExtractionRepository extractions, TopicCandidateRepository candidates,
-            TopicProperties properties, DialogueParts dialogueParts) {
+            TopicProperties properties, DialogueParts dialogueParts, ContextWindow window) {
+        this.window = window;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
         this.store = store;
@@ -102,8 +106,14 @@ class TopicMemoryWriter {
     private List<TopicAnswers.Extracted> extracted(Speaker speaker, List<TurnView> turns) {
         // Turns keep their session-wide numbers in every part, so references need no translation.
         List<TopicAnswers.Extracted> extracted = new ArrayList<>();
-        for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.NUMBERED_TURNS)) {
-            model.ask(TopicAnswers.EXTRACTION, Map.of("speaker", label(speaker), "dialogue", part.text())).stream()
+        int room = window.room(TopicAnswers.EXTRACTION, Map.of("speaker", label(speaker)));
+        for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.NUMBERED_TURNS, room)) {
+            model.ask(TopicAnswers.EXTRACTION, PromptValues.create()
+                            .fixed("speaker", label(speaker))
+                            .items("dialogue", part.lines(), "\n", "")
+                            .fixed("first", Integer.toString(part.offset()))
+                            .fixed("last", Integer.toString(part.offset() + part.turns().size() - 1)))
+                    .stream()
                     .map(found -> found.within(part.offset(), part.offset() + part.turns().size()))
                     .forEach(extracted::add);
         }
@@ -153,11 +163,12 @@ class TopicMemoryWriter {
 
     /** The valid actions the model chose for a summary; Add alone when it chose none that can be applied. */
     private List<TopicAnswers.Action> decide(TopicCandidate candidate, List<ScoredMemory> similar) {
-        String history = JSON.writeValueAsString(Map.of("history_summaries",
-                similar.stream().map(ScoredMemory::text).toList()));
-        List<Optional<TopicAnswers.Action>> answered = model.ask(TopicAnswers.UPDATE, Map.of(
-                "history", history,
-                "summary", JSON.writeValueAsString(Map.of("new_summary", candidate.getSummary()))));
+        List<Optional<TopicAnswers.Action>> answered = model.ask(TopicAnswers.UPDATE, PromptValues.create()
+                .items("history", similar.stream().map(ScoredMemory::text).toList(),
+                        texts -> JSON.writeValueAsString(Map.of("history_summaries", texts)))
+                .items("summary", List.of(candidate.getSummary()),
+                        texts -> JSON.writeValueAsString(Map.of("new_summary", texts.getFirst())))
+                .fixed("last", Integer.toString(similar.size() - 1)));
         List<TopicAnswers.Action> valid = new ArrayList<>();
         for (Optional<TopicAnswers.Action> action : answered) {
             if (action.isEmpty()) {

@@ -23,6 +23,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter.SseEventBuilder;
 
 import dev.memoir.web.ApiException;
+import dev.memoir.support.FakeOpenAiServer;
 
 /** How a reply stream ends when it outlives its deadline or its client, without a servlet container. */
 class ReplyStreamsTest {
@@ -62,7 +63,7 @@ class ReplyStreamsTest {
                 after.forEach(replyText);
                 replyStored.complete(null);
                 return new ChatReply(String.join("", before) + String.join("", after), null, null, List.of(), false,
-                        null);
+                        null, FakeOpenAiServer.MODEL);
             }
         };
         return new ReplyStreams(responder, executor, new ChatProperties(12, 4000, DEADLINE));

@@ -55,7 +55,7 @@ class ModelStepsTest {
 
     @Test
     void eachStepHasATemplateOfItsOwnAndEachTemplateAStep() throws Exception {
-        List<ModelStep<?>> steps = steps();
+        List<ModelStep<?>> steps = DeclaredSteps.all();
 
         Set<String> names = steps.stream().map(ModelStep::name).collect(Collectors.toSet());
         assertThat(names).hasSameSizeAs(steps);
@@ -66,11 +66,11 @@ class ModelStepsTest {
 
     @Test
     void structuredStepsAskForAnObjectStrictModeAccepts() {
-        List<ModelStep<?>> structured = steps().stream().filter(ModelStep::structured).toList();
+        List<ModelStep<?>> structured = DeclaredSteps.all().stream().filter(ModelStep::structured).toList();
 
         assertThat(structured).isNotEmpty();
         for (ModelStep<?> step : structured) {
-            JsonNode schema = JSON.readTree(step.jsonSchema());
+            JsonNode schema = JSON.readTree(step.schema(numbersFor(step.jsonSchema())));
             assertThat(schema.path("type").asString("")).as(step.name()).isEqualTo("object");
             assertStrict(step.name(), schema);
         }
@@ -79,17 +79,25 @@ class ModelStepsTest {
     @Test
     void everyRequestNamesItsStepAndIsCountedUnderItsLabel() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        ChatModelClient client = new ChatModelClient(OpenAiChatModel.builder()
-                .options(OpenAiChatOptions.builder().baseUrl(fake.baseUrl()).apiKey("test-key").model("fake-model")
-                        .maxRetries(0).build())
-                .build(), Duration.ofSeconds(5), meters, new PromptTemplates());
+        OpenAiChatModel chatModel = OpenAiChatModel.builder()
+                .options(OpenAiChatOptions.builder().baseUrl(fake.baseUrl()).apiKey("test-key")
+                        .model(FakeOpenAiServer.MODEL).maxRetries(0).build())
+                .build();
+        ModelProperties properties = new ModelProperties(FakeOpenAiServer.CONTEXT_TOKENS, 1024, 1.25, 1_000_000,
+                1_000_000, 0, Duration.ofMillis(10));
+        TokenCounter tokens = new TokenCounter();
+        PromptTemplates templates = new PromptTemplates();
+        ChatModelClient client = new ChatModelClient(chatModel,
+                new ContextWindow(properties, tokens, templates, chatModel, Duration.ofSeconds(5)), templates, tokens,
+                properties, meters);
 
-        for (ModelStep<?> step : steps()) {
+        for (ModelStep<?> step : DeclaredSteps.all()) {
             String marker = "probe-" + UUID.randomUUID();
             Map<String, String> values = valuesFor(step, marker);
+            Map<String, String> numbers = step.structured() ? numbersFor(step.jsonSchema()) : Map.of();
             ignoringUnusableAnswers(() -> client.ask(step, values));
             ignoringUnusableAnswers(() -> client.askOrEmpty(step, values));
-            ignoringUnusableAnswers(() -> client.stream(step, List.of(new UserMessage(marker)), piece -> { }));
+            ignoringUnusableAnswers(() -> client.stream(step, List.of(new UserMessage(marker)), numbers, piece -> { }));
 
             List<FakeOpenAiServer.ChatCall> calls = fake.calls(call -> call.mentions(marker));
             assertThat(calls).as(step.name()).hasSize(3);
@@ -117,34 +125,17 @@ class ModelStepsTest {
         assertThat(fake.untaggedRequests()).hasSize(before + 1);
     }
 
-    /** The model steps declared in the main code: every static {@link ModelStep} field of its classes. */
-    private static List<ModelStep<?>> steps() {
-        Path mainClasses;
-        try {
-            mainClasses = Path.of(ModelStep.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
+    /** A number for each placeholder of a schema. */
+    static Map<String, String> numbersFor(String schema) {
+        Map<String, String> values = new HashMap<>();
+        Matcher placeholders = PLACEHOLDER.matcher(schema);
+        while (placeholders.find()) {
+            values.put(placeholders.group(1), placeholders.group(1).equals("first") ? "0" : "3");
         }
-        List<ModelStep<?>> steps = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(mainClasses)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-                String name = mainClasses.relativize(file).toString().replace(File.separatorChar, '.')
-                        .replaceFirst("\\.class$", "");
-                for (Field field : Class.forName(name, false, ModelStepsTest.class.getClassLoader())
-                        .getDeclaredFields()) {
-                    if (field.getType() == ModelStep.class && Modifier.isStatic(field.getModifiers())) {
-                        field.setAccessible(true);
-                        steps.add((ModelStep<?>) field.get(null));
-                    }
-                }
-            }
-        } catch (IOException | ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
-        return steps;
+        return values;
     }
 
-    /** A value for each of the template's placeholders, each carrying the marker. */
+    /** A value for each of the template's and the schema's placeholders, each text carrying the marker. */
     private static Map<String, String> valuesFor(ModelStep<?> step, String marker) {
         String template;
         try {
@@ -158,10 +149,24 @@ class ModelStepsTest {
         while (placeholders.find()) {
             values.put(placeholders.group(1), marker);
         }
+        if (step.structured()) {
+            values.putAll(numbersFor(step.jsonSchema()));
+        }
         return values;
     }
 
-    /** OpenAI's strict structured outputs: objects list every property as required and allow no others. */
+    /**
+     * The keywords OpenAI's strict structured outputs take, and llama.cpp's, Ollama's and vLLM's constrained
+     * decoding honour. Not minLength, maxLength or pattern: strict mode refuses them, or a server applies them to the
+     * JSON text rather than the string.
+     */
+    private static final Set<String> PORTABLE_KEYWORDS = Set.of("type", "properties", "required",
+            "additionalProperties", "items", "enum", "description", "minItems", "maxItems", "minimum", "maximum");
+
+    /**
+     * OpenAI's strict structured outputs: objects list every property as required and allow no others, and every
+     * keyword is one every server takes.
+     */
     private static void assertStrict(String step, JsonNode schema) {
         if (schema.isArray()) {
             schema.forEach(item -> assertStrict(step, item));
@@ -170,6 +175,9 @@ class ModelStepsTest {
         if (!schema.isObject()) {
             return;
         }
+        assertThat(PORTABLE_KEYWORDS).as(step + ": keywords").containsAll(schema.propertyNames().stream()
+                .filter(name -> !schema.path("type").asString("").equals("object") || !name.equals("properties"))
+                .toList());
         if (schema.path("type").asString("").equals("object")) {
             List<String> properties = new ArrayList<>(schema.path("properties").propertyNames());
             List<String> required = new ArrayList<>();
@@ -179,7 +187,13 @@ class ModelStepsTest {
                     && !schema.path("additionalProperties").booleanValue()).as(step + ": additionalProperties")
                     .isTrue();
         }
-        schema.forEach(child -> assertStrict(step, child));
+        for (String name : schema.propertyNames()) {
+            if (name.equals("properties")) {
+                schema.path("properties").forEach(property -> assertStrict(step, property));
+            } else if (name.equals("items")) {
+                assertStrict(step, schema.path("items"));
+            }
+        }
     }
 
     private static void ignoringUnusableAnswers(Runnable call) {

@@ -16,6 +16,11 @@ import java.util.function.Predicate;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
+import com.knuddels.jtokkit.api.IntArrayList;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -26,19 +31,42 @@ import dev.memoir.llm.ModelStep;
  * A scripted OpenAI-compatible chat server over real HTTP, so that tests exercise the real Spring AI client, its
  * JSON and its errors. Tests add rules (first match wins, newest first); a call that no rule matches gets the
  * default answer of its step. Every call is recorded.
+ * <p>
+ * It is as strict as the servers users run. It serves one model, {@link #MODEL}, and answers a request naming
+ * any other with Ollama's 404. It has a context of {@code contextTokens} per request and counts tokens as a server
+ * whose tokenizer writes {@link #TOKENIZER_RATIO} tokens for each of cl100k_base's, with a chat template adding
+ * {@link #REQUEST_OVERHEAD} tokens per request and {@link #MESSAGE_OVERHEAD} per message: a prompt that leaves no
+ * room for its max_tokens is refused with llama.cpp's 400, and an answer longer than max_tokens is cut there
+ * (finish_reason "length"), as a real server cuts it.
  */
 public final class FakeOpenAiServer {
 
+    /** The one model the fake serves. */
+    public static final String MODEL = "memoir-test-model";
+
+    /** The context the shared fake has, and the tests' memoir.model.context-tokens. */
+    public static final int CONTEXT_TOKENS = 8192;
+
+    /** The fake's tokens per cl100k_base token: a tokenizer exactly as verbose as Memoir's default assumes. */
+    public static final double TOKENIZER_RATIO = 1.25;
+
+    static final int REQUEST_OVERHEAD = 48;
+    static final int MESSAGE_OVERHEAD = 8;
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final FakeOpenAiServer INSTANCE = new FakeOpenAiServer();
+    private static final Encoding TOKENIZER = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    private static final FakeOpenAiServer INSTANCE = new FakeOpenAiServer(CONTEXT_TOKENS);
 
     private final HttpServer server;
+    private final int contextTokens;
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
     private final List<ChatCall> calls = new CopyOnWriteArrayList<>();
     private final List<String> untagged = new CopyOnWriteArrayList<>();
+    private final List<String> refused = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
 
-    private FakeOpenAiServer() {
+    private FakeOpenAiServer(int contextTokens) {
+        this.contextTokens = contextTokens;
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -46,12 +74,59 @@ public final class FakeOpenAiServer {
         }
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/v1/chat/completions", this::handle);
+        server.createContext("/v1/models", this::models);
         server.start();
     }
 
     /** The one server all tests share (started once per JVM, like the Spring context). */
     public static FakeOpenAiServer instance() {
         return INSTANCE;
+    }
+
+    /** A server of its own with another context, for a test class that runs Memoir with that context. */
+    public static FakeOpenAiServer withContext(int contextTokens) {
+        return new FakeOpenAiServer(contextTokens);
+    }
+
+    public int contextTokens() {
+        return contextTokens;
+    }
+
+    /**
+     * Requests the fake refused as a real server would: for another model (404), or beyond its context (400).
+     * Each one is a bug in Memoir unless a test provoked it.
+     */
+    public List<String> refusedRequests() {
+        return List.copyOf(refused);
+    }
+
+    /** The prompt's size in the fake's tokens, as a server counts a request of these messages. */
+    public static int promptTokens(List<Message> messages) {
+        int content = messages.stream().mapToInt(m -> TOKENIZER.countTokensOrdinary(m.content())).sum();
+        return (int) Math.ceil(content * TOKENIZER_RATIO) + REQUEST_OVERHEAD + MESSAGE_OVERHEAD * messages.size();
+    }
+
+    private static int answerTokens(String content) {
+        return (int) Math.ceil(TOKENIZER.countTokensOrdinary(content) * TOKENIZER_RATIO);
+    }
+
+    /** The longest start of {@code content} within {@code limit} of the fake's tokens. */
+    private static String cut(String content, int limit) {
+        IntArrayList tokens = TOKENIZER.encodeOrdinary(content);
+        int keep = (int) Math.floor(limit / TOKENIZER_RATIO);
+        IntArrayList kept = new IntArrayList(keep);
+        for (int i = 0; i < keep && i < tokens.size(); i++) {
+            kept.add(tokens.get(i));
+        }
+        return TOKENIZER.decode(kept);
+    }
+
+    /** Like Ollama's and llama.cpp's model list: the one model served. */
+    private void models(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            send(exchange, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL
+                    + "\",\"object\":\"model\",\"created\":1700000000,\"owned_by\":\"library\"}]}");
+        }
     }
 
     public String baseUrl() {
@@ -98,6 +173,25 @@ public final class FakeOpenAiServer {
                         + "\"type\":\"invalid_request_error\"}}");
                 return;
             }
+            if (!MODEL.equals(call.model())) {
+                refused.add("model " + call.model() + " for " + call.stepTag());
+                // Ollama's answer on its OpenAI-compatible endpoint (vLLM's also is a 404).
+                send(exchange, 404, "{\"error\":{\"message\":\"model \\\"" + call.model()
+                        + "\\\" not found, try pulling it first\",\"type\":\"api_error\",\"param\":null,"
+                        + "\"code\":null}}");
+                return;
+            }
+            int prompt = promptTokens(call.messages());
+            int room = call.maxTokens() == null ? 0 : call.maxTokens();
+            if (prompt + room > contextTokens) {
+                refused.add(call.stepTag() + ": " + prompt + " prompt tokens + max_tokens " + room + " > "
+                        + contextTokens);
+                // llama.cpp's answer to a request beyond its context.
+                send(exchange, 400, "{\"error\":{\"code\":400,\"message\":\"request (" + (prompt + room)
+                        + " tokens) exceeds the available context size (" + contextTokens
+                        + " tokens), try increasing it\",\"type\":\"exceed_context_size_error\"}}");
+                return;
+            }
             Answer answer = rules.stream().filter(r -> r.when().test(call)).findFirst()
                     .map(r -> r.answer().apply(call))
                     .orElseGet(() -> Answer.content(defaultContent(call)));
@@ -105,15 +199,23 @@ public final class FakeOpenAiServer {
                 sleep(answer.delay());
             }
             if (answer.status() != 200) {
-                send(exchange, answer.status(), "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
+                send(exchange, answer.status(), answer.rawBody() != null ? answer.rawBody()
+                        : "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
                 return;
+            }
+            String finish = "stop";
+            if (answer.content() != null && call.maxTokens() != null
+                    && answerTokens(answer.content()) > call.maxTokens()) {
+                answer = answer.withContent(cut(answer.content(), call.maxTokens()));
+                finish = "length";
             }
             if (call.streamed() && answer.rawBody() == null) {
                 boolean usage = call.body().path("stream_options").path("include_usage").asBoolean(false);
-                sendStream(exchange, answer, usage);
+                sendStream(exchange, answer, usage, prompt, finish);
                 return;
             }
-            send(exchange, 200, answer.rawBody() != null ? answer.rawBody() : completion(answer.content()));
+            send(exchange, 200, answer.rawBody() != null ? answer.rawBody()
+                    : completion(answer.content(), prompt, finish));
         }
     }
 
@@ -122,7 +224,8 @@ public final class FakeOpenAiServer {
      * JSON keys, values and escapes are split across chunks. An answer that fails mid-stream sends its first pieces
      * and then an error event, as OpenAI does when generation fails after it began.
      */
-    private void sendStream(HttpExchange exchange, Answer answer, boolean includeUsage) throws IOException {
+    private void sendStream(HttpExchange exchange, Answer answer, boolean includeUsage, int promptTokens,
+            String finish) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         String id = "chatcmpl-fake-" + ids.incrementAndGet();
@@ -133,7 +236,7 @@ public final class FakeOpenAiServer {
             for (int at = 0; at < content.length(); at += STREAM_PIECE) {
                 if (answer.pieces() != null && pieces == answer.pieces() && answer.resume() != null
                         && resumed(answer.resume())) {
-                    answer = new Answer(200, content, null, null, null, null);
+                    answer = Answer.content(content);
                 }
                 if (answer.pieces() != null && pieces == answer.pieces()) {
                     // The client reads the chunks sent so far before the error reaches it (Spring AI's stream
@@ -147,16 +250,17 @@ public final class FakeOpenAiServer {
                 event(out, chunk(id, delta -> delta.put("content", piece), null));
                 pieces++;
             }
-            event(out, chunk(id, delta -> { }, "stop"));
+            event(out, chunk(id, delta -> { }, finish));
             if (includeUsage) {
                 ObjectNode usage = JSON.createObjectNode();
                 usage.put("id", id);
                 usage.put("object", "chat.completion.chunk");
                 usage.put("created", 1_700_000_000L);
-                usage.put("model", "fake-model");
+                usage.put("model", MODEL);
                 usage.putArray("choices");
-                usage.putObject("usage").put("prompt_tokens", 42).put("completion_tokens", 7)
-                        .put("total_tokens", 49);
+                int completion = answerTokens(content);
+                usage.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completion)
+                        .put("total_tokens", promptTokens + completion);
                 event(out, JSON.writeValueAsString(usage));
             }
             event(out, "[DONE]");
@@ -184,7 +288,7 @@ public final class FakeOpenAiServer {
         root.put("id", id);
         root.put("object", "chat.completion.chunk");
         root.put("created", 1_700_000_000L);
-        root.put("model", "fake-model");
+        root.put("model", MODEL);
         ObjectNode choice = root.putArray("choices").addObject();
         choice.put("index", 0);
         delta.accept(choice.putObject("delta"));
@@ -201,22 +305,23 @@ public final class FakeOpenAiServer {
         out.flush();
     }
 
-    private String completion(String content) {
+    private String completion(String content, int promptTokens, String finish) {
         ObjectNode root = JSON.createObjectNode();
         root.put("id", "chatcmpl-fake-" + ids.incrementAndGet());
         root.put("object", "chat.completion");
         root.put("created", 1_700_000_000L);
-        root.put("model", "fake-model");
+        root.put("model", MODEL);
         ObjectNode choice = root.putArray("choices").addObject();
         choice.put("index", 0);
-        choice.put("finish_reason", "stop");
+        choice.put("finish_reason", finish);
         ObjectNode message = choice.putObject("message");
         message.put("role", "assistant");
         message.put("content", content);
         ObjectNode usage = root.putObject("usage");
-        usage.put("prompt_tokens", 42);
-        usage.put("completion_tokens", 7);
-        usage.put("total_tokens", 49);
+        int completion = answerTokens(content == null ? "" : content);
+        usage.put("prompt_tokens", promptTokens);
+        usage.put("completion_tokens", completion);
+        usage.put("total_tokens", promptTokens + completion);
         return JSON.writeValueAsString(root);
     }
 
@@ -338,6 +443,15 @@ public final class FakeOpenAiServer {
             return new Answer(200, content, null);
         }
 
+        Answer withContent(String shorter) {
+            return new Answer(status, shorter, delay, rawBody, pieces, resume);
+        }
+
+        /** An error status with the body given (a server's own error message). */
+        public static Answer error(int status, String body) {
+            return new Answer(status, null, null, body);
+        }
+
         /** A 200 whose body is exactly {@code body} (a completion without choices, say). */
         public static Answer raw(String body) {
             return new Answer(200, null, null, body);
@@ -372,6 +486,22 @@ public final class FakeOpenAiServer {
         /** Whether the request asked for an event stream ({@code "stream": true}). */
         public boolean streamed() {
             return body.path("stream").asBoolean(false);
+        }
+
+        /** The model the request named. */
+        public String model() {
+            return body.path("model").asString(null);
+        }
+
+        /** The request's temperature, if it set one. */
+        public Double temperature() {
+            return body.path("temperature").isNumber() ? body.path("temperature").asDouble() : null;
+        }
+
+        /** The answer limit the request set (max_tokens, or max_completion_tokens). */
+        public Integer maxTokens() {
+            JsonNode limit = body.has("max_tokens") ? body.path("max_tokens") : body.path("max_completion_tokens");
+            return limit.isNumber() ? limit.asInt() : null;
         }
 
         static ChatCall from(String stepTag, JsonNode body) {

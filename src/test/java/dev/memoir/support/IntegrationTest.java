@@ -41,8 +41,16 @@ public abstract class IntegrationTest {
         registry.add("spring.datasource.password", database::password);
         registry.add("spring.ai.openai.base-url", fake::baseUrl);
         registry.add("spring.ai.openai.api-key", () -> "test-key");
+        // The fake serves this model alone and refuses any other, as Ollama and vLLM do.
+        registry.add("spring.ai.openai.chat.model", () -> FakeOpenAiServer.MODEL);
+        registry.add("spring.ai.openai.chat.temperature", () -> Double.toString(TEMPERATURE));
         registry.add("spring.ai.openai.timeout", () -> "3s");
         registry.add("spring.ai.openai.max-retries", () -> "0");
+        registry.add("memoir.model.context-tokens", () -> Integer.toString(FakeOpenAiServer.CONTEXT_TOKENS));
+        // Timeouts of spring.ai.openai.timeout alone: the fake answers at once unless a test delays it.
+        registry.add("memoir.model.prompt-tokens-per-second", () -> "1000000");
+        registry.add("memoir.model.answer-tokens-per-second", () -> "1000000");
+        registry.add("memoir.model.retry-delay", () -> "50ms");
         registry.add("memoir.security.bootstrap-key", () -> Api.BOOTSTRAP_KEY);
         registry.add("memoir.jobs.polling-interval", () -> "200ms");
         registry.add("memoir.jobs.first-retry-delay", () -> "500ms");
@@ -59,12 +67,19 @@ public abstract class IntegrationTest {
         registry.add("memoir.session.idle-check-every", () -> "1h");
     }
 
+    /** The temperature configured for the chat model, which every request must carry. */
+    protected static final double TEMPERATURE = 0.3;
+
     private int untaggedBefore;
+    private int refusedBefore;
+    private int callsBefore;
 
     @BeforeEach
     void connect() {
         api = new Api(port);
         untaggedBefore = fake.untaggedRequests().size();
+        refusedBefore = fake.refusedRequests().size();
+        callsBefore = fake.calls().size();
     }
 
     @AfterEach
@@ -77,6 +92,22 @@ public abstract class IntegrationTest {
     void everyModelCallNamedItsStep() {
         List<String> untagged = fake.untaggedRequests();
         assertThat(untagged.subList(untaggedBefore, untagged.size())).as("model calls without a step tag").isEmpty();
+    }
+
+    /**
+     * Every request carries the configured model and temperature and an answer limit, and fits the model's
+     * context: the fake refuses any other as a real server would, and the test fails here.
+     */
+    @AfterEach
+    void everyModelCallWasOneTheServerAccepts() {
+        List<String> refused = fake.refusedRequests();
+        assertThat(refused.subList(refusedBefore, refused.size())).as("requests a real server refuses").isEmpty();
+        List<FakeOpenAiServer.ChatCall> calls = fake.calls();
+        assertThat(calls.subList(Math.min(callsBefore, calls.size()), calls.size())).allSatisfy(call -> {
+            assertThat(call.model()).as("model").isEqualTo(FakeOpenAiServer.MODEL);
+            assertThat(call.temperature()).as("temperature").isEqualTo(TEMPERATURE);
+            assertThat(call.maxTokens()).as("max_tokens").isNotNull().isPositive();
+        });
     }
 
     /** Scripts the fake model for this test only. */
