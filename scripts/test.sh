@@ -8,32 +8,7 @@
 # where missing (root or sudo), since Selenium is never allowed to download a browser or a driver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-java_major() {
-  "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}' | cut -d. -f1
-}
-
-# The Maven wrapper needs a JDK 21 or newer: use JAVA_HOME or the java on PATH when it is new enough,
-# otherwise the newest JDK installed under /usr/lib/jvm.
-pick_jdk() {
-  local candidate
-  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ] && [ "$(java_major "$JAVA_HOME/bin/java")" -ge 21 ]; then
-    return 0
-  fi
-  if command -v javac >/dev/null 2>&1 && [ "$(java_major java)" -ge 21 ]; then
-    JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")"
-    export JAVA_HOME
-    return 0
-  fi
-  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
-    if [ -x "${candidate}bin/javac" ] && [ "$(java_major "${candidate}bin/java")" -ge 21 ]; then
-      export JAVA_HOME="${candidate%/}"
-      return 0
-    fi
-  done
-  echo "Memoir needs a JDK 21 or newer (set JAVA_HOME, or install one under /usr/lib/jvm)." >&2
-  exit 1
-}
+. scripts/lib/jdk.sh
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -1,6 +1,7 @@
 package dev.memoir.tenant;
 
 import java.io.IOException;
+import java.security.Principal;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -10,6 +11,7 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.core.Ordered;
@@ -59,8 +61,13 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         if (!path.equals(OperatorPaths.canonical(path))) {
             return false;
         }
-        return path.startsWith("/v3/api-docs") || path.startsWith("/swagger-ui") || path.equals("/error")
-                || path.equals("/actuator/health") || path.startsWith("/actuator/health/");
+        return path.startsWith("/v3/api-docs") || path.startsWith("/swagger-ui") || path.equals("/error");
+    }
+
+    /** Health is open to all; its components and details only to the operator (show-details when-authorized). */
+    private static boolean isHealthPath(String path) {
+        return path.equals(OperatorPaths.canonical(path))
+                && (path.equals("/actuator/health") || path.startsWith("/actuator/health/"));
     }
 
     private static String pathWithinApplication(HttpServletRequest request) {
@@ -71,6 +78,12 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         Optional<String> key = bearerKey(request);
+        if (isHealthPath(pathWithinApplication(request))) {
+            boolean operator = key.isPresent() && properties.hasBootstrapKey()
+                    && ApiKeys.sameKey(key.get(), properties.bootstrapKey());
+            chain.doFilter(operator ? new OperatorRequest(request) : request, response);
+            return;
+        }
         if (key.isEmpty()) {
             reject(request, response, "Missing API key: send 'Authorization: Bearer <key>'");
             return;
@@ -115,6 +128,26 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             if (!streaming) {
                 permit.release();
             }
+        }
+    }
+
+    /** A request made with the bootstrap key, as the actuator sees it: an authenticated operator. */
+    private static final class OperatorRequest extends HttpServletRequestWrapper {
+
+        private static final Principal OPERATOR = () -> "operator";
+
+        OperatorRequest(HttpServletRequest request) {
+            super(request);
+        }
+
+        @Override
+        public Principal getUserPrincipal() {
+            return OPERATOR;
+        }
+
+        @Override
+        public boolean isUserInRole(String role) {
+            return true;
         }
     }
 
