@@ -6,6 +6,9 @@
 # (scripts/local-postgres.sh, Debian; needs root or sudo) and the tests use its memoir_test database.
 # The inspector page's tests drive a headless Chromium: Debian's chromium and chromium-driver are installed
 # where missing (root or sudo), since Selenium is never allowed to download a browser or a driver.
+# RealModelServerTest runs Memoir against llama.cpp's llama-server: scripts/llama-server.sh builds it once from the
+# source npm's node-llama-cpp ships and caches it (~/.cache/memoir); its stand-in model is written by Python with
+# numpy and PyYAML (Debian's python3-numpy and python3-yaml, installed where missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh
@@ -28,6 +31,27 @@ install_browser() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
 }
 
+# The stand-in model of the real-model-server test is written by a Python script with llama.cpp's gguf-py, which
+# needs numpy and PyYAML: Debian's python3-numpy and python3-yaml where the python3 on PATH lacks them.
+pick_python() {
+  local python
+  for python in python3 /usr/bin/python3; do
+    if command -v "$python" >/dev/null 2>&1 && "$python" -c 'import numpy, yaml' >/dev/null 2>&1; then
+      MEMOIR_TEST_PYTHON="$(command -v "$python")"
+      export MEMOIR_TEST_PYTHON
+      return 0
+    fi
+  done
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "The real-model-server test needs python3 with numpy and PyYAML." >&2
+    exit 1
+  fi
+  echo "Installing python3-numpy and python3-yaml for the real-model-server test's stand-in model."
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-numpy python3-yaml >/dev/null
+  export MEMOIR_TEST_PYTHON=/usr/bin/python3
+}
+
 docker_available() {
   command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1
 }
@@ -35,6 +59,10 @@ docker_available() {
 pick_jdk
 echo "Using JDK at $JAVA_HOME"
 install_browser
+pick_python
+# llama.cpp's llama-server for RealModelServerTest: built once (about 12 minutes on 2 cores), then reused.
+MEMOIR_TEST_LLAMA_HOME="$(./scripts/llama-server.sh)"
+export MEMOIR_TEST_LLAMA_HOME
 if docker_available; then
   echo "Docker is available: tests start PostgreSQL with pgvector through Testcontainers."
 elif [ -z "${MEMOIR_TEST_DB_URL:-}" ]; then

@@ -17,6 +17,7 @@ Needs numpy and PyYAML (gguf-py imports both): Debian's python3-numpy and python
 """
 
 import argparse
+import re
 import sys
 
 import numpy as np
@@ -50,7 +51,8 @@ def token_class(text: str, token_type: int, token_id: int, eos: int) -> int:
     if token_type != 1:  # control, byte, unknown, unused tokens
         return START if text == "<0x0A>" else OTHER
     bare = text.replace("\u2581", "")
-    if bare == '"':
+    # A quote alone, or the punctuation JSON puts before one (':"', ',"', '{"'): it opens or closes a string.
+    if re.fullmatch(r'[:,\[{]*"', bare):
         return QUOTE
     if bare == ".":
         return STOP
