@@ -38,6 +38,7 @@ import tools.jackson.databind.JsonNode;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.support.Api;
 import dev.memoir.support.LlamaServer;
+import dev.memoir.support.Prose;
 import dev.memoir.support.RecordingProxy;
 import dev.memoir.support.TestDatabase;
 
@@ -212,10 +213,10 @@ class RealModelServerTest {
         String session = api.newSession(key, "long", "{\"strategy\": \"all\"}");
         List<String> turns = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            turns.add(prose(i, 2500));
+            turns.add(Prose.words(i, 2500));
         }
         assertThat(api.importTurns(key, session, turns.toArray(String[]::new)).status()).isEqualTo(201);
-        chat(session, prose(7, 3000));
+        chat(session, Prose.words(7, 3000));
         assertThat(api.close(key, session).status()).isEqualTo(202);
         awaitJobsDone(session);
         // The budgets were put to the test: some request came close to the context, by the server's count.
@@ -248,27 +249,5 @@ class RealModelServerTest {
             }
             return !jobs.isEmpty() && jobs.valueStream().allMatch(job -> job.path("state").asString().equals("done"));
         });
-    }
-
-    /** About {@code words} words of plain English, different for each {@code seed}. */
-    private static String prose(int seed, int words) {
-        String[] sentences = {
-            "On the third of May we drove from Porto to Braga to see my grandmother, who still keeps bees.",
-            "My sister Maria plays the cello in a small orchestra that rehearses on Tuesday evenings.",
-            "I have been a vegetarian since 2019, mostly because of a documentary I watched in college.",
-            "The train to work takes forty minutes, so I read history books on the way.",
-            "Last winter I broke my wrist skiing in the Alps, and it still aches when it rains.",
-            "We are planning a trip to Japan next April to see the cherry blossoms in Kyoto.",
-            "My manager asked me to lead the migration of our billing system before the end of the year.",
-            "On Sundays I usually cook a big pot of lentil soup and freeze half of it for the week.",
-        };
-        StringBuilder text = new StringBuilder();
-        int count = 0;
-        for (int i = seed; count < words; i++) {
-            String sentence = sentences[(i * 5 + seed) % sentences.length];
-            text.append(sentence).append(' ');
-            count += sentence.split(" ").length;
-        }
-        return text.toString().strip();
     }
 }

@@ -51,6 +51,45 @@ class FeedbackLearningTest extends IntegrationTest {
     }
 
     @Test
+    void aCorrectionOfWhatWasSaidIsAddedBesideItsHistoryMemoryAndNeverRewritesIt() {
+        key = api.newTenant();
+        String history = "{\"strategy\": \"multi-view\", \"reflectionRounds\": 0}";
+        String first = api.newSession(key, "ana", history);
+        String said = "Hi! My name is Alice and I live in Porto " + tag;
+        api.importTurns(key, first, said, "Nice to meet you, Alice.");
+        JsonNode spoken = eventually().until(() -> ofKind(api.get(key, "/memory?userId=ana&kind=history"), "history"),
+                list -> list.size() == 2).stream().filter(m -> m.path("text").asString().contains(said)).findFirst()
+                .orElseThrow();
+        String session = api.newSession(key, "ana", history);
+        String question = "Where do I live? " + tag;
+        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+                call -> Answer.json("{\"reply\": \"In Porto.\", \"remember\": false, \"citations\": [1]}"));
+        String turnId = api.chat(key, session, question).text("turnId");
+        // A weak model's "correction" is close enough to the history memory to have replaced it in place.
+        String reflected = "User: Hi! My name is Alice and I live in Braga now " + tag;
+        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+                call -> Answer.json("{\"reflected_memory\": " + Api.quote(reflected) + "}"));
+
+        Api.Response resolved = feedback(turnId, "\"answer\": \"I moved to Braga last month.\"");
+
+        assertThat(resolved.status()).as(resolved.raw()).isEqualTo(200);
+        JsonNode learned = resolved.body().path("learned");
+        assertThat(learned.path("action").asString()).isEqualTo("added");
+        assertThat(learned.path("corrects").asString()).isEqualTo(spoken.path("id").asString());
+        JsonNode unchanged = api.get(key, "/memory/" + spoken.path("id").asString()).body();
+        assertThat(unchanged.path("text").asString()).isEqualTo(spoken.path("text").asString());
+        assertThat(unchanged.path("version").asInt()).isEqualTo(spoken.path("version").asInt());
+        assertThat(api.get(key, "/memory/" + spoken.path("id").asString() + "/revisions").body().path("items")
+                .findValuesAsString("version")).containsExactly("1");
+        JsonNode correction = api.get(key, "/memory/" + learned.path("memoryId").asString()).body();
+        assertThat(correction.path("kind").asString()).isEqualTo("reflected");
+        assertThat(correction.path("text").asString()).isEqualTo(reflected);
+        assertThat(correction.path("provenance").path("turnIds")).isEqualTo(spoken.path("provenance").path("turnIds"));
+        assertThat(api.get(key, "/sessions/" + first).body().path("turns").get(0).path("content").asString())
+                .isEqualTo(said);
+    }
+
+    @Test
     void anIncorrectVerdictWithAHintCorrectsTheMemoryInPlaceAndTheNextSessionAnswersFromIt() {
         JsonNode stale = userWithAStaleFact();
         Api.Response wrong = askWhereTheBandFormed(tag, "It was formed in Lisbon.");

@@ -5,8 +5,10 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -199,6 +201,7 @@ public final class FakeOpenAiServer {
                 sleep(answer.delay());
             }
             if (answer.status() != 200) {
+                answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
                 send(exchange, answer.status(), answer.rawBody() != null ? answer.rawBody()
                         : "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
                 return;
@@ -411,14 +414,14 @@ public final class FakeOpenAiServer {
      * given and completed within ten seconds, when it goes on.
      */
     public record Answer(int status, String content, Duration delay, String rawBody, Integer pieces,
-            java.util.concurrent.CompletableFuture<Void> resume) {
+            java.util.concurrent.CompletableFuture<Void> resume, Map<String, String> headers) {
 
         public Answer(int status, String content, Duration delay) {
-            this(status, content, delay, null, null, null);
+            this(status, content, delay, null, null, null, Map.of());
         }
 
         public Answer(int status, String content, Duration delay, String rawBody) {
-            this(status, content, delay, rawBody, null, null);
+            this(status, content, delay, rawBody, null, null, Map.of());
         }
 
         /**
@@ -426,7 +429,7 @@ public final class FakeOpenAiServer {
          * that is not streamed gets the whole content.
          */
         public static Answer failingMidStream(String content, int pieces) {
-            return new Answer(200, content, null, null, pieces, null);
+            return new Answer(200, content, null, null, pieces, null, Map.of());
         }
 
         /**
@@ -436,7 +439,7 @@ public final class FakeOpenAiServer {
          */
         public static Answer heldMidStream(String content, int pieces,
                 java.util.concurrent.CompletableFuture<Void> resume) {
-            return new Answer(200, content, null, null, pieces, resume);
+            return new Answer(200, content, null, null, pieces, resume, Map.of());
         }
 
         public static Answer content(String content) {
@@ -444,12 +447,18 @@ public final class FakeOpenAiServer {
         }
 
         Answer withContent(String shorter) {
-            return new Answer(status, shorter, delay, rawBody, pieces, resume);
+            return new Answer(status, shorter, delay, rawBody, pieces, resume, headers);
         }
 
         /** An error status with the body given (a server's own error message). */
         public static Answer error(int status, String body) {
             return new Answer(status, null, null, body);
+        }
+
+        /** 429 with a Retry-After header, as an overloaded server asks a client to wait. */
+        public static Answer overloaded(int retryAfterSeconds) {
+            return new Answer(429, null, null, "{\"error\":{\"message\":\"Too many requests\",\"type\":\"rate_limit\"}}",
+                    null, null, Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
         }
 
         /** A 200 whose body is exactly {@code body} (a completion without choices, say). */
@@ -481,7 +490,7 @@ public final class FakeOpenAiServer {
     }
 
     /** One recorded chat-completions request, with the step name it was tagged with (null if none). */
-    public record ChatCall(Step step, String stepTag, List<Message> messages, JsonNode body) {
+    public record ChatCall(Step step, String stepTag, List<Message> messages, JsonNode body, Instant receivedAt) {
 
         /** Whether the request asked for an event stream ({@code "stream": true}). */
         public boolean streamed() {
@@ -511,7 +520,7 @@ public final class FakeOpenAiServer {
                 String text = content.isString() ? content.asString() : content.toString();
                 messages.add(new Message(m.path("role").asString(), text));
             }
-            return new ChatCall(stepOf(stepTag), stepTag, List.copyOf(messages), body);
+            return new ChatCall(stepOf(stepTag), stepTag, List.copyOf(messages), body, Instant.now());
         }
 
         /** The fake's step for a step name (dev.memoir.llm.ModelStep#name). */

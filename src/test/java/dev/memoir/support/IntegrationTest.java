@@ -110,6 +110,12 @@ public abstract class IntegrationTest {
         });
     }
 
+    /** For a test that sends the fake a request it refuses on purpose: what it sent so far is not a failure. */
+    protected void forgetProvokedRequests() {
+        refusedBefore = fake.refusedRequests().size();
+        callsBefore = fake.calls().size();
+    }
+
     /** Scripts the fake model for this test only. */
     protected void onModelCall(java.util.function.Predicate<FakeOpenAiServer.ChatCall> when,
             java.util.function.Function<FakeOpenAiServer.ChatCall, FakeOpenAiServer.Answer> answer) {
