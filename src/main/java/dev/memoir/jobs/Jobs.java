@@ -7,6 +7,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.random.RandomGenerator;
 
 import javax.sql.DataSource;
 
@@ -96,8 +97,16 @@ public class Jobs {
     }
 
     private Duration retryDelay(int failures, Throwable cause) {
-        long limit = properties.firstRetryDelay().toMillis() << Math.min(failures - 1, 20);
-        Duration delay = Duration.ofMillis(limit / 2 + ThreadLocalRandom.current().nextLong(limit / 2 + 1));
+        return retryDelay(properties.firstRetryDelay(), failures, cause, ThreadLocalRandom.current());
+    }
+
+    /**
+     * The wait before retrying a job that failed {@code failures} times: up to {@code first} doubled for each
+     * failure after the first, at least half of that (equal jitter), and at least what the failure asked for.
+     */
+    static Duration retryDelay(Duration first, int failures, Throwable cause, RandomGenerator random) {
+        long limit = first.toMillis() << Math.min(failures - 1, 20);
+        Duration delay = Duration.ofMillis(limit / 2 + random.nextLong(limit / 2 + 1));
         Duration asked = cause instanceof ApiException api ? api.retryAfter().orElse(Duration.ZERO) : Duration.ZERO;
         return asked.compareTo(delay) > 0 ? asked : delay;
     }

@@ -26,8 +26,14 @@ final class ModelServerMessage {
 
     /** The server's message in the failure, if it carries one. */
     static Optional<String> of(OpenAIServiceException failure, String prompt) {
-        String message = failure.getMessage() == null ? "" : failure.getMessage();
-        // The SDK writes "<status>: <the error's message>", or the whole body when it has no OpenAI error object.
+        return fromSdkMessage(failure.getMessage() == null ? "" : failure.getMessage(), prompt);
+    }
+
+    /**
+     * The server's message in the SDK's message of a failed call: "&lt;status&gt;: &lt;the error's message&gt;", or the
+     * whole body after the status when the body held no OpenAI error object (vLLM's, say).
+     */
+    static Optional<String> fromSdkMessage(String message, String prompt) {
         String text = message.replaceFirst("^\\d{3}: ", "");
         text = fromJson(text).orElse(text);
         if (text.isBlank() || text.equals("Unknown")) {

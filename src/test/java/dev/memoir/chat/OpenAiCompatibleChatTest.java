@@ -159,4 +159,20 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
         assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions("What is my secret? " + tag)).getFirst()
                 .systemPrompt()).doesNotContain("4242");
     }
+
+    @Test
+    void anAnswerNamesTheModelTheServerSaysAnsweredIt() {
+        String key = api.newTenant();
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions("Which model? " + tag), call -> Answer.raw("""
+                {"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000,
+                 "model": "memoir-test-model-2026-11-26",
+                 "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+                   "content": "{\\"reply\\": \\"This one.\\", \\"remember\\": false, \\"citations\\": []}"}}],
+                 "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}"""));
+
+        ChatCompletion answer = client(key).chat().completions().create(ChatCompletionCreateParams.builder()
+                .model("any").user("mo").addUserMessage("Which model? " + tag).build());
+
+        assertThat(answer.model()).isEqualTo("memoir-test-model-2026-11-26");
+    }
 }
