@@ -70,10 +70,7 @@ class RealModelServerTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestDatabase database = TestDatabase.instance();
-        registry.add("spring.datasource.url", database::url);
-        registry.add("spring.datasource.username", database::username);
-        registry.add("spring.datasource.password", database::password);
+        TestDatabase.instance().register(registry);
         registry.add("spring.ai.openai.base-url", PROXY::baseUrl);
         registry.add("spring.ai.openai.api-key", () -> "none");
         registry.add("spring.ai.openai.chat.model", () -> MODEL);

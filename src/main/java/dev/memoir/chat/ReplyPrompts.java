@@ -33,6 +33,8 @@ class ReplyPrompts {
     /** The least room a reply prompt keeps for memory, however long the message. */
     static final int MIN_MEMORY_TOKENS = 256;
 
+    private static final int COUNTING_SLACK = 16;
+
     private final SessionService sessions;
     private final PromptTemplates templates;
     private final TokenCounter tokens;
@@ -99,9 +101,13 @@ class ReplyPrompts {
                 Map.of("entries", Integer.toString(Math.max(1, memory.numbered().size()))));
     }
 
-    /** The context left by the system prompt without its memory: for the memory and the dialogue's messages. */
+    /**
+     * The context left by the system prompt without its memory: for the memory and the dialogue's messages. The
+     * memory is counted in parts (entries, headers) and the prompt as a whole, which can differ by a token here and
+     * there: a few are kept back for that.
+     */
     private int room(String today) {
-        return window.room(ReplyDecision.STEP, Map.of("today", today));
+        return window.room(ReplyDecision.STEP, Map.of("today", today)) - COUNTING_SLACK;
     }
 
     /** A turn's tokens as one message of the prompt. */

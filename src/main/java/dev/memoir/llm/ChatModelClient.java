@@ -154,10 +154,9 @@ public class ChatModelClient {
     public <T> Answered<T> stream(ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues,
             Consumer<String> onText) {
         Request request = request(step, messages, schemaValues);
-        StringBuilder text = new StringBuilder();
-        ChatResponse[] last = new ChatResponse[2];
+        Streamed streamed = new Streamed();
         // Once part of the answer went to onText, the request is not sent again: its pieces cannot be taken back.
-        withRetries(request, text::isEmpty, () -> {
+        withRetries(request, () -> streamed.text.isEmpty(), () -> {
             Stream<ChatResponse> stream;
             try {
                 stream = chatModel.stream(prompt(request, true)).toStream();
@@ -171,32 +170,43 @@ public class ChatModelClient {
                     ChatResponse chunk;
                     try {
                         if (!chunks.hasNext()) {
-                            break;
+                            return streamed;
                         }
                         chunk = chunks.next();
                     } catch (RuntimeException e) {
                         throw failed(request, e);
                     }
-                    if (hasUsage(chunk)) {
-                        last[0] = chunk;
-                    }
-                    if (modelOf(chunk) != null) {
-                        last[1] = chunk;
-                        answeringModel = modelOf(chunk);
-                    }
-                    String piece = textOf(chunk);
-                    if (!piece.isEmpty()) {
-                        text.append(piece);
-                        onText.accept(piece);
-                    }
+                    streamed.take(chunk, onText);
                 }
             }
-            return null;
         });
         meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
-        recordTokens(step, last[0]);
-        String model = last[1] == null ? configuredModel() : modelOf(last[1]);
-        return new Answered<>(usable(step, text.toString(), schemaValues), model);
+        recordTokens(step, streamed.usage);
+        return new Answered<>(usable(step, streamed.text.toString(), schemaValues),
+                streamed.model != null ? streamed.model : configuredModel());
+    }
+
+    /** A streamed answer so far: its text, the chunk that reported token counts, the model the chunks named. */
+    private final class Streamed {
+
+        private final StringBuilder text = new StringBuilder();
+        private ChatResponse usage;
+        private String model;
+
+        void take(ChatResponse chunk, Consumer<String> onText) {
+            if (hasUsage(chunk)) {
+                usage = chunk;
+            }
+            if (modelOf(chunk) != null) {
+                model = modelOf(chunk);
+                answeringModel = model;
+            }
+            String piece = textOf(chunk);
+            if (!piece.isEmpty()) {
+                text.append(piece);
+                onText.accept(piece);
+            }
+        }
     }
 
     /** One request to send: the step, its messages, their size as counted, and its schema, if any. */

@@ -117,20 +117,6 @@ class ModelServerErrorsTest extends IntegrationTest {
     }
 
     @Test
-    void aRequestThatTimedOutIsNotSentAgain() {
-        String key = api.newTenant();
-        String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
-                call -> Answer.delayed(Duration.ofSeconds(5), "{\"reply\": \"late\", \"remember\": false}"));
-
-        Api.Response reply = api.chat(key, session, "Still there? " + tag);
-
-        assertThat(reply.status()).isEqualTo(504);
-        assertThat(reply.text("code")).isEqualTo("model-timeout");
-        assertThat(fake.calls(call -> call.mentions(tag))).hasSize(1);
-    }
-
-    @Test
     void theFakeRefusesAnotherModelAsOllamaDoes() throws Exception {
         var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder()
                 .uri(java.net.URI.create(fake.baseUrl() + "/chat/completions"))

@@ -35,10 +35,7 @@ public abstract class IntegrationTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestDatabase database = TestDatabase.instance();
-        registry.add("spring.datasource.url", database::url);
-        registry.add("spring.datasource.username", database::username);
-        registry.add("spring.datasource.password", database::password);
+        TestDatabase.instance().register(registry);
         registry.add("spring.ai.openai.base-url", fake::baseUrl);
         registry.add("spring.ai.openai.api-key", () -> "test-key");
         // The fake serves this model alone and refuses any other, as Ollama and vLLM do.

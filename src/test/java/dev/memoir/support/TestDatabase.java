@@ -1,5 +1,6 @@
 package dev.memoir.support;
 
+import org.springframework.test.context.DynamicPropertyRegistry;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -63,5 +64,12 @@ public final class TestDatabase {
 
     public String password() {
         return password;
+    }
+
+    /** Points an application context at this database. */
+    public void register(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", this::url);
+        registry.add("spring.datasource.username", this::username);
+        registry.add("spring.datasource.password", this::password);
     }
 }
