@@ -8,6 +8,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
 import dev.memoir.web.VisibleText;
+import dev.memoir.web.WireNames;
 
 @Schema(description = "The user's feedback on a reply: a verdict, a hint, a direct answer, or any mix of them")
 record FeedbackRequest(
@@ -33,7 +34,7 @@ record FeedbackRequest(
 
         @com.fasterxml.jackson.annotation.JsonCreator
         static Verdict fromWireName(String value) {
-            return Verdict.valueOf(value.strip().toUpperCase(java.util.Locale.ROOT));
+            return WireNames.parse(Verdict.class, value, "verdict");
         }
 
         @Override

@@ -1,14 +1,12 @@
 package dev.memoir.memory;
 
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.memoir.web.WireNames;
 
 /** The forms memory takes. Each is written by its own pipeline and retrieved with its own top K. */
 public enum MemoryKind {
@@ -86,16 +84,11 @@ public enum MemoryKind {
 
     @JsonCreator
     public static MemoryKind fromWireName(String value) {
-        String normalized = value.strip().toLowerCase(Locale.ROOT).replace('-', '_');
-        return Arrays.stream(values())
-                .filter(kind -> kind.wireName.equals(normalized) || kind.name().equalsIgnoreCase(normalized))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "Unknown memory kind '" + value + "'; known kinds: " + known()));
+        return WireNames.parse(MemoryKind.class, value, "memory kind");
     }
 
     public static String known() {
-        return Arrays.stream(values()).map(MemoryKind::wireName).collect(Collectors.joining(", "));
+        return WireNames.accepted(MemoryKind.class);
     }
 
     @Override

@@ -7,14 +7,12 @@ import static dev.memoir.memory.MemoryKind.RECURSIVE_SUMMARY;
 import static dev.memoir.memory.MemoryKind.SUMMARY;
 import static dev.memoir.memory.MemoryKind.TOPIC;
 
-import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.memoir.web.WireNames;
 
 /** Named memory strategies: the forms a session writes and reads. */
 public enum MemoryStrategy {
@@ -67,13 +65,7 @@ public enum MemoryStrategy {
 
     @JsonCreator
     public static MemoryStrategy fromWireName(String value) {
-        String normalized = value.strip().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values())
-                .filter(s -> s.wireName.equals(normalized) || s.name().equalsIgnoreCase(normalized))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("Unknown memory strategy '" + value
-                        + "'; known strategies: " + Arrays.stream(values()).map(MemoryStrategy::wireName)
-                                .collect(Collectors.joining(", "))));
+        return WireNames.parse(MemoryStrategy.class, value, "memory strategy");
     }
 
     @Override

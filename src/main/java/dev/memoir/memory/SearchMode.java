@@ -1,10 +1,9 @@
 package dev.memoir.memory;
 
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.memoir.web.WireNames;
 
 /** Which rankings a search uses. Hybrid fuses both; the others exist to compare and to explain. */
 public enum SearchMode {
@@ -22,10 +21,7 @@ public enum SearchMode {
     }
 
     public static SearchMode fromWireName(String value) {
-        String normalized = value.strip().toUpperCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(mode -> mode.name().equals(normalized)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("Unknown search mode '" + value + "'; known modes: "
-                        + Arrays.stream(values()).map(SearchMode::wireName).collect(Collectors.joining(", "))));
+        return WireNames.parse(SearchMode.class, value, "search mode");
     }
 
     boolean usesDense() {

@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.memoir.web.WireNames;
 
 /** Whose traits a topic memory describes. */
 public enum Speaker {
@@ -16,7 +17,7 @@ public enum Speaker {
 
     @JsonCreator
     public static Speaker fromWireName(String value) {
-        return Speaker.valueOf(value.strip().toUpperCase(Locale.ROOT));
+        return WireNames.parse(Speaker.class, value, "speaker");
     }
 
     @Override

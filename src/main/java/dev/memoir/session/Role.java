@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.memoir.web.WireNames;
 
 public enum Role {
     USER, ASSISTANT;
@@ -15,7 +16,7 @@ public enum Role {
 
     @JsonCreator
     public static Role fromWireName(String value) {
-        return Role.valueOf(value.strip().toUpperCase(Locale.ROOT));
+        return WireNames.parse(Role.class, value, "role");
     }
 
     @Override

@@ -1,8 +1,12 @@
 package dev.memoir.session;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -25,6 +29,8 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.TextSafety;
 import dev.memoir.web.UserIdentifier;
 
 @RestController
@@ -81,14 +87,48 @@ class SessionController {
     @Operation(summary = "Import existing dialogue into an open session",
             description = "Stores the turns in order without calling the chat model. Memory is written for them as "
                     + "for chatted turns: history at once, memos every memoir.memo.turns-per-memo turns.",
-            responses = {@ApiResponse(responseCode = "201", description = "The stored turns"),
+            responses = {@ApiResponse(responseCode = "201", description = "The stored turns, and the messages skipped "
+                    + "(system, developer, tool and function messages, and messages without visible text)"),
                     @ApiResponse(responseCode = "400", description = "Invalid turns"),
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
                     @ApiResponse(responseCode = "409", description = "The session is closed")})
-    List<TurnView> importTurns(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody TurnsImport request) {
-        List<NewTurn> newTurns = request.turns().stream().map(t -> new NewTurn(t.role(), t.content(), t.occurredAt())).toList();
-        return sessionService.append(tenant, id, newTurns);
+    TurnsImported importTurns(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody TurnsImport request) {
+        List<NewTurn> dialogue = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        List<TurnsImported.Skipped> skipped = new ArrayList<>();
+        for (int i = 0; i < request.turns().size(); i++) {
+            TurnsImport.TurnCreate turn = request.turns().get(i);
+            Optional<Role> role = turn.role().dialogue();
+            if (role.isEmpty()) {
+                skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(),
+                        "a " + turn.role().wireName() + " message is not a turn of the dialogue"));
+            } else if (turn.content() == null || !TextSafety.hasVisibleCharacter(turn.content())) {
+                skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(), "it has no visible text"));
+            } else {
+                dialogue.add(new NewTurn(role.get(), turn.content(), turn.occurredAt()));
+                positions.add(i);
+            }
+        }
+        if (dialogue.isEmpty()) {
+            sessionService.requireOpen(tenant, id);
+            return new TurnsImported(List.of(), skipped);
+        }
+        try {
+            return new TurnsImported(sessionService.append(tenant, id, dialogue), skipped);
+        } catch (InvalidRequestException e) {
+            // The service names the stored turns by their place among themselves; the client sent them elsewhere.
+            throw e.withFieldsRenamed(field -> renumbered(field, positions));
+        }
     }
+
+    private static String renumbered(String field, List<Integer> positions) {
+        Matcher position = TURN_POSITION.matcher(field);
+        return position.lookingAt()
+                ? "turns[" + positions.get(Integer.parseInt(position.group(1))) + "]" + field.substring(position.end())
+                : field;
+    }
+
+    private static final Pattern TURN_POSITION = Pattern.compile("turns\\[(\\d+)]");
 
     @PostMapping("/{id}/close")
     @ResponseStatus(HttpStatus.ACCEPTED)

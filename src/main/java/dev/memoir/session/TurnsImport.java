@@ -2,21 +2,58 @@ package dev.memoir.session;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
-import dev.memoir.web.VisibleText;
 
-@Schema(description = "Existing dialogue to add to a session without calling the chat model")
+import dev.memoir.web.WireNames;
+
+@Schema(description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
+        + "assistant's export holds it")
 record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> turns) {
 
+    /**
+     * Who spoke, as chat exports name it. User and assistant messages are the dialogue; the others (a system
+     * prompt, a tool's output) are not turns of it and are skipped.
+     */
+    enum MessageRole {
+        USER, ASSISTANT, SYSTEM, DEVELOPER, TOOL, FUNCTION;
+
+        @JsonValue
+        String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @JsonCreator
+        static MessageRole fromWireName(String value) {
+            return WireNames.parse(MessageRole.class, value, "role");
+        }
+
+        /** The dialogue role, for a user or assistant message. */
+        Optional<Role> dialogue() {
+            return switch (this) {
+                case USER -> Optional.of(Role.USER);
+                case ASSISTANT -> Optional.of(Role.ASSISTANT);
+                default -> Optional.empty();
+            };
+        }
+    }
+
     record TurnCreate(
-            @Schema(description = "Who spoke", example = "user") @NotNull Role role,
-            @Schema(description = "What was said") @NotBlank @VisibleText @Size(max = 32000) String content,
+            @Schema(description = "Who spoke: user or assistant; system, developer, tool and function messages are "
+                    + "accepted and skipped, as they are not turns of the dialogue", example = "user")
+            @NotNull MessageRole role,
+            @Schema(description = "What was said. A message without visible text (empty, or only spaces and "
+                    + "invisible characters) is skipped, not refused", example = "I moved to Porto last year.")
+            @Size(max = 32000) String content,
             @Schema(description = "When it was said (ISO-8601); turns must be in order and not in the future. "
                     + "Omitted, the turn is dated when Memoir stores it. Give it to every turn of an import or to "
                     + "none.", example = "2023-05-08T13:56:00Z") Instant occurredAt) {

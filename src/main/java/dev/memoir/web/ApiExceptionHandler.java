@@ -29,6 +29,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 /** Turns every error into an RFC 9457 ProblemDetail with a stable {@code type} and {@code code}. */
 @RestControllerAdvice
@@ -56,6 +57,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<ProblemDetail> handleTypeMismatch(MethodArgumentTypeMismatchException ex) {
         String detail = "Parameter '" + ex.getName() + "' has an invalid value: " + ex.getValue();
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof WireNames.UnknownValueException unknown) {
+                detail = "Parameter '" + ex.getName() + "' has an invalid value: " + unknown.getMessage();
+            }
+        }
+        if (ex.getRequiredType() != null && ex.getRequiredType().isEnum() && !detail.contains("accepted: ")) {
+            detail += "; accepted: " + WireNames.accepted(ex.getRequiredType());
+        }
         ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", detail);
         problem.setProperty("errors", List.of(new FieldError(ex.getName(), "invalid value")));
         return ResponseEntity.badRequest().body(problem);
@@ -172,11 +181,19 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     private static String invalidValueMessage(DatabindException ex) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause instanceof WireNames.UnknownValueException unknown) {
+                return "has an invalid value: " + unknown.getMessage();
+            }
+        }
         if (ex instanceof InvalidFormatException format && format.getTargetType() != null
                 && format.getTargetType().isEnum()) {
-            String allowed = Arrays.stream(format.getTargetType().getEnumConstants()).map(Object::toString)
-                    .collect(Collectors.joining(", "));
-            return "has an invalid value '" + format.getValue() + "'; allowed: " + allowed;
+            return "has an invalid value '" + format.getValue() + "'; accepted: "
+                    + WireNames.accepted(format.getTargetType());
+        }
+        if (ex instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
+                && mismatch.getTargetType().isEnum()) {
+            return "must be one of: " + WireNames.accepted(mismatch.getTargetType());
         }
         if (ex instanceof InvalidFormatException format && format.getTargetType() == String.class) {
             // Raised by JsonTextModule with the reason as its message.

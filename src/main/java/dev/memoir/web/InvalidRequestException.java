@@ -1,6 +1,7 @@
 package dev.memoir.web;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import org.springframework.http.HttpStatus;
@@ -22,5 +23,11 @@ public class InvalidRequestException extends ApiException {
 
     public List<FieldError> errors() {
         return errors;
+    }
+
+    /** The same errors with their fields renamed: for a caller that passed on part of its request under other names. */
+    public InvalidRequestException withFieldsRenamed(UnaryOperator<String> rename) {
+        return new InvalidRequestException(errors.stream()
+                .map(error -> new FieldError(rename.apply(error.field()), error.message())).toList());
     }
 }

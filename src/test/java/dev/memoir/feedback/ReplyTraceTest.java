@@ -61,7 +61,7 @@ class ReplyTraceTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "una", HISTORY_ONLY);
         List<JsonNode> turns = new ArrayList<>();
-        api.importTurns(key, session, "Hello", "Hi there.").body().forEach(turns::add);
+        api.importTurns(key, session, "Hello", "Hi there.").body().path("turns").forEach(turns::add);
         String question = turns.get(0).path("id").asString();
         String importedReply = turns.get(1).path("id").asString();
 

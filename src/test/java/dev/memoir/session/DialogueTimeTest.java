@@ -32,7 +32,7 @@ class DialogueTimeTest extends IntegrationTest {
                 turn("assistant", "What a walk!", "2023-05-08T13:57:00Z"),
                 turn("user", "In July I started pottery classes.", "2023-07-02T09:00:00Z"));
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
-        assertThat(imported.body().get(0).path("occurredAt").asString()).isEqualTo("2023-05-08T13:56:00Z");
+        assertThat(imported.body().path("turns").get(0).path("occurredAt").asString()).isEqualTo("2023-05-08T13:56:00Z");
 
         List<JsonNode> history = items(api.get(key, "/memory?userId=fay&kind=history"));
         assertThat(history).extracting(m -> m.path("occurredFrom").asString())

@@ -35,7 +35,7 @@ class ReplyToTest extends IntegrationTest {
     }
 
     private static String id(Api.Response imported, int index) {
-        return imported.body().get(index).path("id").asString();
+        return imported.body().path("turns").get(index).path("id").asString();
     }
 
     private static String replyTo(JsonNode turn) {
@@ -58,8 +58,8 @@ class ReplyToTest extends IntegrationTest {
         Api.Response answer = importOne(key, session, "assistant", "In Portugal.");
         assertThat(answer.status()).as(answer.raw()).isEqualTo(201);
 
-        assertThat(replyTo(first.body().get(1))).isEqualTo(id(first, 0));
-        assertThat(replyTo(answer.body().get(0))).isEqualTo(id(question, 0));
+        assertThat(replyTo(first.body().path("turns").get(1))).isEqualTo(id(first, 0));
+        assertThat(replyTo(answer.body().path("turns").get(0))).isEqualTo(id(question, 0));
         assertThat(replyToOfEachTurn(key, session)).containsExactly(null, id(first, 0), null, null, id(question, 0));
 
         // As stored before V26: imported replies named nothing.

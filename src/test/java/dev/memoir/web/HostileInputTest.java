@@ -47,15 +47,18 @@ class HostileInputTest extends IntegrationTest {
     }
 
     @Test
-    void textMadeOnlyOfInvisibleCharactersIsRefused() {
+    void textMadeOnlyOfInvisibleCharactersIsRefusedInAChatAndSkippedInAnImport() {
         String key = api.newTenant();
         String session = api.newSession(key, "ghost", null);
         for (String invisible : INVISIBLE) {
             assertBadField(api.send("POST", "/chat", key,
                     "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(invisible) + "}"), "message");
-            assertBadField(api.send("POST", "/sessions/" + session + "/turns", key,
-                    "{\"turns\": [{\"role\": \"user\", \"content\": " + Api.quote(invisible) + "}]}"),
-                    "turns[0].content");
+            Api.Response imported = api.send("POST", "/sessions/" + session + "/turns", key,
+                    "{\"turns\": [{\"role\": \"user\", \"content\": " + Api.quote(invisible) + "}]}");
+            assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
+            assertThat(imported.body().path("turns")).isEmpty();
+            assertThat(imported.body().path("skipped").get(0).path("reason").asString())
+                    .isEqualTo("it has no visible text");
         }
         assertThat(api.get(key, "/sessions/" + session).body().path("turns")).isEmpty();
     }

@@ -83,6 +83,102 @@ class OpenApiFuzzTest extends IntegrationTest {
         assertThat(failures).as("requests that failed badly").isEmpty();
     }
 
+    /**
+     * Every enum the OpenAPI description lists, in a query parameter or anywhere in a request body, refuses a value
+     * it does not know with a 400 that names the field and lists every accepted value, and never a Java name.
+     */
+    @Test
+    void everyEnumFieldRefusesAnUnknownValueListingTheAcceptedOnes() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "fuzz", null);
+        JsonNode docs = api.get(null, "/v3/api-docs").body();
+        List<String> failures = new ArrayList<>();
+        int enums = 0;
+        for (Map.Entry<String, JsonNode> path : docs.path("paths").properties()) {
+            for (Map.Entry<String, JsonNode> method : path.getValue().properties()) {
+                Operation operation = new Operation(method.getKey().toUpperCase(), path.getKey(), method.getValue());
+                String auth = operation.path().startsWith("/admin") ? Api.BOOTSTRAP_KEY : key;
+                List<JsonNode> parameters = new ArrayList<>();
+                operation.spec().path("parameters").forEach(parameters::add);
+                JsonNode body = sampleBody(docs, operation.spec(), session);
+                for (int p = 0; p < parameters.size(); p++) {
+                    JsonNode schema = resolve(docs, parameters.get(p).path("schema"));
+                    if (schema.has("enum")) {
+                        enums++;
+                        String target = target(operation.path(), parameters, p, "not-a-value", session);
+                        failures.addAll(checkEnumError(operation, target, auth,
+                                body == null ? null : JSON.writeValueAsString(body), schema.path("enum")));
+                    }
+                }
+                if (body != null) {
+                    JsonNode bodySchema = operation.spec().path("requestBody").path("content")
+                            .path("application/json").path("schema");
+                    String target = target(operation.path(), parameters, -1, null, session);
+                    for (Map.Entry<List<Object>, JsonNode> field : enumFields(docs, bodySchema, new ArrayList<>(), 0)
+                            .entrySet()) {
+                        enums++;
+                        failures.addAll(checkEnumError(operation, target, auth,
+                                withValue(body, field.getKey(), "\"not-a-value\""), field.getValue()));
+                    }
+                }
+            }
+        }
+        assertThat(enums).as("enum fields and parameters documented").isGreaterThanOrEqualTo(6);
+        assertThat(failures).isEmpty();
+    }
+
+    private List<String> checkEnumError(Operation operation, String path, String auth, String body, JsonNode accepted) {
+        RawHttp.Response response = raw(operation.method(), path, auth, body);
+        String what = operation.method() + " " + abbreviate(path) + " " + abbreviate(body) + " -> "
+                + response.status() + " " + abbreviate(response.body());
+        List<String> failures = new ArrayList<>();
+        if (response.status() != 400) {
+            failures.add("not a 400: " + what);
+        }
+        for (JsonNode value : accepted) {
+            if (!response.body().contains(value.asString())) {
+                failures.add("does not list '" + value.asString() + "': " + what);
+            }
+        }
+        for (String javaName : List.of("dev.memoir", "No enum constant", "java.lang", "Exception")) {
+            if (response.body().contains(javaName)) {
+                failures.add("names '" + javaName + "': " + what);
+            }
+        }
+        return failures;
+    }
+
+    private static JsonNode resolve(JsonNode docs, JsonNode schema) {
+        if (schema.has("$ref")) {
+            String ref = schema.path("$ref").asString();
+            return resolve(docs, docs.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1)));
+        }
+        return schema;
+    }
+
+    /** Every enum field of a body schema, by its path in {@link #sample}'s body, with its accepted values. */
+    private static Map<List<Object>, JsonNode> enumFields(JsonNode docs, JsonNode schema, List<Object> at, int depth) {
+        Map<List<Object>, JsonNode> found = new java.util.LinkedHashMap<>();
+        JsonNode resolved = resolve(docs, schema);
+        if (depth > 6) {
+            return found;
+        }
+        if (resolved.has("enum")) {
+            found.put(List.copyOf(at), resolved.path("enum"));
+        } else if (resolved.path("type").asString().equals("object")) {
+            resolved.path("properties").properties().forEach(property -> {
+                List<Object> next = new ArrayList<>(at);
+                next.add(property.getKey());
+                found.putAll(enumFields(docs, property.getValue(), next, depth + 1));
+            });
+        } else if (resolved.path("type").asString().equals("array")) {
+            List<Object> next = new ArrayList<>(at);
+            next.add(0);
+            found.putAll(enumFields(docs, resolved.path("items"), next, depth + 1));
+        }
+        return found;
+    }
+
     private List<String> check(Operation operation, String path, String auth, String body) {
         RawHttp.Response response = raw(operation.method(), path, auth, body);
         String what = operation.method() + " " + abbreviate(path) + " " + abbreviate(body) + " -> "
