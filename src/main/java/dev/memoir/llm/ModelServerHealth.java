@@ -17,6 +17,7 @@ import org.springframework.ai.model.openai.autoconfigure.OpenAiCommonProperties;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -27,7 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Whether the chat model server answers and lists the configured model ({@code GET <base-url>/models}, which
  * OpenAI, Ollama, vLLM and llama.cpp all serve): the {@code modelServer} component of {@code /actuator/health}
  * (its details for the operator), and one warning at start-up when it does not, so that a model never pulled is
- * found before the first chat answers 502.
+ * found before the first chat answers 502. A server that does not is {@value #UNAVAILABLE}, not DOWN: memory is
+ * stored, searched, edited and erased without the model, so the service's own status, which probes and load
+ * balancers read, stays UP (a status outside the aggregation order does not count in it).
  */
 @Component("modelServer")
 class ModelServerHealth implements HealthIndicator {
@@ -35,6 +38,7 @@ class ModelServerHealth implements HealthIndicator {
     private static final Logger log = LoggerFactory.getLogger(ModelServerHealth.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    static final String UNAVAILABLE = "UNAVAILABLE";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final String baseUrl;
@@ -59,7 +63,9 @@ class ModelServerHealth implements HealthIndicator {
     @Override
     public Health health() {
         Check check = check();
-        Health.Builder health = check.reachable() && check.lists(model) ? Health.up() : Health.down();
+        Health.Builder health = check.reachable() && check.lists(model) ? Health.up()
+                : Health.status(new Status(UNAVAILABLE, "Chats and memory jobs fail until the model server answers "
+                        + "and lists the configured model"));
         health.withDetail("baseUrl", baseUrl).withDetail("model", model);
         if (!check.reachable()) {
             return health.withDetail("error", check.problem()).build();

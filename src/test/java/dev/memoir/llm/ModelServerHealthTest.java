@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.ai.model.openai.autoconfigure.OpenAiChatProperties;
+import org.springframework.ai.model.openai.autoconfigure.OpenAiCommonProperties;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
+import org.springframework.boot.health.contributor.Status;
 
 import tools.jackson.databind.JsonNode;
 
@@ -35,6 +40,21 @@ class ModelServerHealthTest extends IntegrationTest {
             assertThat(health.body().path("status").asString()).isEqualTo("UP");
             assertThat(health.body().has("components")).as(key).isFalse();
         }
+    }
+
+    @Test
+    void anUnreachableModelServerIsUnavailableWithoutTakingTheServiceDown(@Autowired OpenAiCommonProperties common,
+            @Autowired ChatModelClient client, @Autowired StatusAggregator aggregator) {
+        OpenAiChatProperties elsewhere = new OpenAiChatProperties();
+        elsewhere.setBaseUrl("http://127.0.0.1:9/v1");
+        ModelServerHealth unreachable = new ModelServerHealth(common, elsewhere, client);
+
+        var health = unreachable.health();
+
+        assertThat(health.getStatus().getCode()).isEqualTo("UNAVAILABLE");
+        assertThat(health.getDetails()).containsKey("error");
+        // The service's own status, as the actuator aggregates it, stays UP beside an unavailable model server.
+        assertThat(aggregator.getAggregateStatus(Status.UP, health.getStatus()).getCode()).isEqualTo("UP");
     }
 
     @Test
