@@ -113,8 +113,10 @@ def import_data(api, data, args):
                 batch = [{"role": t["role"], "content": t["content"], "occurredAt": t["occurredAt"]}
                          for t in turns[i:i + 1000]]
                 t0 = time.perf_counter()
-                stored = api.expect(201, "POST", "/sessions/%s/turns" % session["id"], key, {"turns": batch})
+                answered = api.expect(201, "POST", "/sessions/%s/turns" % session["id"], key, {"turns": batch})
                 post_seconds += time.perf_counter() - t0
+                # {"turns": [...], "skipped": [...]} since the import skips what is not dialogue; a list before.
+                stored = answered["turns"] if isinstance(answered, dict) else answered
                 if len(stored) != len(batch):
                     raise SystemExit("stored %d turns of %d" % (len(stored), len(batch)))
                 ids.extend(t["id"] for t in stored)

@@ -6,6 +6,8 @@
 #   bench/retrieval/run.sh grid norm1 rrf20   # only these grid entries
 #   bench/retrieval/run.sh all       # both, then one table over every result
 #   BENCH_SKIP_IMPORT=1 bench/retrieval/run.sh   # default settings on the data already imported (another jar, say)
+#   bench/retrieval/run.sh long 0 128 256         # long assistant answers (generate_long.py), one import per passage
+#                                                 # size (memoir.embedding.passage-tokens; 0 = one embedding each)
 #
 # Needs Python 3 (standard library), a JDK 21+ and PostgreSQL with pgvector. If no PostgreSQL answers, the script
 # runs scripts/local-postgres.sh (Debian; root or sudo) for the memoir_bench database. Results, logs and the
@@ -188,6 +190,27 @@ run_grid() {
   done
 }
 
+# run_long [PASSAGE_TOKENS ...]: the long-answer data set (generate_long.py), imported afresh for each passage size
+# (memoir.embedding.passage-tokens; 0 embeds every memory whole, as before passages), then searched
+run_long() {
+  local sizes=("$@")
+  [ "${#sizes[@]}" -gt 0 ] || sizes=(0 128 256)
+  python3 "$HERE/generate_long.py" --out "$OUT/long.json"
+  local size
+  for size in "${sizes[@]}"; do
+    start_service "long-p$size" --memoir.embedding.passage-tokens="$size" \
+      --memoir.embedding.passage-overlap="$((size / 8))" ${BENCH_ARGS:-}
+    python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/long.json" \
+      --state "$OUT/long-state-p$size.json" --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" \
+      --label "long-p$size" --settings "passage-tokens $size ${BENCH_ARGS:-}" --out "$OUT/result-long-p$size.json" \
+      | tee "$OUT/result-long-p$size.md"
+    stop_service
+  done
+  local results=()
+  for size in "${sizes[@]}"; do results+=("$OUT/result-long-p$size.json"); done
+  python3 "$HERE/run.py" --summarize "${results[@]}"
+}
+
 pick_java
 setup_database
 build_jar
@@ -195,7 +218,8 @@ case "${1:-default}" in
   default) run_default ;;
   grid) shift; run_grid "$@" ;;
   all) run_default; run_grid ;;
-  *) echo "usage: $0 [default|grid|all]" >&2; exit 2 ;;
+  long) shift; run_long "$@"; exit 0 ;;
+  *) echo "usage: $0 [default|grid|all|long [passage-tokens ...]]" >&2; exit 2 ;;
 esac
 results=("$OUT/result-default.json")
 for entry in "${GRID[@]}"; do

@@ -24,9 +24,10 @@ class EmbeddingConfig {
     }
 
     @Bean
-    TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties) {
+    TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties, TokenCounter tokens) {
         return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction(),
-                properties.queryCacheSize());
+                properties.queryCacheSize(),
+                new PassageSplitter(tokens, properties.passageTokens(), properties.passageOverlap()));
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.memoir.llm;
 
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 
@@ -22,6 +24,10 @@ import org.springframework.validation.annotation.Validated;
  * @param queryCacheSize   search queries whose embeddings are kept (least recently used out), 0 for none: a
  *                         chat turn embeds its message for several searches, and the in-process model costs
  *                         more than the search itself for a small user's memory
+ * @param passageTokens    a memory longer than this many tokens is also embedded in passages of at most this size,
+ *                         and dense search scores it by its best passage, so that what a long turn says at its end
+ *                         is found as well as what it says first; 0 embeds every memory whole, in one vector
+ * @param passageOverlap   tokens each passage repeats of the one before it
  */
 @Validated
 @ConfigurationProperties("memoir.embedding")
@@ -31,7 +37,15 @@ public record EmbeddingProperties(
         String queryInstruction,
         @DefaultValue("384") @Min(1) int dimensions,
         @DefaultValue("256") @Min(1) int reembedBatchSize,
-        @DefaultValue("1024") @Min(0) int queryCacheSize) {
+        @DefaultValue("1024") @Min(0) int queryCacheSize,
+        @DefaultValue("256") @Min(0) @Max(2000) int passageTokens,
+        @DefaultValue("32") @Min(0) int passageOverlap) {
+
+    /** An overlap is part of a passage: it must leave the passage room to move on. */
+    @AssertTrue(message = "memoir.embedding.passage-overlap must be less than half of passage-tokens")
+    boolean isOverlapWithinPassage() {
+        return passageTokens == 0 || passageOverlap * 2 < passageTokens;
+    }
 
     /** The instruction actually used for queries. */
     String effectiveQueryInstruction() {

@@ -1,5 +1,6 @@
 package dev.memoir.llm;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +22,13 @@ public final class TextEmbedder {
     private final String modelName;
     private final String queryInstruction;
     private final Map<String, float[]> queryCache;
+    private final PassageSplitter passages;
 
-    TextEmbedder(EmbeddingModel model, String modelName, String queryInstruction, int queryCacheSize) {
+    TextEmbedder(EmbeddingModel model, String modelName, String queryInstruction, int queryCacheSize,
+            PassageSplitter passages) {
         this.model = model;
         this.modelName = modelName;
+        this.passages = passages;
         this.queryInstruction = queryInstruction == null ? "" : queryInstruction;
         this.queryCache = queryCacheSize == 0 ? null : new LinkedHashMap<>(16, 0.75f, true) {
             @Override
@@ -67,5 +71,54 @@ public final class TextEmbedder {
 
     public List<float[]> embedDocuments(List<String> texts) {
         return texts.isEmpty() ? List.of() : model.embed(texts);
+    }
+
+    /**
+     * Memories to store, each embedded passage by passage, all passages of all texts in one batch. A text within
+     * one passage is embedded whole, as by {@link #embedDocument}. A longer one keeps each passage's vector, and
+     * stands for the whole by their average weighted by size: the model itself averages what it cannot read at
+     * once (its own 510-token parts), so this costs one embedding of the text in short, cheaper parts instead of a
+     * second pass over all of it.
+     */
+    public List<EmbeddedDocument> embedInPassages(List<String> texts) {
+        List<List<PassageSplitter.Span>> spans = texts.stream().map(passages::split).toList();
+        List<String> windows = new ArrayList<>();
+        for (int i = 0; i < texts.size(); i++) {
+            for (PassageSplitter.Span span : spans.get(i)) {
+                windows.add(spans.get(i).size() == 1 ? texts.get(i) : texts.get(i).substring(span.start(), span.end()));
+            }
+        }
+        List<float[]> vectors = embedDocuments(windows);
+        List<EmbeddedDocument> documents = new ArrayList<>(texts.size());
+        int next = 0;
+        for (List<PassageSplitter.Span> textSpans : spans) {
+            if (textSpans.size() == 1) {
+                documents.add(new EmbeddedDocument(vectors.get(next++), List.of()));
+                continue;
+            }
+            List<EmbeddedDocument.Passage> found = new ArrayList<>(textSpans.size());
+            float[] whole = new float[vectors.get(next).length];
+            for (PassageSplitter.Span span : textSpans) {
+                float[] vector = vectors.get(next++);
+                found.add(new EmbeddedDocument.Passage(span.start(), span.end(), vector));
+                for (int d = 0; d < whole.length; d++) {
+                    whole[d] += vector[d] * span.tokens();
+                }
+            }
+            documents.add(new EmbeddedDocument(normalized(whole), List.copyOf(found)));
+        }
+        return documents;
+    }
+
+    private static float[] normalized(float[] vector) {
+        double norm = 0;
+        for (float value : vector) {
+            norm += value * value;
+        }
+        float scale = norm == 0 ? 0 : (float) (1 / Math.sqrt(norm));
+        for (int d = 0; d < vector.length; d++) {
+            vector[d] *= scale;
+        }
+        return vector;
     }
 }

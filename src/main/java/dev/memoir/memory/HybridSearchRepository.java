@@ -90,20 +90,38 @@ class HybridSearchRepository {
                 limit :lexicalCandidates
             )""";
 
+    /**
+     * The dense candidates: the memories nearest by their own vector, and those nearest by one of their passages
+     * (V29: a long memory's passages), each memory at its best distance, with the passage that gave it (none for
+     * its own vector). Each side is its own HNSW scan of the user's partition, filtered alike.
+     */
     private static final String SQL = """
             with dense as (
-                select m.id, m.embedding <=> :vector as distance
-                from memory_records m
-                where %1$s and m.embedding_model = :model
-                order by m.embedding <=> :vector
+                select id, min(distance) as distance, (array_agg(passage order by distance))[1] as passage
+                from (
+                    (select m.id, m.embedding <=> :vector as distance, null::int as passage
+                     from memory_records m
+                     where %1$s and m.embedding_model = :model
+                     order by m.embedding <=> :vector
+                     limit :denseCandidates)
+                    union all
+                    (select p.memory_id, p.embedding <=> :vector, p.position
+                     from memory_passages p
+                     join memory_records m on m.id = p.memory_id and m.tenant_id = p.tenant_id and m.user_id = p.user_id
+                     where p.tenant_id = :tenantId and p.user_id = :userId and p.embedding_model = :model and %1$s
+                     order by p.embedding <=> :vector
+                     limit :denseCandidates)
+                ) candidates
+                group by id
+                order by distance, id
                 limit :denseCandidates
             ), dense_ranked as (
-                select id, distance, row_number() over (order by distance, id) as rank from dense
+                select id, distance, passage, row_number() over (order by distance, id) as rank from dense
             ), %2$s, lexical_ranked as (
                 select id, score, row_number() over (order by score desc, id) as rank, %3$s as coverage
                 from lexical
             ), fused as (
-                select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
+                select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score, d.passage,
                        l.rank as lexical_rank, l.score as lexical_score, l.coverage as lexical_coverage,
                        coalesce(:denseWeight / (:rrfK + d.rank), 0)
                            + coalesce(:lexicalWeight * l.coverage / (:rrfK + l.rank), 0) as fused_score
@@ -115,10 +133,14 @@ class HybridSearchRepository {
             )
             select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
                    m.updated_at, m.occurred_from, m.occurred_to,
-                   case when m.embedding_model = :model then 1 - (m.embedding <=> :vector) end as similarity,
-                   f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.lexical_coverage, f.fused_score
+                   case when m.embedding_model = :model
+                        then greatest(1 - (m.embedding <=> :vector), coalesce(f.dense_score, -1)) end as similarity,
+                   f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.lexical_coverage, f.fused_score,
+                   f.passage, p.start_char as passage_start, p.end_char as passage_end
             from best f join memory_records m
                 on m.id = f.id and m.tenant_id = :tenantId and m.user_id = :userId
+            left join memory_passages p
+                on p.memory_id = f.id and p.position = f.passage and p.tenant_id = :tenantId and p.user_id = :userId
             order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id""";
 
     private final NamedParameterJdbcTemplate jdbc;
@@ -162,7 +184,8 @@ class HybridSearchRepository {
                 select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
                        m.updated_at, m.occurred_from, m.occurred_to, null as similarity, null as dense_rank,
                        null as dense_score, null as lexical_rank, null as lexical_score,
-                       null as lexical_coverage, 0 as fused_score
+                       null as lexical_coverage, 0 as fused_score, null as passage, null as passage_start,
+                       null as passage_end
                 from memory_records m
                 where %s%s
                 order by m.created_at desc, m.id desc
@@ -220,10 +243,12 @@ class HybridSearchRepository {
 
     private static Hit hit(ResultSet rs) throws SQLException {
         Double similarity = nullableDouble(rs, "similarity");
+        Integer passage = nullableInt(rs, "passage");
         SearchExplanation explanation = new SearchExplanation(nullableInt(rs, "dense_rank"),
-                nullableDouble(rs, "dense_score"), nullableInt(rs, "lexical_rank"), nullableDouble(rs, "lexical_score"),
-                nullableDouble(rs, "lexical_coverage"),
-                rs.getDouble("fused_score"));
+                nullableDouble(rs, "dense_score"), passage == null ? null
+                        : new SearchExplanation.Passage(passage, rs.getInt("passage_start"), rs.getInt("passage_end")),
+                nullableInt(rs, "lexical_rank"), nullableDouble(rs, "lexical_score"),
+                nullableDouble(rs, "lexical_coverage"), rs.getDouble("fused_score"));
         String speaker = rs.getString("speaker");
         MemoryView view = new MemoryView(rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")),
                 rs.getString("topic"), speaker == null ? null : Speaker.fromWireName(speaker), rs.getString("text"),

@@ -134,6 +134,10 @@ class MemoryRecord {
         return tenantId;
     }
 
+    String getUserId() {
+        return userId;
+    }
+
     UUID getId() {
         return id;
     }

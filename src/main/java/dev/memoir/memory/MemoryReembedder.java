@@ -21,6 +21,7 @@ import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.EmbeddingProperties;
+import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -52,6 +53,7 @@ class MemoryReembedder {
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
     private final TextEmbedder embedder;
+    private final MemoryPassages passages;
     private final EmbeddingProperties properties;
     private final Jobs jobs;
     private final Counter reembedded;
@@ -59,7 +61,8 @@ class MemoryReembedder {
     private volatile Instant staleCountedAt = Instant.EPOCH;
 
     MemoryReembedder(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, TextEmbedder embedder,
-            EmbeddingProperties properties, Jobs jobs, MeterRegistry meters) {
+            EmbeddingProperties properties, Jobs jobs, MeterRegistry meters, MemoryPassages passages) {
+        this.passages = passages;
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.embedder = embedder;
@@ -114,15 +117,25 @@ class MemoryReembedder {
                 // Rows that turned stale behind this scan (a change of model mid-job) are left for another slice.
                 return processedAny && staleCount() > 0;
             }
-            List<float[]> vectors = embedder.embedDocuments(batch.stream().map(Stale::embeddingText).toList());
+            List<EmbeddedDocument> embedded = embedder.embedInPassages(batch.stream().map(Stale::embeddingText)
+                    .toList());
             MapSqlParameterSource[] updates = new MapSqlParameterSource[batch.size()];
             for (int i = 0; i < batch.size(); i++) {
                 Stale stale = batch.get(i);
                 updates[i] = new MapSqlParameterSource("id", stale.id()).addValue("tenantId", stale.tenantId())
                         .addValue("userId", stale.userId()).addValue("model", model).addValue("text", stale.text())
-                        .addValue("vector", HybridSearchRepository.vector(vectors.get(i)));
+                        .addValue("vector", HybridSearchRepository.vector(embedded.get(i).embedding()));
             }
-            int[] counts = transaction.execute(status -> jdbc.batchUpdate(UPDATE_ONE, updates));
+            int[] counts = transaction.execute(status -> {
+                int[] updated = jdbc.batchUpdate(UPDATE_ONE, updates);
+                // A memory re-embedded gets the passages of the new model with it; one edited meanwhile keeps its edit's.
+                for (int i = 0; i < batch.size(); i++) {
+                    if (updated[i] > 0) {
+                        passages.replace(batch.get(i).owner(embedded.get(i)), model);
+                    }
+                }
+                return updated;
+            });
             long done = java.util.Arrays.stream(counts).filter(c -> c > 0).count();
             reembedded.increment(done);
             after = batch.getLast().id();
@@ -155,6 +168,10 @@ class MemoryReembedder {
 
         String embeddingText() {
             return MemoryStore.embeddingText(topic, text);
+        }
+
+        MemoryPassages.Owner owner(EmbeddedDocument embedded) {
+            return MemoryStore.passagesOf(id, tenantId, userId, topic, text, embedded);
         }
     }
 

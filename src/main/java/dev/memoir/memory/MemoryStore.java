@@ -17,6 +17,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.Cursor;
@@ -36,10 +37,12 @@ public class MemoryStore {
     private final Duration clockSkew;
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
+    private final MemoryPassages passages;
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
             HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users,
-            @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
+            MemoryPassages passages, @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
+        this.passages = passages;
         this.clockSkew = clockSkew;
         this.users = users;
         this.records = records;
@@ -107,11 +110,44 @@ public class MemoryStore {
         }
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
         // and the retry finds the first worker's record above.
-        MemoryRecord record = new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
-                memory.text(), embedder.embedDocument(embeddingText(memory.topic(), memory.text())),
-                embedder.modelName(), memory.sessionId(), memory.turnIds(), memory.dedupKey(), memory.topic(),
-                memory.speaker(), memory.occurredFrom(), memory.occurredTo());
-        return new AddedMemory(view(records.save(record), null), true);
+        EmbeddedDocument embedded = embedder.embedInPassages(List.of(embeddingText(memory.topic(), memory.text())))
+                .getFirst();
+        MemoryRecord record = records.save(new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
+                memory.text(), embedded.embedding(), embedder.modelName(), memory.sessionId(), memory.turnIds(),
+                memory.dedupKey(), memory.topic(), memory.speaker(), memory.occurredFrom(), memory.occurredTo()));
+        storePassages(List.of(record), List.of(embedded));
+        return new AddedMemory(view(record, null), true);
+    }
+
+    /** The passages of long memories just saved: written once the memories are (their key is the memories'). */
+    private void storePassages(List<MemoryRecord> saved, List<EmbeddedDocument> embedded) {
+        List<MemoryPassages.Owner> owners = new ArrayList<>();
+        for (int i = 0; i < saved.size(); i++) {
+            if (!embedded.get(i).passages().isEmpty()) {
+                owners.add(owner(saved.get(i), embedded.get(i)));
+            }
+        }
+        if (!owners.isEmpty()) {
+            records.flush();
+            passages.insert(owners, embedder.modelName());
+        }
+    }
+
+    private static MemoryPassages.Owner owner(MemoryRecord record, EmbeddedDocument embedded) {
+        return passagesOf(record.getId(), record.getTenantId(), record.getUserId(), record.getTopic(),
+                record.getText(), embedded);
+    }
+
+    /**
+     * A memory's passages, placed in its text: they were cut from its embedding text, which may lead with a topic.
+     */
+    static MemoryPassages.Owner passagesOf(UUID id, UUID tenantId, String userId, String topic, String text,
+            EmbeddedDocument embedded) {
+        int shift = embeddingText(topic, text).length() - text.length();
+        return new MemoryPassages.Owner(id, tenantId, userId, embedded.passages().stream()
+                .map(p -> new EmbeddedDocument.Passage(Math.max(0, p.start() - shift), Math.max(0, p.end() - shift),
+                        p.embedding()))
+                .toList());
     }
 
     private static String sha256(String text) {
@@ -129,7 +165,7 @@ public class MemoryStore {
      */
     public void prepare(List<String> texts) {
         List<String> missing = texts.stream().filter(text -> !prepared.has(preparedKey(text))).distinct().toList();
-        List<float[]> embeddings = embedder.embedDocuments(missing);
+        List<EmbeddedDocument> embeddings = embedder.embedInPassages(missing);
         for (int i = 0; i < missing.size(); i++) {
             prepared.put(preparedKey(missing.get(i)), embeddings.get(i));
         }
@@ -148,19 +184,22 @@ public class MemoryStore {
     @Transactional(propagation = Propagation.MANDATORY)
     public void writeAll(List<NewMemory> memories) {
         List<String> texts = memories.stream().map(m -> embeddingText(m.topic(), m.text())).toList();
-        List<float[]> embeddings = new ArrayList<>(prepared.take(texts.stream().map(this::preparedKey).toList()));
+        List<EmbeddedDocument> embeddings = new ArrayList<>(prepared.take(texts.stream().map(this::preparedKey)
+                .toList()));
         List<Integer> missing = java.util.stream.IntStream.range(0, texts.size())
                 .filter(i -> embeddings.get(i) == null).boxed().toList();
-        List<float[]> computed = embedder.embedDocuments(missing.stream().map(texts::get).toList());
+        List<EmbeddedDocument> computed = embedder.embedInPassages(missing.stream().map(texts::get).toList());
         for (int i = 0; i < missing.size(); i++) {
             embeddings.set(missing.get(i), computed.get(i));
         }
+        List<MemoryRecord> saved = new ArrayList<>(memories.size());
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
-            records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(), embeddings.get(i),
-                    embedder.modelName(), m.sessionId(), m.turnIds(), m.dedupKey(), m.topic(), m.speaker(),
-                    m.occurredFrom(), m.occurredTo()));
+            saved.add(records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(),
+                    embeddings.get(i).embedding(), embedder.modelName(), m.sessionId(), m.turnIds(), m.dedupKey(),
+                    m.topic(), m.speaker(), m.occurredFrom(), m.occurredTo())));
         }
+        storePassages(saved, embeddings);
     }
 
     /**
@@ -267,7 +306,10 @@ public class MemoryStore {
             revisions.save(new MemoryRevision(record.getId(), record.getVersion(), record.getText(),
                     record.getSessionId(), "created", record.getCreatedAt()));
         }
-        record.revise(text, embedder.embedDocument(embeddingText(record.getTopic(), text)), embedder.modelName());
+        EmbeddedDocument embedded = embedder.embedInPassages(List.of(embeddingText(record.getTopic(), text)))
+                .getFirst();
+        record.revise(text, embedded.embedding(), embedder.modelName());
+        passages.replace(owner(record, embedded), embedder.modelName());
         return revisions.save(new MemoryRevision(record.getId(), record.getVersion(), text, sessionId, reason,
                 record.getUpdatedAt()));
     }

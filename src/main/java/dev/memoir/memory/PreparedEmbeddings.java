@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.memoir.llm.EmbeddedDocument;
+
 /**
  * Embeddings computed ahead of the write that stores them, so that the write's transaction (and any lock it
  * holds) does not wait for the model. Each is taken once; the oldest are forgotten beyond a bound, so a
@@ -13,14 +15,14 @@ import java.util.Map;
 final class PreparedEmbeddings {
 
     private final int capacity;
-    private final Map<String, float[]> prepared;
+    private final Map<String, EmbeddedDocument> prepared;
 
     PreparedEmbeddings(int capacity) {
         this.capacity = capacity;
         this.prepared = new LinkedHashMap<>(64, 0.75f, false);
     }
 
-    synchronized void put(String key, float[] embedding) {
+    synchronized void put(String key, EmbeddedDocument embedding) {
         prepared.put(key, embedding);
         var oldest = prepared.keySet().iterator();
         while (prepared.size() > capacity && oldest.hasNext()) {
@@ -30,8 +32,8 @@ final class PreparedEmbeddings {
     }
 
     /** The prepared embeddings of these keys, null where there is none; those found are taken. */
-    synchronized List<float[]> take(List<String> keys) {
-        List<float[]> found = new ArrayList<>(keys.size());
+    synchronized List<EmbeddedDocument> take(List<String> keys) {
+        List<EmbeddedDocument> found = new ArrayList<>(keys.size());
         for (String key : keys) {
             found.add(prepared.remove(key));
         }

@@ -11,6 +11,8 @@ public record SearchExplanation(
         @Schema(description = "Rank among the dense candidates; null when outside them") Integer denseRank,
         @Schema(description = "Cosine similarity of the embeddings; null when outside the dense candidates")
         Double denseScore,
+        @Schema(description = "The passage of a long memory whose embedding was nearest to the query; null when "
+                + "the memory's own embedding was, or outside the dense candidates") Passage densePassage,
         @Schema(description = "Rank among the full-text matches; null when no query word matched")
         Integer lexicalRank,
         @Schema(description = "Full-text score: with the default rarity ranking, the summed rarity of the query "
@@ -20,4 +22,11 @@ public record SearchExplanation(
                 + "fusion does not weigh coverage; null when no query word matched") Double lexicalCoverage,
         @Schema(description = "Reciprocal-rank fusion of both: dense weight / (k + dense rank) + lexical weight "
                 + "× lexical coverage / (k + lexical rank)") double fusedScore) {
+
+    @Schema(description = "A passage of a long memory: its position (from 1) and the characters of the memory's "
+            + "text it covers")
+    public record Passage(int position,
+            @Schema(description = "Index of its first character in the memory's text") int start,
+            @Schema(description = "Index after its last character") int end) {
+    }
 }

@@ -14,6 +14,8 @@ import org.springframework.ai.embedding.EmbeddingResponse;
 
 class TextEmbedderTest {
 
+    private static final PassageSplitter PASSAGES = new PassageSplitter(new TokenCounter(), 256, 32);
+
     /** Records what it was asked to embed; a text's vector is its length, so answers can be told apart. */
     static final class RecordingModel implements EmbeddingModel {
         final List<String> embedded = new ArrayList<>();
@@ -42,7 +44,7 @@ class TextEmbedderTest {
     @Test
     void aRepeatedQueryIsEmbeddedOnceWithItsInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES);
 
         float[] first = embedder.embedQuery("marathon");
         float[] second = embedder.embedQuery("marathon");
@@ -54,7 +56,7 @@ class TextEmbedderTest {
     @Test
     void theLeastRecentlyUsedQueryLeavesAFullCache() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 2);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 2, PASSAGES);
 
         embedder.embedQuery("a");
         embedder.embedQuery("bb");
@@ -69,7 +71,7 @@ class TextEmbedderTest {
     @Test
     void documentsAreNeverCachedNorGivenTheQueryInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES);
 
         embedder.embedDocument("marathon");
         embedder.embedDocument("marathon");
@@ -81,11 +83,49 @@ class TextEmbedderTest {
     @Test
     void aCacheSizeOfZeroEmbedsEveryQuery() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, PASSAGES);
 
         embedder.embedQuery("a");
         embedder.embedQuery("a");
 
         assertThat(model.embedded).containsExactly("a", "a");
+    }
+
+    @Test
+    void aTextWithinOnePassageIsEmbeddedWholeAndALongerOneInOverlappingPassagesStandingForItTogether() {
+        RecordingModel model = new RecordingModel();
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5));
+        String shortText = "A short memory.";
+        String longText = "one two three four five six seven eight nine ten ".repeat(5).strip();
+
+        List<EmbeddedDocument> embedded = embedder.embedInPassages(List.of(shortText, longText));
+
+        assertThat(embedded.get(0).passages()).isEmpty();
+        assertThat(embedded.get(0).embedding()).containsExactly(shortText.length());
+        List<EmbeddedDocument.Passage> passages = embedded.get(1).passages();
+        assertThat(passages).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(passages.getFirst().start()).isZero();
+        assertThat(passages.getLast().end()).isEqualTo(longText.length());
+        for (int i = 1; i < passages.size(); i++) {
+            assertThat(passages.get(i).start()).as("overlap with the passage before").isLessThan(passages.get(i - 1).end())
+                    .isGreaterThan(passages.get(i - 1).start());
+        }
+        // One batch: the short text whole, then the long one's passages, never the long one whole.
+        assertThat(model.embedded).first().isEqualTo(shortText);
+        assertThat(model.embedded).hasSize(1 + passages.size()).doesNotContain(longText);
+        // The whole's vector is the passages' average (normalised: length 1 for one dimension).
+        assertThat(embedded.get(1).embedding()).containsExactly(1.0f);
+    }
+
+    @Test
+    void passagesOfZeroTokensEmbedEveryTextWhole() {
+        RecordingModel model = new RecordingModel();
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0));
+        String longText = "word ".repeat(2000).strip();
+
+        EmbeddedDocument embedded = embedder.embedInPassages(List.of(longText)).getFirst();
+
+        assertThat(embedded.passages()).isEmpty();
+        assertThat(model.embedded).containsExactly(longText);
     }
 }
