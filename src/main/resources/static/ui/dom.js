@@ -65,6 +65,24 @@ export function time(iso) {
   return h('time', { datetime: iso, title: iso }, Number.isNaN(date.getTime()) ? iso : dateFormat.format(date));
 }
 
+/** When a session's dialogue happened: from its first turn to its last; when it was stored while it has none. */
+export function dialogueSpan(session) {
+  const from = session.dialogueFrom;
+  const to = session.dialogueTo;
+  if (!from) {
+    return [time(session.createdAt), ' (no turns yet)'];
+  }
+  return to && to !== from ? [time(from), ' – ', time(to)] : time(from);
+}
+
+/** A user's last words by their own date; the last activity Memoir stored for a user without turns. */
+export function lastSeen(user, long = false) {
+  if (user.lastSaidAt) {
+    return [long ? ' · last said ' : ' · ', time(user.lastSaidAt)];
+  }
+  return user.lastActiveAt ? [long ? ' · last active ' : ' · ', time(user.lastActiveAt)] : null;
+}
+
 export function formatNumber(value, digits = 3) {
   return value === null || value === undefined ? '—' : Number(value).toFixed(digits);
 }

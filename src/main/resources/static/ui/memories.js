@@ -3,6 +3,7 @@
 import { call, get, path, ApiError } from './api.js';
 import {
   h, replace, time, plural, loading, errorBox, actionButton, confirmDialog, notify, facts, formatNumber, excerpt,
+  dialogueSpan,
 } from './dom.js';
 import { wordDiff } from './diff.js';
 import { navigate, route } from './router.js';
@@ -36,12 +37,23 @@ function memoryHeading(memory) {
   ];
 }
 
+/** When what a memory records was said (its dialogue time), else when it was written. */
+function saidWhen(memory) {
+  if (!memory.occurredFrom) {
+    return time(memory.createdAt);
+  }
+  return memory.occurredTo && memory.occurredTo !== memory.occurredFrom
+    ? [time(memory.occurredFrom), ' – ', time(memory.occurredTo)] : time(memory.occurredFrom);
+}
+
 function memoryCard(userId, memory, extra = null) {
+  const said = memory.occurredFrom ?? memory.createdAt;
   return h('li', { class: 'card', 'data-memory': memory.id },
     h('div', { class: 'card-title' },
       memoryTitle(memory),
-      h('a', { href: route('users', userId, 'memories', memory.id), 'aria-label': `Open ${kindLabel(memory.kind)} memory written ${new Date(memory.createdAt).toLocaleString()}` },
-        time(memory.createdAt)),
+      h('a', { href: route('users', userId, 'memories', memory.id), 'data-time': 'dialogue', 'aria-label': `Open ${kindLabel(memory.kind)} memory of ${new Date(said).toLocaleString()}` },
+        saidWhen(memory)),
+      h('span', { class: 'meta', 'data-time': 'stored' }, 'stored ', time(memory.createdAt)),
       memory.version > 1 ? h('span', { class: 'meta' }, `version ${memory.version}`) : null),
     h('p', { class: 'text memory-text' }, memory.text),
     extra);
@@ -165,11 +177,10 @@ export async function memoryDetail(container, userId, memoryId) {
     replace(title, memoryHeading(memory));
     replace(header,
       facts([
+        memory.occurredFrom ? ['Dialogue time', saidWhen(memory)] : null,
         ['Version', String(memory.version)],
-        ['Written', time(memory.createdAt)],
+        ['Stored', time(memory.createdAt)],
         memory.updatedAt && memory.updatedAt !== memory.createdAt ? ['Last changed', time(memory.updatedAt)] : null,
-        memory.occurredFrom ? ['Dialogue time', memory.occurredTo && memory.occurredTo !== memory.occurredFrom
-          ? [time(memory.occurredFrom), ' – ', time(memory.occurredTo)] : time(memory.occurredFrom)] : null,
         ['Id', h('code', {}, memory.id)],
       ]));
   }
@@ -203,7 +214,7 @@ async function loadProvenance(section, userId, memory) {
     const found = turnIds.map((id) => byId.get(id)).filter(Boolean);
     replace(section, title,
       h('p', {}, `Rests on ${plural(turnIds.length, 'turn')} of `, sessionLink,
-        ', started ', time(session.createdAt), ':'),
+        ', said ', dialogueSpan(session), ':'),
       h('ol', { class: 'cards provenance-turns' }, found.map((turn) => h('li', { class: 'card' },
         h('div', { class: 'card-title' },
           h('span', { class: ['badge', turn.role] }, turn.role),
@@ -322,7 +333,10 @@ function drawResults(results, userId, items, mode) {
         h('span', { class: 'part fused' }, h('strong', {}, 'Fused score'), formatNumber(why.fusedScore, 4),
           h('span', { class: 'bar', 'aria-hidden': 'true', 'data-width': Math.round((why.fusedScore / maxFused) * 100) })),
         h('span', { class: 'part dense' }, h('strong', {}, 'Dense'),
-          why.denseRank ? `rank ${why.denseRank}, similarity ${formatNumber(why.denseScore)}` : 'not among the candidates'),
+          why.denseRank ? `rank ${why.denseRank}, similarity ${formatNumber(why.denseScore)}` : 'not among the candidates',
+          why.densePassage ? h('span', { class: 'passage', 'data-passage': why.densePassage.position },
+            `, by passage ${why.densePassage.position}: “${excerpt(memory.text.slice(why.densePassage.start,
+              why.densePassage.end), 160)}”`) : null),
         h('span', { class: 'part lexical' }, h('strong', {}, 'Lexical'),
           why.lexicalRank ? `rank ${why.lexicalRank}, score ${formatNumber(why.lexicalScore)}, `
             + `coverage ${formatNumber(why.lexicalCoverage)}` : 'no query word matched'));

@@ -3,6 +3,7 @@
 import { call, get, path, ApiError } from './api.js';
 import {
   h, replace, time, plural, loading, errorBox, actionButton, confirmDialog, notify, facts, formatNumber, excerpt,
+  dialogueSpan,
 } from './dom.js';
 import { kindLabel } from './memories.js';
 import { navigate, route } from './router.js';
@@ -22,12 +23,12 @@ export function sessionList(container, userId) {
       for (const session of page.items) {
         list.appendChild(h('li', { class: 'card', 'data-session': session.id },
           h('div', { class: 'card-title' },
-            h('a', { href: route('users', userId, 'sessions', session.id) }, 'Session started ', time(session.createdAt)),
+            h('a', { href: route('users', userId, 'sessions', session.id), 'data-time': 'dialogue' }, 'Session of ', dialogueSpan(session)),
             h('span', { class: 'badge' }, session.status)),
-          h('p', { class: 'meta' },
+          h('p', { class: 'meta', 'data-time': 'stored' },
             `Strategy ${session.memory?.strategy ?? '—'}`,
-            session.closedAt ? [' · closed ', time(session.closedAt)] : null,
-            ' · last change ', time(session.updatedAt))));
+            ' · stored ', time(session.createdAt),
+            session.closedAt ? [' · closed ', time(session.closedAt)] : null)));
       }
       cursor = page.nextCursor ?? null;
       replace(status, list.children.length === 0 ? h('p', { class: 'muted' }, 'No sessions.') : null);
@@ -57,10 +58,11 @@ export async function sessionDetail(container, userId, sessionId, focusTurnId) {
   replace(container,
     backToSessions(userId),
     h('div', { class: 'view-header' },
-      h('h3', { id: 'session-title' }, 'Session started ', time(session.createdAt)),
+      h('h3', { id: 'session-title' }, 'Session of ', dialogueSpan(session)),
       remove),
     facts([
       ['Status', h('span', { class: 'badge' }, session.status)],
+      ['Stored', time(session.createdAt)],
       ['Strategy', session.memory?.strategy ?? '—'],
       ['Writes', (session.memory?.write ?? []).map(kindLabel).join(', ') || '—'],
       ['Reads', (session.memory?.read ?? []).map(kindLabel).join(', ') || '—'],

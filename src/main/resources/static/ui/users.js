@@ -2,7 +2,7 @@
 import { call, get } from './api.js';
 import { navigate, route } from './router.js';
 import {
-  h, replace, time, plural, loading, errorBox, actionButton, confirmDialog, notify,
+  h, replace, plural, loading, errorBox, actionButton, confirmDialog, notify, lastSeen,
 } from './dom.js';
 
 const PAGE = 25;
@@ -76,7 +76,7 @@ function drawUsers(results) {
     h('br'),
     h('span', { class: 'meta' },
       `${plural(user.sessions, 'session')} · ${plural(user.memories, 'memory', 'memories')}`,
-      user.lastActiveAt ? [' · ', time(user.lastActiveAt)] : null)))));
+      lastSeen(user))))));
   const more = cursor
     ? h('button', { type: 'button', class: 'button more', on: { click: () => loadUsers(query, cursor) } }, 'More users')
     : null;
@@ -127,7 +127,7 @@ export function userPage(container, userId, tab) {
   summaryOf(userId).then((user) => {
     replace(counts, user.sessions === null ? ''
       : `${plural(user.sessions, 'session')} · ${plural(user.memories, 'memory', 'memories')}`,
-    user.lastActiveAt ? [' · last active ', time(user.lastActiveAt)] : null);
+    lastSeen(user, true));
   }).catch(() => replace(counts, ''));
   return body;
 }

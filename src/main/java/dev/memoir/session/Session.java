@@ -40,6 +40,10 @@ class Session {
 
     private Instant closedAt;
 
+    private Instant firstTurnAt;
+
+    private Instant lastTurnAt;
+
     protected Session() {
     }
 
@@ -66,6 +70,25 @@ class Session {
 
     void touch() {
         updatedAt = Instant.now();
+    }
+
+    /** Turns said from {@code first} to {@code last} were stored: the session's dialogue now spans them too. */
+    void heard(Instant first, Instant last) {
+        touch();
+        if (firstTurnAt == null || first.isBefore(firstTurnAt)) {
+            firstTurnAt = first;
+        }
+        if (lastTurnAt == null || last.isAfter(lastTurnAt)) {
+            lastTurnAt = last;
+        }
+    }
+
+    Instant getFirstTurnAt() {
+        return firstTurnAt;
+    }
+
+    Instant getLastTurnAt() {
+        return lastTurnAt;
     }
 
     UUID getId() {

@@ -154,7 +154,7 @@ public class SessionService {
                     .view();
             stored.add(previous);
         }
-        session.touch();
+        session.heard(stored.getFirst().occurredAt(), stored.getLast().occurredAt());
         events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored,
                 List.of()));
         return stored;
@@ -180,7 +180,7 @@ public class SessionService {
         Instant now = Instant.now();
         TurnView stored = turns.save(new Turn(sessionId, turns.maxSeq(sessionId) + 1, Role.ASSISTANT, content,
                 previous != null && previous.isAfter(now) ? previous : now, asked.view().id())).view();
-        session.touch();
+        session.heard(stored.occurredAt(), stored.occurredAt());
         events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
                 List.of(stored), questionWorthRemembering ? List.of(question) : List.of()));
         return stored;
@@ -360,6 +360,6 @@ public class SessionService {
 
     private static SessionView view(Session s, List<TurnView> turnViews, List<JobStatus> jobStatuses) {
         return new SessionView(s.getId(), s.getUserId(), s.getStatus(), s.getSettings(), s.getCreatedAt(),
-                s.getUpdatedAt(), s.getClosedAt(), turnViews, jobStatuses);
+                s.getUpdatedAt(), s.getClosedAt(), s.getFirstTurnAt(), s.getLastTurnAt(), turnViews, jobStatuses);
     }
 }

@@ -31,12 +31,14 @@ class SessionUserQueries {
             return List.of();
         }
         return jdbc.query("""
-                select user_id, count(*) as sessions, max(updated_at) as last_active_at from sessions
+                select user_id, count(*) as sessions, max(updated_at) as last_active_at,
+                       max(last_turn_at) as last_said_at
+                from sessions
                 where tenant_id = :tenantId and user_id in (:userIds)
                 group by user_id""",
                 new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
                 (rs, row) -> new UserSessions(rs.getString("user_id"), rs.getLong("sessions"),
-                        instant(rs.getTimestamp("last_active_at"))));
+                        instant(rs.getTimestamp("last_active_at")), instant(rs.getTimestamp("last_said_at"))));
     }
 
     private static java.time.Instant instant(Timestamp timestamp) {

@@ -21,6 +21,9 @@ public record SessionView(
         Instant createdAt,
         Instant updatedAt,
         @Schema(description = "Set once the session is closed") Instant closedAt,
+        @Schema(description = "When its dialogue began: its first turn's occurredAt (for imported dialogue, when it "
+                + "was said, not when it was stored); absent while it has no turn") Instant dialogueFrom,
+        @Schema(description = "When its dialogue last went on: its last turn's occurredAt") Instant dialogueTo,
         @Schema(description = "The turns in order; present when one session is read, absent in lists")
         List<TurnView> turns,
         @Schema(description = "The background jobs writing this session's memory (summary, memos, topics, "

@@ -51,7 +51,8 @@ class UserDirectory {
             UserSessions s = sessionCounts.get(userId);
             UserMemories m = memoryCounts.get(userId);
             return new UserView(userId, s == null ? 0 : s.sessions(), m == null ? 0 : m.memories(),
-                    latest(s == null ? null : s.lastActiveAt(), m == null ? null : m.lastWrittenAt()));
+                    latest(s == null ? null : s.lastActiveAt(), m == null ? null : m.lastWrittenAt()),
+                    s == null ? null : s.lastSaidAt());
         }).toList();
         return new UserList(users, page.nextCursor());
     }

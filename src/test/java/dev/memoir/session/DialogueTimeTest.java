@@ -40,6 +40,30 @@ class DialogueTimeTest extends IntegrationTest {
     }
 
     @Test
+    void sessionsAndUsersShowWhenTheirDialogueWasSaidNotWhenItWasImported() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "eli", null);
+        assertThat(api.get(key, "/sessions/" + session).body().has("dialogueFrom")).isFalse();
+
+        importTurns(key, session,
+                turn("user", "We moved to Lisbon this spring.", "2023-03-20T18:00:00Z"),
+                turn("assistant", "Congratulations on the move!", "2023-03-20T18:01:00Z"));
+        importTurns(key, session, turn("user", "The boxes are finally unpacked.", "2023-04-02T08:30:00Z"));
+
+        JsonNode read = api.get(key, "/sessions/" + session).body();
+        assertThat(read.path("dialogueFrom").asString()).isEqualTo("2023-03-20T18:00:00Z");
+        assertThat(read.path("dialogueTo").asString()).isEqualTo("2023-04-02T08:30:00Z");
+        assertThat(Instant.parse(read.path("updatedAt").asString())).isAfter(Instant.parse("2026-01-01T00:00:00Z"));
+        JsonNode listed = items(api.get(key, "/sessions?userId=eli")).getFirst();
+        assertThat(listed.path("dialogueTo").asString()).isEqualTo("2023-04-02T08:30:00Z");
+
+        JsonNode user = items(api.get(key, "/users")).stream()
+                .filter(u -> u.path("userId").asString().equals("eli")).findFirst().orElseThrow();
+        assertThat(user.path("lastSaidAt").asString()).isEqualTo("2023-04-02T08:30:00Z");
+        assertThat(Instant.parse(user.path("lastActiveAt").asString())).isAfter(Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    @Test
     void fromToAndSessionFiltersKeepOnlyMemoriesOfThatTimeAndSession() {
         String key = api.newTenant();
         String may = api.newSession(key, "gus", null);

@@ -182,6 +182,38 @@ class InspectorPageTest extends IntegrationTest {
     }
 
     @Test
+    void anImportedConversationShowsWhenItWasSaidBeforeWhenItWasStored() {
+        String key = api.newTenant();
+        String user = "march-" + tag;
+        String session = api.newSession(key, user, HISTORY_ONLY);
+        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, """
+                {"turns": [
+                  {"role": "user", "content": "We planted the tomatoes today.", "occurredAt": "2023-03-14T10:00:00Z"},
+                  {"role": "assistant", "content": "Lovely, which variety?", "occurredAt": "2023-03-14T10:01:00Z"}
+                ]}""").status()).isEqualTo(201);
+        String said = "2023";
+        String stored = String.valueOf(java.time.Year.now(java.time.ZoneOffset.UTC).getValue());
+
+        signIn(key);
+        WebElement userEntry = browser.visible(By.cssSelector(".user-list a[data-user='" + user + "']"));
+        assertThat(userEntry.getText()).contains(said).doesNotContain(stored);
+        userEntry.click();
+        WebElement memory = browser.visible(By.cssSelector("li[data-memory] .card-title"));
+        assertThat(memory.findElement(By.cssSelector("[data-time='dialogue']")).getText()).contains(said);
+        assertThat(memory.findElement(By.cssSelector("[data-time='stored']")).getText()).contains("stored")
+                .contains(stored);
+
+        go(route("users", user, "sessions"));
+        WebElement listed = browser.visible(By.cssSelector("li[data-session='" + session + "']"));
+        assertThat(listed.findElement(By.cssSelector("[data-time='dialogue']")).getText()).startsWith("Session of")
+                .contains(said);
+        assertThat(listed.findElement(By.cssSelector("[data-time='stored']")).getText()).contains("stored " )
+                .contains(stored);
+        listed.findElement(By.cssSelector("[data-time='dialogue']")).click();
+        assertThat(browser.visible(By.id("session-title")).getText()).startsWith("Session of").contains(said);
+    }
+
+    @Test
     void aMemoryShowsTheTurnsItRestsOnAndItsRevisionsAsADiff() {
         String key = api.newTenant();
         String user = "ines-" + tag;
