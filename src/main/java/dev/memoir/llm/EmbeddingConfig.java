@@ -3,6 +3,8 @@ package dev.memoir.llm;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
@@ -12,10 +14,12 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class EmbeddingConfig {
 
+    private static final Logger log = LoggerFactory.getLogger(EmbeddingConfig.class);
+
     @Bean
     @ConditionalOnProperty(name = "memoir.embedding.provider", havingValue = "in-process", matchIfMissing = true)
     EmbeddingModel inProcessEmbeddingModel(EmbeddingProperties properties) {
-        InProcessEmbeddingModel model = new InProcessEmbeddingModel(properties.model());
+        InProcessEmbeddingModel model = new InProcessEmbeddingModel(properties.model(), properties.effectiveThreads());
         if (properties.dimensions() != model.dimensions()) {
             throw new IllegalStateException("memoir.embedding.dimensions is " + properties.dimensions()
                     + " but the in-process model produces " + model.dimensions() + "-dimensional vectors");
@@ -25,9 +29,17 @@ class EmbeddingConfig {
 
     @Bean
     TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties, TokenCounter tokens) {
+        int passageTokens = properties.passageTokens();
+        int overlap = properties.passageOverlap();
+        // Passages are measured in the chat model's tokens; the embedding model's own run about a quarter more.
+        if (model instanceof InProcessEmbeddingModel inProcess && passageTokens > inProcess.maxTokens() * 3 / 4) {
+            passageTokens = inProcess.maxTokens() * 3 / 4;
+            overlap = Math.min(overlap, passageTokens / 8);
+            log.info("memoir.embedding.passage-tokens {} is more than {} reads: passages of {} tokens, {} repeated",
+                    properties.passageTokens(), properties.model(), passageTokens, overlap);
+        }
         return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction(),
-                properties.queryCacheSize(),
-                new PassageSplitter(tokens, properties.passageTokens(), properties.passageOverlap()));
+                properties.queryCacheSize(), new PassageSplitter(tokens, passageTokens, overlap));
     }
 
     /**

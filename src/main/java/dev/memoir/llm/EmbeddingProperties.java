@@ -28,6 +28,8 @@ import org.springframework.validation.annotation.Validated;
  *                         and dense search scores it by its best passage, so that what a long turn says at its end
  *                         is found as well as what it says first; 0 embeds every memory whole, in one vector
  * @param passageOverlap   tokens each passage repeats of the one before it
+ * @param threads          in-process model: threads embedding the texts of one write side by side (an import's
+ *                         turns, say), each text on one thread; 0 (default) for one per processor
  */
 @Validated
 @ConfigurationProperties("memoir.embedding")
@@ -39,12 +41,18 @@ public record EmbeddingProperties(
         @DefaultValue("256") @Min(1) int reembedBatchSize,
         @DefaultValue("1024") @Min(0) int queryCacheSize,
         @DefaultValue("256") @Min(0) @Max(2000) int passageTokens,
-        @DefaultValue("32") @Min(0) int passageOverlap) {
+        @DefaultValue("32") @Min(0) int passageOverlap,
+        @DefaultValue("0") @Min(0) @Max(256) int threads) {
 
     /** An overlap is part of a passage: it must leave the passage room to move on. */
     @AssertTrue(message = "memoir.embedding.passage-overlap must be less than half of passage-tokens")
     boolean isOverlapWithinPassage() {
         return passageTokens == 0 || passageOverlap * 2 < passageTokens;
+    }
+
+    /** The in-process model's embedding threads actually used. */
+    int effectiveThreads() {
+        return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
     }
 
     /** The instruction actually used for queries. */

@@ -1,7 +1,15 @@
 package dev.memoir.llm;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.ai.document.Document;
 import org.springframework.ai.embedding.Embedding;
@@ -9,50 +17,94 @@ import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.ai.embedding.EmbeddingRequest;
 import org.springframework.ai.embedding.EmbeddingResponse;
 
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
-
 /**
- * A small sentence-embedding model (quantised ONNX, shipped inside its Maven artifact) on ONNX Runtime, exposed
- * as a Spring AI {@link EmbeddingModel}: memory search works with no network and costs milliseconds a sentence.
- * bge-small-en-v1.5 is the default because it ranks the right dialogue turn far better than all-MiniLM-L6-v2 at
- * the same size (see docs/benchmarks.md).
+ * A small sentence-embedding model (quantised ONNX, shipped inside langchain4j's Maven artifacts) on ONNX Runtime,
+ * exposed as a Spring AI {@link EmbeddingModel}: memory search works with no network and costs milliseconds a
+ * sentence. bge-small-en-v1.5 is the default because it ranks the right dialogue turn far better than
+ * all-MiniLM-L6-v2 at the same size (see docs/benchmarks.md).
+ *
+ * <p>One text runs on one thread: a lone text (a search query) on the caller's, several (an import, a memory
+ * write) side by side on {@code threads} embedding threads, one per core by default. The model's own threads
+ * would make a lone short text no faster and keep cores busy that the rest of the request needs.
  */
-class InProcessEmbeddingModel implements EmbeddingModel {
+class InProcessEmbeddingModel implements EmbeddingModel, AutoCloseable {
 
     static final String BGE_SMALL = "bge-small-en-v1.5";
     static final String MINILM = "all-minilm-l6-v2";
 
-    private final dev.langchain4j.model.embedding.EmbeddingModel model;
+    private final OnnxSentenceEncoder encoder;
+    private final ExecutorService threads;
 
-    InProcessEmbeddingModel(String name) {
-        this.model = switch (name) {
-            case BGE_SMALL -> new BgeSmallEnV15QuantizedEmbeddingModel();
-            case MINILM -> new AllMiniLmL6V2QuantizedEmbeddingModel();
+    InProcessEmbeddingModel(String name, int threads) {
+        this.encoder = switch (name) {
+            case BGE_SMALL -> encoder("bge-small-en-v1.5-q", OnnxSentenceEncoder.Pooling.CLS);
+            case MINILM -> encoder("all-minilm-l6-v2-q", OnnxSentenceEncoder.Pooling.MEAN);
             default -> throw new IllegalStateException("memoir.embedding.model '" + name
                     + "' is not an in-process model; choose " + BGE_SMALL + " or " + MINILM);
         };
+        AtomicInteger count = new AtomicInteger();
+        this.threads = Executors.newFixedThreadPool(threads, task -> {
+            Thread thread = new Thread(task, "embedding-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    private static OnnxSentenceEncoder encoder(String files, OnnxSentenceEncoder.Pooling pooling) {
+        ClassLoader loader = InProcessEmbeddingModel.class.getClassLoader();
+        try (InputStream model = loader.getResourceAsStream(files + ".onnx");
+                InputStream tokenizer = loader.getResourceAsStream(files + "-tokenizer.json")) {
+            if (model == null || tokenizer == null) {
+                throw new IllegalStateException("The embedding model's files " + files + " are not on the class path");
+            }
+            return new OnnxSentenceEncoder(model.readAllBytes(), tokenizer, pooling, 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override
     public EmbeddingResponse call(EmbeddingRequest request) {
-        List<TextSegment> segments = request.getInstructions().stream().map(TextSegment::from).toList();
-        var embeddings = model.embedAll(segments).content();
-        List<Embedding> results = new ArrayList<>(embeddings.size());
-        for (int i = 0; i < embeddings.size(); i++) {
-            results.add(new Embedding(embeddings.get(i).vector(), i));
+        List<String> texts = request.getInstructions();
+        List<Embedding> results = new ArrayList<>(texts.size());
+        if (texts.size() == 1) {
+            results.add(new Embedding(encoder.embed(texts.getFirst()), 0));
+            return new EmbeddingResponse(results);
+        }
+        List<Future<float[]>> running = texts.stream().map(text -> threads.submit(() -> encoder.embed(text))).toList();
+        try {
+            for (int i = 0; i < running.size(); i++) {
+                results.add(new Embedding(running.get(i).get(), i));
+            }
+        } catch (InterruptedException e) {
+            running.forEach(future -> future.cancel(true));
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while embedding", e);
+        } catch (ExecutionException e) {
+            running.forEach(future -> future.cancel(true));
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
         }
         return new EmbeddingResponse(results);
     }
 
     @Override
     public float[] embed(Document document) {
-        return model.embed(document.getText()).content().vector();
+        return encoder.embed(document.getText());
+    }
+
+    /** The most tokens of a text the model reads (its tokenizer cuts the rest off). */
+    int maxTokens() {
+        return encoder.maxTokens();
     }
 
     @Override
     public int dimensions() {
         return 384;
+    }
+
+    @Override
+    public void close() {
+        threads.shutdownNow();
+        encoder.close();
     }
 }

@@ -76,9 +76,8 @@ public final class TextEmbedder {
     /**
      * Memories to store, each embedded passage by passage, all passages of all texts in one batch. A text within
      * one passage is embedded whole, as by {@link #embedDocument}. A longer one keeps each passage's vector, and
-     * stands for the whole by their average weighted by size: the model itself averages what it cannot read at
-     * once (its own 510-token parts), so this costs one embedding of the text in short, cheaper parts instead of a
-     * second pass over all of it.
+     * stands for the whole by their average weighted by size: the model reads only a text's first 512 tokens (bge-small), so
+     * this vector, unlike the text's own, stands for all of it, and costs no second pass over the text.
      */
     public List<EmbeddedDocument> embedInPassages(List<String> texts) {
         List<List<PassageSplitter.Span>> spans = texts.stream().map(passages::split).toList();
