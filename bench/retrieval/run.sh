@@ -8,6 +8,10 @@
 #   BENCH_SKIP_IMPORT=1 bench/retrieval/run.sh   # default settings on the data already imported (another jar, say)
 #   bench/retrieval/run.sh long 0 128 256         # long assistant answers (generate_long.py), one import per passage
 #                                                 # size (memoir.embedding.passage-tokens; 0 = one embedding each)
+#   bench/retrieval/run.sh speakers               # imported with and without the turns' speaker names, side by side
+#   bench/retrieval/run.sh import                 # import speed against the embedding model alone (import_speed.py)
+#   bench/retrieval/run.sh import before=/tmp/old.jar current=target/memoir-0.1.0-SNAPSHOT.jar
+#                                                 # the same for each jar, side by side, each on a fresh database
 #
 # Needs Python 3 (standard library), a JDK 21+ and PostgreSQL with pgvector. If no PostgreSQL answers, the script
 # runs scripts/local-postgres.sh (Debian; root or sudo) for the memoir_bench database. Results, logs and the
@@ -136,6 +140,22 @@ run_default() {
   stop_service
 }
 
+# The same dialogue imported twice on one service, into two tenants: turns by role alone ("User: ..."), then with
+# each turn's speaker named ("Caroline: ..."); every question searched in both.
+run_speakers() {
+  python3 "$HERE/generate.py" --seed "$SEED" --out "$OUT/data.json"
+  start_service default
+  local variant flag
+  for variant in roles speakers; do
+    flag=(); [ "$variant" = speakers ] && flag=(--speakers)
+    python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/data.json" \
+      --state "$OUT/state-$variant.json" --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" "${flag[@]}" \
+      --label "$variant" --settings "service defaults" --out "$OUT/result-$variant.json" | tee "$OUT/result-$variant.md"
+  done
+  stop_service
+  python3 "$HERE/run.py" --summarize "$OUT/result-roles.json" "$OUT/result-speakers.json" | tee "$OUT/speakers.md"
+}
+
 # LABEL|MODES|service arguments. Every entry names both fusion settings and the lexical ranking, so that it
 # measures the same thing whatever the jar's defaults are: the first grid was run against rrf-k 60 and lexical
 # weight 1.0, the defaults until the retrieval benchmark chose rrf-k 20 and lexical weight 0.3, and every entry
@@ -211,6 +231,34 @@ run_long() {
   python3 "$HERE/run.py" --summarize "${results[@]}"
 }
 
+# run_import [LABEL=JAR ...]: import speed (import_speed.py) with each jar (default: this checkout's), each on a
+# fresh memoir_bench_import database, then one table over them
+run_import() {
+  local entries=("$@")
+  [ "${#entries[@]}" -gt 0 ] || entries=("current=$JAR")
+  python3 "$HERE/generate.py" --seed "$SEED" --out "$OUT/data.json"
+  python3 "$HERE/generate_long.py" --out "$OUT/long.json"
+  (cd "$ROOT" && ./mvnw -B -q dependency:build-classpath -Dmdep.outputFile="$OUT/cp.txt" -Dmdep.includeScope=runtime)
+  local entry label results=() main_db="$DB" main_jar="$JAR"
+  DB=memoir_bench_import
+  for entry in "${entries[@]}"; do
+    label="${entry%%=*}"; JAR="${entry#*=}"
+    psql_super -c "drop database if exists $DB with (force)"
+    BENCH_FRESH=0 setup_database
+    start_service "import-$label" ${BENCH_ARGS:-}
+    python3 "$HERE/import_speed.py" --base-url "$BASE" --bootstrap-key "$KEY" --short "$OUT/data.json" \
+      --long "$OUT/long.json" --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" --classpath "$(cat "$OUT/cp.txt")" \
+      --java "$JAVA" --label "$label" --workdir "$OUT" --out "$OUT/import-$label.json" >/dev/null
+    stop_service
+    # The embedding limit with nothing else running: the service stopped.
+    python3 "$HERE/import_speed.py" --limit-of "$OUT/import-$label.json" --classpath "$(cat "$OUT/cp.txt")" \
+      --java "$JAVA" --workdir "$OUT" >/dev/null
+    results+=("$OUT/import-$label.json")
+  done
+  DB="$main_db"; JAR="$main_jar"
+  python3 "$HERE/import_speed.py" --table "${results[@]}" | tee "$OUT/import.md"
+}
+
 pick_java
 setup_database
 build_jar
@@ -219,7 +267,9 @@ case "${1:-default}" in
   grid) shift; run_grid "$@" ;;
   all) run_default; run_grid ;;
   long) shift; run_long "$@"; exit 0 ;;
-  *) echo "usage: $0 [default|grid|all|long [passage-tokens ...]]" >&2; exit 2 ;;
+  import) shift; run_import "$@"; exit 0 ;;
+  speakers) run_speakers; exit 0 ;;
+  *) echo "usage: $0 [default|grid|all|long [passage-tokens ...]|import [label=jar ...]|speakers]" >&2; exit 2 ;;
 esac
 results=("$OUT/result-default.json")
 for entry in "${GRID[@]}"; do
