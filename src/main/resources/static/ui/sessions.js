@@ -108,6 +108,7 @@ function turnCard(userId, turn, focused) {
     'data-turn': turn.id },
   h('div', { class: 'card-title' },
     h('span', { class: ['badge', turn.role] }, turn.role),
+    turn.speaker ? h('span', { class: 'speaker' }, turn.speaker) : null,
     h('span', { class: 'meta' }, `Turn ${turn.seq + 1}`),
     time(turn.occurredAt)),
   h('p', { class: 'text' }, turn.content));

@@ -105,7 +105,7 @@ class SessionController {
             } else if (turn.content() == null || !TextSafety.hasVisibleCharacter(turn.content())) {
                 skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(), "it has no visible text"));
             } else {
-                dialogue.add(new NewTurn(role.get(), turn.content(), turn.occurredAt()));
+                dialogue.add(new NewTurn(role.get(), turn.content(), turn.occurredAt(), turn.speakerName()));
                 positions.add(i);
             }
         }

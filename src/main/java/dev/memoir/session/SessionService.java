@@ -150,8 +150,7 @@ public class SessionService {
             // An imported reply answers the user turn right before it.
             UUID question = turn.role() == Role.ASSISTANT && previous != null && previous.role() == Role.USER
                     ? previous.id() : null;
-            previous = turns.save(new Turn(sessionId, ++seq, turn.role(), turn.content(), times.get(i), question))
-                    .view();
+            previous = turns.save(new Turn(sessionId, ++seq, turn, times.get(i), question)).view();
             stored.add(previous);
         }
         session.heard(stored.getFirst().occurredAt(), stored.getLast().occurredAt());

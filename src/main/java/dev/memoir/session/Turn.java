@@ -27,6 +27,8 @@ class Turn {
     @Enumerated(EnumType.STRING)
     private Role role;
 
+    private String speakerName;
+
     private String content;
 
     private Instant createdAt;
@@ -53,7 +55,13 @@ class Turn {
         this.replyTo = question;
     }
 
+    /** An imported turn, with its speaker's name where the dialogue gives one. */
+    Turn(UUID sessionId, int seq, NewTurn turn, Instant occurredAt, UUID question) {
+        this(sessionId, seq, turn.role(), turn.content(), occurredAt, question);
+        this.speakerName = turn.speaker();
+    }
+
     TurnView view() {
-        return new TurnView(id, sessionId, seq, role, content, createdAt, occurredAt, replyTo);
+        return new TurnView(id, sessionId, seq, role, speakerName, content, createdAt, occurredAt, replyTo);
     }
 }

@@ -11,6 +11,8 @@ public record TurnView(
         UUID sessionId,
         @Schema(description = "Position in the session, from 0") int seq,
         @Schema(example = "user") Role role,
+        @Schema(description = "Who said it, as an imported dialogue names them; null where only the role is known",
+                example = "Caroline") String speaker,
         String content,
         Instant createdAt,
         @Schema(description = "When the turn was said: given at import, else when Memoir stored it")
@@ -18,8 +20,8 @@ public record TurnView(
         @Schema(description = "For a reply: the user turn it answers (for a reply Memoir made, the message it "
                 + "answered; for an imported reply, the user turn right before it); null otherwise") UUID replyTo) {
 
-    /** The utterance as history memory and prompts write it: "User: ..." or "Assistant: ...". */
+    /** The utterance as history memory writes it: "Caroline: ..." for a named speaker, else "User: ...". */
     public String asLine() {
-        return new NewTurn(role, content).asLine();
+        return NewTurn.line(role, speaker, content);
     }
 }

@@ -12,8 +12,10 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import dev.memoir.web.VisibleText;
 import dev.memoir.web.WireNames;
 
 @Schema(description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
@@ -54,8 +56,19 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
             @Schema(description = "What was said. A message without visible text (empty, or only spaces and "
                     + "invisible characters) is skipped, not refused", example = "I moved to Porto last year.")
             @Size(max = 32000) String content,
+            @Schema(description = "Who said it, as the dialogue names them (a chat between two people, or an "
+                    + "export that names the user): the turn's history memory then reads \"Caroline: ...\" instead "
+                    + "of \"User: ...\", so that a question naming the person finds what they said. One line, up to "
+                    + "100 characters; blank is the same as absent", example = "Caroline")
+            @VisibleText @Size(max = 100) @Pattern(regexp = "[^\\p{Cntrl}]*", message = "must be one line without "
+                    + "control characters") String speaker,
             @Schema(description = "When it was said (ISO-8601); turns must be in order and not in the future. "
                     + "Omitted, the turn is dated when Memoir stores it. Give it to every turn of an import or to "
                     + "none.", example = "2023-05-08T13:56:00Z") Instant occurredAt) {
+
+        /** The speaker's name as stored: trimmed, or null when none was given. */
+        String speakerName() {
+            return speaker == null || speaker.isBlank() ? null : speaker.strip();
+        }
     }
 }

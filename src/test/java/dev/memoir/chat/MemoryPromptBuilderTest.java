@@ -37,7 +37,7 @@ class MemoryPromptBuilderTest {
     }
 
     private static TurnView turn(Role role, String content) {
-        return new TurnView(UUID.randomUUID(), SESSION, 0, role, content, Instant.EPOCH, Instant.EPOCH, null);
+        return new TurnView(UUID.randomUUID(), SESSION, 0, role, null, content, Instant.EPOCH, Instant.EPOCH, null);
     }
 
     private static Retrieval recalled(List<ScoredMemory> memories, Map<UUID, List<TurnView>> dialogues) {

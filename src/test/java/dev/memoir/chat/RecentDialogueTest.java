@@ -14,7 +14,7 @@ import dev.memoir.session.TurnView;
 class RecentDialogueTest {
 
     private static TurnView turn(int seq, int length) {
-        return new TurnView(UUID.randomUUID(), null, seq, seq % 2 == 0 ? Role.USER : Role.ASSISTANT,
+        return new TurnView(UUID.randomUUID(), null, seq, seq % 2 == 0 ? Role.USER : Role.ASSISTANT, null,
                 "x".repeat(length), Instant.EPOCH, Instant.EPOCH, null);
     }
 

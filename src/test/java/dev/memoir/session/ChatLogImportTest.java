@@ -98,4 +98,43 @@ class ChatLogImportTest extends IntegrationTest {
         assertThat(refused.text("detail")).isEqualTo("turns[0].role has an invalid value: unknown role 'narrator'; "
                 + "accepted: user, assistant, system, developer, tool, function");
     }
+
+    @Test
+    void aNamedSpeakerIsStoredWithTheTurnAndNamesItsHistoryMemory() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "two-friends", null);
+
+        Api.Response imported = api.send("POST", "/sessions/" + session + "/turns", key, """
+                {"turns": [
+                  {"role": "user", "speaker": "  Caroline ", "content": "I adopted a puppy %s"},
+                  {"role": "assistant", "speaker": "Melanie", "content": "What is its name? %s"},
+                  {"role": "user", "speaker": " ", "content": "Biscuit %s"}
+                ]}""".formatted(tag, tag, tag));
+
+        assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
+        JsonNode turns = api.get(key, "/sessions/" + session).body().path("turns");
+        assertThat(turns).extracting(turn -> turn.path("speaker").isNull() ? null : turn.path("speaker").asString())
+                .containsExactly("Caroline", "Melanie", null);
+        assertThat(ofKind(api.get(key, "/memory?userId=two-friends"), "history"))
+                .extracting(m -> m.path("text").asString())
+                .containsExactlyInAnyOrder("Caroline: I adopted a puppy " + tag, "Melanie: What is its name? " + tag,
+                        "User: Biscuit " + tag);
+    }
+
+    @Test
+    void aSpeakerNameOnSeveralLinesOrTooLongIsRefusedAndNothingStored() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "named", null);
+
+        Api.Response refused = api.send("POST", "/sessions/" + session + "/turns", key, """
+                {"turns": [
+                  {"role": "user", "speaker": "Caro\\nline", "content": "Hello"},
+                  {"role": "assistant", "speaker": "%s", "content": "Hi"}
+                ]}""".formatted("M".repeat(101)));
+
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().path("errors").findValuesAsString("field")).as(refused.raw())
+                .containsExactlyInAnyOrder("turns[0].speaker", "turns[1].speaker");
+        assertThat(api.get(key, "/sessions/" + session).body().path("turns")).isEmpty();
+    }
 }
