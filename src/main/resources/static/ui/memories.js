@@ -339,7 +339,9 @@ function drawResults(results, userId, items, mode) {
               why.densePassage.end), 160)}”`) : null),
         h('span', { class: 'part lexical' }, h('strong', {}, 'Lexical'),
           why.lexicalRank ? `rank ${why.lexicalRank}, score ${formatNumber(why.lexicalScore)}, `
-            + `coverage ${formatNumber(why.lexicalCoverage)}` : 'no query word matched'));
+            + `coverage ${formatNumber(why.lexicalCoverage)}` : 'no query word matched'),
+        why.periodRank ? h('span', { class: 'part period' }, h('strong', {}, 'Period'),
+          `rank ${why.periodRank} among the memories of the months the query names`) : null);
       return memoryCard(userId, memory, explanation);
     })));
   // Bar widths are set through the CSSOM: the page's policy allows no inline style attributes.

@@ -35,6 +35,8 @@ import org.springframework.validation.annotation.Validated;
  *                             the query's word rarity the memory holds ({@code coverage-weighted}, rarity ranking
  *                             only): with plain reciprocal rank fusion, a memory that shares only a common word with
  *                             the question got a lexical rank and pushed down what the embedding found
+ * @param periodWeight         weight of the third ranking of a hybrid search whose query names a month with its year:
+ *                             the memories said in that period, nearest first; 0 turns it off
  */
 @Validated
 @ConfigurationProperties("memoir.search")
@@ -48,7 +50,8 @@ public record SearchProperties(
         @DefaultValue("0") @Min(0) @Max(63) int lexicalNormalization,
         @DefaultValue("4") @Min(1) @Max(10) int efSearchFactor,
         @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample,
-        @DefaultValue("coverage-weighted") @NotNull Fusion fusion) {
+        @DefaultValue("coverage-weighted") @NotNull Fusion fusion,
+        @DefaultValue("1.0") @DecimalMin("0.0") double periodWeight) {
 
     /** How the two rankings are fused. */
     public enum Fusion {

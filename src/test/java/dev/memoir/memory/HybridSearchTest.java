@@ -74,6 +74,43 @@ class HybridSearchTest extends IntegrationTest {
     }
 
     @Test
+    void aQuestionNamingAMonthAndYearRanksWhatWasSaidThenThirdAndFirst() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "shopper",
+                "{\"write\": [\"history\"], \"read\": [\"history\"]}");
+        // A purchase each month, told alike, so that neither the words nor the embedding can tell them apart, and
+        // the month's name is in every memory of its month.
+        String[] bought = {"a new lamp", "a new kettle", "a new rug", "a new kettle lid"};
+        String turn = "{\"role\": \"user\", \"content\": \"%s\", \"occurredAt\": \"2023-%02d-%dT10:00:00Z\"}";
+        StringBuilder turns = new StringBuilder();
+        for (int m = 0; m < bought.length; m++) {
+            turns.append(m == 0 ? "" : ",").append(turn.formatted("I bought " + bought[m] + " today", m + 1, 10))
+                    .append(",").append(turn.formatted("Lovely weather for a walk", m + 1, 11));
+        }
+        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, "{\"turns\": [" + turns + "]}")
+                .status()).isEqualTo(201);
+
+        List<JsonNode> found = items(api.get(key, "/memory?userId=shopper&kind=history&explain=true&limit=8"
+                + "&query=What%20did%20I%20buy%20in%20March%202023%3F"));
+
+        assertThat(found.getFirst().path("text").asString()).isEqualTo("User: I bought a new rug today");
+        assertThat(found).filteredOn(m -> !m.path("explanation").path("periodRank").isNull())
+                .extracting(m -> m.path("text").asString())
+                .containsExactly("User: I bought a new rug today", "User: Lovely weather for a walk");
+        JsonNode first = found.getFirst().path("explanation");
+        assertThat(first.path("periodRank").asInt()).isEqualTo(1);
+        double dense = first.path("denseRank").isNull() ? 0 : 1.0 / (20 + first.path("denseRank").asInt());
+        double lexical = first.path("lexicalRank").isNull() ? 0
+                : first.path("lexicalCoverage").asDouble() / (20 + first.path("lexicalRank").asInt());
+        assertThat(first.path("fusedScore").asDouble()).isCloseTo(dense + lexical + 1.0 / 21,
+                org.assertj.core.data.Offset.offset(1e-9));
+
+        List<JsonNode> noMonth = items(api.get(key, "/memory?userId=shopper&kind=history&explain=true&limit=8"
+                + "&query=What%20did%20I%20buy%3F"));
+        assertThat(noMonth).allSatisfy(m -> assertThat(m.path("explanation").path("periodRank").isNull()).isTrue());
+    }
+
+    @Test
     void aRareWordOutranksANameRepeatedInEveryGreeting() {
         String key = api.newTenant();
         historyOf(key, "mel", "Hi Melanie! Melanie, so good to hear from you, Melanie ",
