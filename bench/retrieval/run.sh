@@ -19,7 +19,7 @@
 #
 # Environment: BENCH_OUT (/tmp/memoir-retrieval-bench), BENCH_PORT (18081), BENCH_JAR
 # (target/memoir-0.1.0-SNAPSHOT.jar, built with ./mvnw -B -q package -DskipTests when missing), BENCH_SEED
-# (20240501), BENCH_FRESH=1 to drop and recreate the memoir_bench database first, BENCH_SKIP_IMPORT=1 to search
+# (20240501), BENCH_JAVA_OPTS (JVM options for the service), BENCH_FRESH=1 to drop and recreate the memoir_bench database first, BENCH_SKIP_IMPORT=1 to search
 # the data set and import already in $BENCH_OUT (data.json, state.json) instead of generating and importing again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -102,7 +102,8 @@ build_jar() {
 start_service() {
   local label="$1"; shift
   log "starting Memoir ($label) on port $PORT"
-  "$JAVA" -jar "$JAR" --server.port="$PORT" --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$DB" \
+  # shellcheck disable=SC2086  (BENCH_JAVA_OPTS: JVM options, e.g. a flight recording, split on spaces)
+  "$JAVA" ${BENCH_JAVA_OPTS:-} -jar "$JAR" --server.port="$PORT" --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$DB" \
     --memoir.security.bootstrap-key="$KEY" "$@" >"$OUT/service-$label.log" 2>&1 &
   SERVICE_PID=$!
   for _ in $(seq 1 180); do
@@ -166,6 +167,7 @@ RARITY="--memoir.search.lexical-ranking=rarity"
 # Every lexical rank counting in full: the fusion of every entry before the coverage-* ones (the default until commit
 # faa3799; older jars ignore the setting).
 PLAIN_RRF="--memoir.search.fusion=rrf"
+COVERAGE="--memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20"
 GRID=(
   "norm1|lexical,hybrid|--memoir.search.lexical-normalization=1 $TS_RANK $OLD_FUSION $PLAIN_RRF"
   "norm32|lexical,hybrid|--memoir.search.lexical-normalization=32 $TS_RANK $OLD_FUSION $PLAIN_RRF"
@@ -192,18 +194,31 @@ GRID=(
   "coverage-lexw0.3|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.3"
   "coverage-lexw0.5|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=0.5"
   "coverage-lexw1|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.0"
+  "coverage-lexw1.5|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=1.5"
+  "coverage-lexw2|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=20 --memoir.search.lexical-weight=2.0"
+  "coverage-rrf60-lexw1|hybrid|$RARITY --memoir.search.fusion=coverage-weighted --memoir.search.rrf-k=60 --memoir.search.lexical-weight=1.0"
+  # The third ranking for a question naming a month with its year (jars from the commit after a338584 on):
+  # period0-lexw1 names the defaults before it.
+  "period0-lexw1|hybrid|$RARITY $COVERAGE --memoir.search.lexical-weight=1.0 --memoir.search.period-weight=0"
+  "period1-lexw1|hybrid|$RARITY $COVERAGE --memoir.search.lexical-weight=1.0 --memoir.search.period-weight=1.0"
+  "period1-lexw1.5|hybrid|$RARITY $COVERAGE --memoir.search.lexical-weight=1.5 --memoir.search.period-weight=1.0"
+  "period1-lexw2|hybrid|$RARITY $COVERAGE --memoir.search.lexical-weight=2.0 --memoir.search.period-weight=1.0"
 )
 
-# run_grid [LABEL ...]: every grid entry, or only the ones named
+# run_grid [LABEL ...]: every grid entry, or only the ones named, on the import in $OUT/$BENCH_STATE (state.json;
+# state-roles.json or state-speakers.json after 'speakers', whose name then ends each result's label)
 run_grid() {
-  if [ ! -f "$OUT/state.json" ]; then log "nothing imported yet: run '$0' first"; exit 1; fi
+  local state="${BENCH_STATE:-state.json}" suffix=""
+  if [ ! -f "$OUT/$state" ]; then log "nothing imported yet: run '$0' first"; exit 1; fi
+  if [ "$state" != state.json ]; then suffix="-${state#state-}"; suffix="${suffix%.json}"; fi
   local entry label modes args
   for entry in "${GRID[@]}"; do
     IFS='|' read -r label modes args <<<"$entry"
     if [ "$#" -gt 0 ] && [[ " $* " != *" $label "* ]]; then continue; fi
     # shellcheck disable=SC2086
     start_service "$label" $args
-    python3 "$HERE/run.py" --base-url "$BASE" --data "$OUT/data.json" --state "$OUT/state.json" --skip-import \
+    label="$label$suffix"
+    python3 "$HERE/run.py" --base-url "$BASE" --data "$OUT/data.json" --state "$OUT/$state" --skip-import \
       --no-bm25 --modes "$modes" --label "$label" --settings="$args" --out "$OUT/result-$label.json" \
       | tee "$OUT/result-$label.md"
     stop_service
@@ -275,4 +290,4 @@ results=("$OUT/result-default.json")
 for entry in "${GRID[@]}"; do
   f="$OUT/result-${entry%%|*}.json"; [ -f "$f" ] && results+=("$f")
 done
-[ -f "${results[0]}" ] && python3 "$HERE/run.py" --summarize "${results[@]}"
+if [ -f "${results[0]}" ]; then python3 "$HERE/run.py" --summarize "${results[@]}"; fi
