@@ -34,10 +34,12 @@ import org.springframework.stereotype.Repository;
  * planner may look each one up through the user's index instead of the key, and then each costs a scan of the
  * user's rows (retrieval benchmark on a database without autovacuum: hybrid p50 28.8 ms instead of 10).
  *
- * <p>A question that names a month with its year ({@link QueryPeriod}) gets a third ranking: the memories said in
- * that period, nearest first, fused like the other two, so that "What did Melanie buy in October 2022?" finds the
- * October purchase that neither the words nor the embedding can tell from the others. Without such a month the
- * period is null, the ranking's conditions fold to false and PostgreSQL does not scan for it.
+ * <p>A question that names a month with its year ({@link QueryPeriod}) gets a third ranking: the memories whose
+ * dialogue began in that period, nearest first, fused like the other two, so that "What did Melanie buy in October
+ * 2022?" finds the October purchase that neither the words nor the embedding can tell from the others. "Began in",
+ * not "overlaps": a range of the user's time index, ranked exactly, where an overlap could only be found by the
+ * HNSW scan filtering its way through the user's other months (100,000-memory user: 88 ms instead of 4). Without
+ * such a month the period is null, the ranking's conditions fold to false and PostgreSQL does not scan for it.
  */
 @Repository
 class HybridSearchRepository {
@@ -127,7 +129,7 @@ class HybridSearchRepository {
                 from (select m.id, m.embedding <=> :vector as distance
                       from memory_records m
                       where %1$s and m.embedding_model = :model
-                        and m.occurred_to >= cast(:periodFrom as timestamptz)
+                        and m.occurred_from >= cast(:periodFrom as timestamptz)
                         and m.occurred_from < cast(:periodTo as timestamptz)
                       order by m.embedding <=> :vector
                       limit :periodCandidates) in_period

@@ -20,8 +20,9 @@ public record SearchExplanation(
         @Schema(description = "Share of the query words' summed rarity that the memory holds, from 0 to 1 (1 when "
                 + "it holds every query word); it scales the lexical rank's part of the fused score. 1 when the "
                 + "fusion does not weigh coverage; null when no query word matched") Double lexicalCoverage,
-        @Schema(description = "Rank among the memories said in the months the query names with their year (\"in "
-                + "October 2022\"), nearest first; null when the query names none, or the memory is outside them")
+        @Schema(description = "Rank among the memories whose dialogue began in the months the query names with "
+                + "their year (\"in October 2022\"), nearest first; null when the query names none, or the memory "
+                + "is outside them")
         Integer periodRank,
         @Schema(description = "Reciprocal-rank fusion of the rankings: dense weight / (k + dense rank) + lexical "
                 + "weight × lexical coverage / (k + lexical rank) + period weight / (k + period rank)")

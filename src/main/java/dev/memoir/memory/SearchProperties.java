@@ -36,7 +36,7 @@ import org.springframework.validation.annotation.Validated;
  *                             only): with plain reciprocal rank fusion, a memory that shares only a common word with
  *                             the question got a lexical rank and pushed down what the embedding found
  * @param periodWeight         weight of the third ranking of a hybrid search whose query names a month with its year:
- *                             the memories said in that period, nearest first; 0 turns it off
+ *                             the memories whose dialogue began in that period, nearest first; 0 turns it off
  */
 @Validated
 @ConfigurationProperties("memoir.search")

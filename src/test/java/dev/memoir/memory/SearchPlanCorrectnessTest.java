@@ -2,12 +2,15 @@ package dev.memoir.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -119,6 +122,47 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
                     status -> repository.plan(search(user, centres.getFirst()), embedder.modelName()));
             assertThat(PlanPartitions.in(plan)).as("partitions in the plan for %s: %s", user, plan).hasSize(1);
         }
+    }
+
+    @Test
+    void aQuestionNamingAMonthRanksThatMonthsNearestMemoriesExactlyThroughTheUsersTimeIndex() {
+        // The large user's memories, one every seven hours from January 2020: about 100 a month.
+        Instant start = Instant.parse("2020-01-01T00:00:00Z");
+        List<Instant> said = IntStream.range(0, large.size()).mapToObj(i -> start.plus(Duration.ofHours(7L * i)))
+                .toList();
+        jdbc.sql("""
+                update memory_records m set occurred_from = v.said, occurred_to = v.said
+                from unnest(cast(:ids as uuid[]), cast(:said as timestamptz[])) as v(id, said)
+                where m.id = v.id and m.tenant_id = :tenant and m.user_id = 'large'""")
+                .param("ids", large.stream().map(s -> s.id().toString()).collect(Collectors.joining(",", "{", "}")))
+                .param("said", said.stream().map(Instant::toString).collect(Collectors.joining(",", "{", "}")))
+                .param("tenant", tenant.value())
+                .update();
+        jdbc.sql("analyze memory_records").update();
+        float[] query = near(centres.get(3), 0.5);
+        MemorySearch search = MemorySearch.of(tenant, "large", Set.of(MemoryKind.HISTORY),
+                new SearchQuery("What did I note in March 2021?", query), 10);
+        Instant march = Instant.parse("2021-03-01T00:00:00Z");
+        Instant april = Instant.parse("2021-04-01T00:00:00Z");
+        List<UUID> nearestInMarch = IntStream.range(0, large.size())
+                .filter(i -> !said.get(i).isBefore(march) && said.get(i).isBefore(april)).mapToObj(large::get)
+                .sorted(Comparator.comparingDouble((Stored s) -> -Vectors.cosine(query, s.vector())))
+                .map(Stored::id).toList();
+
+        List<HybridSearchRepository.Hit> hits = transaction.execute(
+                status -> repository.search(search, embedder.modelName()));
+        List<String> plan = transaction.execute(status -> repository.plan(search, embedder.modelName()));
+
+        List<HybridSearchRepository.Hit> ranked = hits.stream().filter(h -> h.explanation().periodRank() != null)
+                .toList();
+        assertThat(ranked).hasSizeGreaterThanOrEqualTo(5);
+        for (HybridSearchRepository.Hit hit : ranked) {
+            assertThat(hit.memory().id()).as("period rank %d", hit.explanation().periodRank())
+                    .isEqualTo(nearestInMarch.get(hit.explanation().periodRank() - 1));
+        }
+        // Ranked through the HNSW index instead, the month's memories were found by filtering the scan through every
+        // other month: 88 ms instead of 4 for a user with 100,000 memories.
+        assertThat(String.join("\n", plan)).contains("occurred_from_idx");
     }
 
     private double recallAt10(String user, List<Stored> stored, boolean forceIndex) {
