@@ -59,9 +59,11 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
             @Schema(description = "Who said it, as the dialogue names them (a chat between two people, or an "
                     + "export that names the user): the turn's history memory then reads \"Caroline: ...\" instead "
                     + "of \"User: ...\", so that a question naming the person finds what they said. One line, up to "
-                    + "100 characters; blank is the same as absent", example = "Caroline")
-            @VisibleText @Size(max = 100) @Pattern(regexp = "[^\\p{Cntrl}]*", message = "must be one line without "
-                    + "control characters") String speaker,
+                    + "100 characters, without control or format characters; only spaces is the same as absent",
+                    example = "Caroline")
+            @VisibleText @Size(max = 100) @Pattern(regexp = "[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]*",
+                    message = "must be one line without control, format or line-separator characters")
+            String speaker,
             @Schema(description = "When it was said (ISO-8601); turns must be in order and not in the future. "
                     + "Omitted, the turn is dated when Memoir stores it. Give it to every turn of an import or to "
                     + "none.", example = "2023-05-08T13:56:00Z") Instant occurredAt) {

@@ -22,12 +22,24 @@ class QueryPeriodTest {
                 .contains(period("2021-09-01T00:00:00Z", "2021-10-01T00:00:00Z"));
         assertThat(QueryPeriod.in("Anything from Feb, 2024"))
                 .contains(period("2024-02-01T00:00:00Z", "2024-03-01T00:00:00Z"));
+        assertThat(QueryPeriod.in("What did she say on May 7, 2023?"))
+                .contains(period("2023-05-01T00:00:00Z", "2023-06-01T00:00:00Z"));
+        assertThat(QueryPeriod.in("The party on October 13th, 2022"))
+                .contains(period("2022-10-01T00:00:00Z", "2022-11-01T00:00:00Z"));
     }
 
     @Test
     void severalMonthsSpanFromTheEarliestToTheEndOfTheLatest() {
         assertThat(QueryPeriod.in("Did she move between May 2023 and March 2023?"))
                 .contains(period("2023-03-01T00:00:00Z", "2023-06-01T00:00:00Z"));
+    }
+
+    @Test
+    void monthsFurtherApartThanThreeMonthsAreNoPeriod() {
+        assertThat(QueryPeriod.in("from March 2023 to May 2023"))
+                .contains(period("2023-03-01T00:00:00Z", "2023-06-01T00:00:00Z"));
+        assertThat(QueryPeriod.in("in March 2020 or March 2023")).isEmpty();
+        assertThat(QueryPeriod.in("from March 2023 to June 2023")).isEmpty();
     }
 
     @Test

@@ -15,8 +15,11 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -31,6 +34,7 @@ import dev.memoir.tenant.TenantId;
  * nearest neighbours computed here, over a few thousand memories.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SearchPlanCorrectnessTest extends IntegrationTest {
 
     private static final int DIMENSIONS = 384;
@@ -125,6 +129,7 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
     }
 
     @Test
+    @Order(Integer.MAX_VALUE) // Last: it dates the large user's memories, and each update adds to the HNSW graph.
     void aQuestionNamingAMonthRanksThatMonthsNearestMemoriesExactlyThroughTheUsersTimeIndex() {
         // The large user's memories, one every seven hours from January 2020: about 100 a month.
         Instant start = Instant.parse("2020-01-01T00:00:00Z");

@@ -122,19 +122,22 @@ class ChatLogImportTest extends IntegrationTest {
     }
 
     @Test
-    void aSpeakerNameOnSeveralLinesOrTooLongIsRefusedAndNothingStored() {
+    void aSpeakerNameOnSeveralLinesWithFormatCharactersOrTooLongIsRefusedAndNothingStored() {
         String key = api.newTenant();
         String session = api.newSession(key, "named", null);
 
         Api.Response refused = api.send("POST", "/sessions/" + session + "/turns", key, """
                 {"turns": [
                   {"role": "user", "speaker": "Caro\\nline", "content": "Hello"},
-                  {"role": "assistant", "speaker": "%s", "content": "Hi"}
+                  {"role": "assistant", "speaker": "%s", "content": "Hi"},
+                  {"role": "user", "speaker": "Caro\\u2028line", "content": "Hello again"},
+                  {"role": "assistant", "speaker": "\\u202eenilaroC", "content": "Hi again"}
                 ]}""".formatted("M".repeat(101)));
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body().path("errors").findValuesAsString("field")).as(refused.raw())
-                .containsExactlyInAnyOrder("turns[0].speaker", "turns[1].speaker");
+                .containsExactlyInAnyOrder("turns[0].speaker", "turns[1].speaker", "turns[2].speaker",
+                        "turns[3].speaker");
         assertThat(api.get(key, "/sessions/" + session).body().path("turns")).isEmpty();
     }
 }
