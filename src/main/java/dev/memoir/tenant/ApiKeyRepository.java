@@ -8,8 +8,6 @@ import org.springframework.data.jpa.repository.JpaRepository;
 
 interface ApiKeyRepository extends JpaRepository<ApiKey, UUID> {
 
-    Optional<ApiKey> findByKeyHash(String keyHash);
-
     Optional<ApiKey> findByIdAndTenantId(UUID id, UUID tenantId);
 
     List<ApiKey> findByTenantIdOrderByCreatedAtAscIdAsc(UUID tenantId);
