@@ -57,7 +57,7 @@ class InProcessEmbeddingModel implements EmbeddingModel, AutoCloseable {
             if (model == null || tokenizer == null) {
                 throw new IllegalStateException("The embedding model's files " + files + " are not on the class path");
             }
-            return new OnnxSentenceEncoder(model.readAllBytes(), tokenizer, pooling, 1);
+            return new OnnxSentenceEncoder(model.readAllBytes(), tokenizer, pooling);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

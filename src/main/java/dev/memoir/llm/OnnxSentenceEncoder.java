@@ -22,9 +22,8 @@ import ai.onnxruntime.OrtSession;
  *
  * <p>Why not langchain4j's own: it tokenises every text three times, and runs ONNX Runtime with its default
  * threads, which spin between runs. Embedding runs beside the import's and searches' own work (HTTP, JSON, the
- * database on the same cores), so spinning threads took CPU from it: an import spent 35 s of CPU to embed what
- * the model alone embeds with 21 s (docs/benchmarks.md). Here a text is tokenised once and a session's threads
- * sleep when idle.
+ * database on the same cores), so spinning threads took CPU from it (docs/benchmarks.md#import-speed). Here a text
+ * is tokenised once and a session's thread sleeps when idle.
  *
  * <p>Texts are run one at a time, not padded into batches: the models are dynamically quantised, so a batch
  * shares one quantisation scale and each text's vector would depend on what it was batched with.
@@ -44,15 +43,12 @@ final class OnnxSentenceEncoder implements AutoCloseable {
     private final Pooling pooling;
     private final boolean typeIds;
 
-    /**
-     * @param threads ONNX Runtime's threads for one run: 1 where runs go side by side on their own threads, more to
-     *                make a lone text (a search query) faster
-     */
-    OnnxSentenceEncoder(byte[] model, InputStream tokenizerJson, Pooling pooling, int threads) {
+    /** Each run on one ONNX Runtime thread: runs go side by side on their callers' threads. */
+    OnnxSentenceEncoder(byte[] model, InputStream tokenizerJson, Pooling pooling) {
         try {
             this.environment = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-            options.setIntraOpNumThreads(threads);
+            options.setIntraOpNumThreads(1);
             options.setInterOpNumThreads(1);
             options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
@@ -69,7 +65,7 @@ final class OnnxSentenceEncoder implements AutoCloseable {
     }
 
     float[] embed(String text) {
-        return normalized(run(tokenizer.encode(text, true, false).getIds()));
+        return TextEmbedder.unitLength(run(tokenizer.encode(text, true, false).getIds()));
     }
 
     /** The most tokens of a text the model reads, [CLS] and [SEP] included. */
@@ -105,19 +101,6 @@ final class OnnxSentenceEncoder implements AutoCloseable {
             mean[d] /= positions.length;
         }
         return mean;
-    }
-
-    private static float[] normalized(float[] vector) {
-        float sumOfSquares = 0;
-        for (float value : vector) {
-            sumOfSquares += value * value;
-        }
-        float norm = (float) Math.sqrt(sumOfSquares);
-        float[] normalized = new float[vector.length];
-        for (int d = 0; d < vector.length; d++) {
-            normalized[d] = vector[d] / norm;
-        }
-        return normalized;
     }
 
     @Override

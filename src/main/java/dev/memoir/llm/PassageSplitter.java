@@ -30,8 +30,9 @@ final class PassageSplitter {
     }
 
     List<Span> split(String text) {
-        if (size == 0 || tokens.count(text) <= size) {
-            return List.of(new Span(0, text.length(), tokens.count(text)));
+        int whole = tokens.count(text);
+        if (size == 0 || whole <= size) {
+            return List.of(new Span(0, text.length(), whole));
         }
         List<int[]> words = new ArrayList<>();
         Matcher word = WORD.matcher(text);

@@ -76,8 +76,8 @@ public final class TextEmbedder {
     /**
      * Memories to store, each embedded passage by passage, all passages of all texts in one batch. A text within
      * one passage is embedded whole, as by {@link #embedDocument}. A longer one keeps each passage's vector, and
-     * stands for the whole by their average weighted by size: the model reads only a text's first 512 tokens (bge-small), so
-     * this vector, unlike the text's own, stands for all of it, and costs no second pass over the text.
+     * stands for the whole by their average weighted by size: the model reads only a text's first 512 tokens
+     * (bge-small), so this vector, unlike the text's own, stands for all of it, and costs no second pass over it.
      */
     public List<EmbeddedDocument> embedInPassages(List<String> texts) {
         List<List<PassageSplitter.Span>> spans = texts.stream().map(passages::split).toList();
@@ -104,12 +104,13 @@ public final class TextEmbedder {
                     whole[d] += vector[d] * span.tokens();
                 }
             }
-            documents.add(new EmbeddedDocument(normalized(whole), List.copyOf(found)));
+            documents.add(new EmbeddedDocument(unitLength(whole), List.copyOf(found)));
         }
         return documents;
     }
 
-    private static float[] normalized(float[] vector) {
+    /** The vector scaled, in place, to length 1 (a zero vector stays zero), as cosine search expects. */
+    static float[] unitLength(float[] vector) {
         double norm = 0;
         for (float value : vector) {
             norm += value * value;

@@ -38,7 +38,7 @@ import org.springframework.stereotype.Repository;
  * dialogue began in that period, nearest first, fused like the other two, so that "What did Melanie buy in October
  * 2022?" finds the October purchase that neither the words nor the embedding can tell from the others. "Began in",
  * not "overlaps": a range of the user's time index, ranked exactly, where an overlap could only be found by the
- * HNSW scan filtering its way through the user's other months (100,000-memory user: 88 ms instead of 4). Without
+ * HNSW scan filtering its way through the user's other months (docs/benchmarks.md#retrieval-quality). Without
  * such a month the period is null, the ranking's conditions fold to false and PostgreSQL does not scan for it.
  */
 @Repository

@@ -34,7 +34,8 @@ class TenantService {
 
     /**
      * Keys are looked up on every request, never cached, so a revoked key is refused from its revocation on. One
-     * plain query: through a JPA repository and its transaction, the lookup took 12% of an import's own CPU.
+     * plain query: through a JPA repository and its transaction, the lookup was a tenth of an import's own work
+     * (docs/benchmarks.md#import-speed).
      */
     Optional<TenantId> authenticate(String key) {
         return jdbc.sql("select tenant_id from api_keys where key_hash = ? and revoked_at is null")
