@@ -9,6 +9,9 @@
 #   bench/retrieval/run.sh long 0 128 256         # long assistant answers (generate_long.py), one import per passage
 #                                                 # size (memoir.embedding.passage-tokens; 0 = one embedding each)
 #   bench/retrieval/run.sh speakers               # imported with and without the turns' speaker names, side by side
+#   bench/retrieval/run.sh supersession [weights] # update questions with the evidence turns added as facts: every fact
+#                                                 # live, then the changes superseded (supersession.py), each with
+#                                                 # memoir.search.recency-weight 0 and the weights given (default 1.0)
 #   bench/retrieval/run.sh import                 # import speed against the embedding model alone (import_speed.py)
 #   bench/retrieval/run.sh import before=/tmp/old.jar current=target/memoir-0.1.0-SNAPSHOT.jar
 #                                                 # the same for each jar, side by side, each on a fresh database
@@ -157,6 +160,41 @@ run_speakers() {
   python3 "$HERE/run.py" --summarize "$OUT/result-roles.json" "$OUT/result-speakers.json" | tee "$OUT/speakers.md"
 }
 
+# The data set imported once (run.py, which also measures every question with the service defaults), its evidence
+# turns added as facts, then the update questions searched with every fact live and with the changes superseded,
+# for recency weight 0 and each weight given; for each weight, every question of run.py again, to see what the
+# recency ranking does to the rest.
+run_supersession() {
+  local weights=("$@"); [ ${#weights[@]} -eq 0 ] && weights=(1.0)
+  python3 "$HERE/generate.py" --seed "$SEED" --out "$OUT/data.json"
+  rm -f "$OUT/facts.json"
+  start_service default
+  python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/data.json" --state "$OUT/state.json" \
+    --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" --modes hybrid --label "recency 0" \
+    --settings "service defaults" --out "$OUT/result-recency0.json" | tee "$OUT/result-recency0.md"
+  local results=() weight how
+  for weight in 0 "${weights[@]}"; do
+    if [ "$weight" != 0 ]; then
+      stop_service
+      start_service "recency$weight" --memoir.search.recency-weight="$weight"
+      python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/data.json" \
+        --state "$OUT/state.json" --skip-import --modes hybrid --label "recency $weight" \
+        --settings "memoir.search.recency-weight=$weight" --out "$OUT/result-recency$weight.json" \
+        | tee "$OUT/result-recency$weight.md"
+    fi
+    for how in none oracle; do
+      python3 "$HERE/supersession.py" --base-url "$BASE" --data "$OUT/data.json" --state "$OUT/state.json" \
+        --facts "$OUT/facts.json" --supersede "$how" --label "supersede $how, recency $weight" \
+        --out "$OUT/supersession-$how-$weight.json" >/dev/null
+      results+=("$OUT/supersession-$how-$weight.json")
+    done
+  done
+  stop_service
+  python3 "$HERE/supersession.py" --table "${results[@]}" | tee "$OUT/supersession.md"
+  python3 "$HERE/run.py" --summarize "$OUT/result-recency0.json" \
+    $(for weight in "${weights[@]}"; do echo "$OUT/result-recency$weight.json"; done) | tee -a "$OUT/supersession.md"
+}
+
 # LABEL|MODES|service arguments. Every entry names both fusion settings and the lexical ranking, so that it
 # measures the same thing whatever the jar's defaults are: the first grid was run against rrf-k 60 and lexical
 # weight 1.0, the defaults until the retrieval benchmark chose rrf-k 20 and lexical weight 0.3, and every entry
@@ -284,7 +322,8 @@ case "${1:-default}" in
   long) shift; run_long "$@"; exit 0 ;;
   import) shift; run_import "$@"; exit 0 ;;
   speakers) run_speakers; exit 0 ;;
-  *) echo "usage: $0 [default|grid|all|long [passage-tokens ...]|import [label=jar ...]|speakers]" >&2; exit 2 ;;
+  supersession) shift; run_supersession "$@"; exit 0 ;;
+  *) echo "usage: $0 [default|grid|all|long [passage-tokens ...]|import [label=jar ...]|speakers|supersession [weights]]" >&2; exit 2 ;;
 esac
 results=("$OUT/result-default.json")
 for entry in "${GRID[@]}"; do

@@ -54,7 +54,8 @@ function memoryCard(userId, memory, extra = null) {
       h('a', { href: route('users', userId, 'memories', memory.id), 'data-time': 'dialogue', 'aria-label': `Open ${kindLabel(memory.kind)} memory of ${new Date(said).toLocaleString()}` },
         saidWhen(memory)),
       h('span', { class: 'meta', 'data-time': 'stored' }, 'stored ', time(memory.createdAt)),
-      memory.version > 1 ? h('span', { class: 'meta' }, `version ${memory.version}`) : null),
+      memory.version > 1 ? h('span', { class: 'meta' }, `version ${memory.version}`) : null,
+      memory.supersededBy ? h('span', { class: 'badge', 'data-superseded': '' }, 'superseded') : null),
     h('p', { class: 'text memory-text' }, memory.text),
     extra);
 }
@@ -64,6 +65,7 @@ export function memoryList(container, userId) {
   const select = h('select', { id: 'kind-filter', name: 'kind' },
     h('option', { value: '' }, 'All kinds'),
     KINDS.map((kind) => h('option', { value: kind }, kindLabel(kind))));
+  const superseded = h('input', { type: 'checkbox', id: 'include-superseded', name: 'includeSuperseded' });
   const list = h('ol', { class: 'cards', 'aria-label': 'Memories, newest first' });
   const status = h('div');
   const more = h('div', { class: 'more' });
@@ -76,7 +78,9 @@ export function memoryList(container, userId) {
       replace(status, loading('Loading memories…'));
     }
     try {
-      const page = await get('/memory', { userId, kind: select.value || null, limit: PAGE, cursor });
+      const page = await get('/memory', {
+        userId, kind: select.value || null, limit: PAGE, cursor, includeSuperseded: superseded.checked || null,
+      });
       for (const memory of page.items) {
         list.appendChild(memoryCard(userId, memory));
       }
@@ -91,8 +95,10 @@ export function memoryList(container, userId) {
   }
 
   select.addEventListener('change', () => load(true));
+  superseded.addEventListener('change', () => load(true));
   replace(container,
-    h('div', { class: 'row' }, h('label', { for: 'kind-filter' }, 'Kind'), select),
+    h('div', { class: 'row' }, h('label', { for: 'kind-filter' }, 'Kind'), select,
+      superseded, h('label', { for: 'include-superseded' }, 'Include superseded')),
     h('p', { class: 'meta' }, 'Newest first.'),
     status, list, more);
   return load(true);
@@ -181,6 +187,10 @@ export async function memoryDetail(container, userId, memoryId) {
         ['Version', String(memory.version)],
         ['Stored', time(memory.createdAt)],
         memory.updatedAt && memory.updatedAt !== memory.createdAt ? ['Last changed', time(memory.updatedAt)] : null,
+        memory.supersededBy ? ['Valid until', time(memory.validTo)] : null,
+        memory.supersededBy ? ['Superseded by', chainLink(userId, memory.supersededBy)] : null,
+        memory.supersedes ? ['Supersedes', memory.supersedes.map((id) => [chainLink(userId, id), ' '])] : null,
+        memory.expiresAt ? ['Expires', time(memory.expiresAt)] : null,
         ['Id', h('code', {}, memory.id)],
       ]));
   }
@@ -188,6 +198,11 @@ export async function memoryDetail(container, userId, memoryId) {
   showText();
   replace(container, backToMemories(userId), title, textBlock, header, provenance, revisions);
   await Promise.all([loadProvenance(provenance, userId, memory), loadRevisions(revisions, memory)]);
+}
+
+/** A link to another memory of the user's supersession chain. */
+function chainLink(userId, id) {
+  return h('a', { href: route('users', userId, 'memories', id), 'data-chain': id }, h('code', {}, id.slice(0, 8)));
 }
 
 function backToMemories(userId) {

@@ -19,8 +19,10 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.chat.MemoryChat;
 import dev.memoir.memory.AddedMemory;
+import dev.memoir.memory.MemoryChange;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
 import dev.memoir.web.InvalidRequestException;
@@ -54,6 +56,17 @@ class MemoryTools {
             "to": {"type": "string", "format": "date-time",
                    "description": "Only memories whose dialogue time starts before this instant (ISO-8601)"},
             "sessionId": {"type": "string", "format": "uuid", "description": "Only memories of this session"}""";
+    private static final String VALIDITY = """
+            "asOf": {"type": "string", "format": "date-time",
+                     "description": "Answer as the memory stood at this instant: memories said by then and not yet superseded then"},
+            "includeSuperseded": {"type": "boolean", "default": false,
+                                  "description": "Also show superseded memories, each with validTo and supersededBy"}""";
+    private static final String SUPERSEDES = """
+            "supersedes": {"type": "array", "maxItems": 100, "items": {"type": "string", "format": "uuid"},
+                           "description": "The user's live memories this one updates or contradicts: they stay, with validTo and supersededBy, but reads see live memories only"}""";
+    private static final String EXPIRES_AT = """
+            "expiresAt": {"type": ["string", "null"], "format": "date-time",
+                          "description": "When the memory expires (in the future): then it is invisible and deleted by the retention job"}""";
     private static final String MEMORY_ID = """
             "id": {"type": "string", "format": "uuid", "description": "The memory's id"}""";
 
@@ -82,11 +95,13 @@ class MemoryTools {
                                                "description": "When it was said or became true (ISO-8601); now when omitted"}""",
                                 """
                                 "kind": {"type": "string", "enum": ["fact"], "default": "fact",
-                                         "description": "Only fact: the other kinds are written by Memoir itself"}"""),
+                                         "description": "Only fact: the other kinds are written by Memoir itself"}""",
+                                SUPERSEDES, EXPIRES_AT),
                         new ToolAnnotations("Add a memory", false, false, true, false, null),
                         (tenant, args) -> {
                             AddedMemory added = store.add(tenant, args.userId("userId", true), args.kind("kind"),
-                                    args.text("text", 20000, true), args.instant("occurredAt"));
+                                    args.text("text", 20000, true), args.instant("occurredAt"),
+                                    args.uuids("supersedes", 100), args.instant("expiresAt"));
                             return ordered("created", added.created(), "memory", added.memory());
                         }),
                 tool("search_memory", "Search a user's memories",
@@ -96,7 +111,7 @@ class MemoryTools {
                         schema(List.of("userId", "query"), USER_ID, """
                                 "query": {"type": "string", "minLength": 1, "maxLength": 4000,
                                           "description": "What to look for: a question, keywords or a statement"}""",
-                                kinds, WINDOW, """
+                                kinds, WINDOW, VALIDITY, """
                                 "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10,
                                           "description": "How many results"}""", """
                                 "mode": {"type": "string", "enum": ["hybrid", "dense", "lexical"], "default": "hybrid",
@@ -107,14 +122,15 @@ class MemoryTools {
                                     args.kinds("kind"), store.query(args.text("query", 4000, true)),
                                     args.integer("limit", 1, 100, 10))
                                     .within(args.uuid("sessionId", false), args.instant("from"), args.instant("to"))
-                                    .using(args.mode("mode"));
+                                    .using(args.mode("mode"))
+                                    .at(validity(args));
                             requireWindow(search);
                             return Map.of("items", store.searchViews(search, false));
                         }),
                 tool("list_memories", "List a user's memories",
                         "A user's memories, newest first, a page at a time. When nextCursor is in the result, more "
                                 + "follow: call again with it as cursor.",
-                        schema(List.of("userId"), USER_ID, kinds, WINDOW, """
+                        schema(List.of("userId"), USER_ID, kinds, WINDOW, VALIDITY, """
                                 "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20,
                                           "description": "Memories per page"}""", """
                                 "cursor": {"type": "string", "maxLength": 1000,
@@ -126,7 +142,8 @@ class MemoryTools {
                                     .within(args.uuid("sessionId", false), args.instant("from"), args.instant("to"));
                             requireWindow(window);
                             return store.newest(tenant, window.userId(), window.kinds(), window.sessionId(),
-                                    window.from(), window.to(), args.string("cursor", false), window.limit());
+                                    window.from(), window.to(), validity(args), args.string("cursor", false),
+                                    window.limit());
                         }),
                 tool("get_memory", "Get a memory", "One memory by id, with its kind, text, version, dates and "
                                 + "provenance (the session and turns it was written from).",
@@ -134,14 +151,23 @@ class MemoryTools {
                         new ToolAnnotations("Get a memory", true, false, true, false, null),
                         (tenant, args) -> store.get(tenant, args.uuid("id", true))),
                 tool("update_memory", "Edit a memory",
-                        "Replaces a memory's text: it is re-embedded, its version grows by one and the old text is "
-                                + "kept as a revision.",
-                        schema(List.of("id", "text"), MEMORY_ID, """
+                        "Changes what is given: a new text is re-embedded, its version grows by one and the old text "
+                                + "is kept as a revision; supersedes replaces the memories it supersedes ([] for "
+                                + "none); expiresAt sets the expiry, null clears it.",
+                        schema(List.of("id"), MEMORY_ID, """
                                 "text": {"type": "string", "minLength": 1, "maxLength": 20000,
-                                         "description": "The memory's new text"}"""),
+                                         "description": "The memory's new text"}""", SUPERSEDES, EXPIRES_AT),
                         new ToolAnnotations("Edit a memory", false, false, false, false, null),
-                        (tenant, args) -> store.updateText(tenant, args.uuid("id", true),
-                                args.text("text", 20000, true))),
+                        (tenant, args) -> {
+                            MemoryChange change = new MemoryChange(args.text("text", 20000, false),
+                                    args.uuids("supersedes", 100), args.instant("expiresAt"),
+                                    args.has("expiresAt") && args.instant("expiresAt") == null);
+                            if (change.text() == null && change.supersedes() == null && !args.has("expiresAt")) {
+                                throw new InvalidRequestException("text",
+                                        "nothing to change: give text, supersedes or expiresAt");
+                            }
+                            return store.update(tenant, args.uuid("id", true), change);
+                        }),
                 tool("delete_memory", "Delete a memory",
                         "Deletes one memory and its revisions for good.",
                         schema(List.of("id"), MEMORY_ID),
@@ -164,6 +190,10 @@ class MemoryTools {
                         new ToolAnnotations("Chat with memory", false, false, false, true, null),
                         (tenant, args) -> chat.reply(tenant, args.userId("userId", false),
                                 args.uuid("sessionId", false), args.text("message", 32000, true))));
+    }
+
+    private static Validity validity(ToolArguments args) {
+        return Validity.of(args.instant("asOf"), args.bool("includeSuperseded"));
     }
 
     private static void requireWindow(MemorySearch search) {

@@ -71,6 +71,42 @@ final class ToolArguments {
         }
     }
 
+    /** Whether the argument is present at all, even as null (null clears an expiry). */
+    boolean has(String name) {
+        return values.containsKey(name);
+    }
+
+    /** Memory ids, at most {@code max}; null when absent. */
+    java.util.List<UUID> uuids(String name, int max) {
+        Object value = values.get(name);
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof Collection<?> many) || many.size() > max) {
+            throw new InvalidRequestException(name, "must be an array of at most " + max + " memory ids");
+        }
+        java.util.List<UUID> ids = new java.util.ArrayList<>();
+        for (Object id : many) {
+            try {
+                ids.add(UUID.fromString(String.valueOf(id).strip()));
+            } catch (IllegalArgumentException e) {
+                throw new InvalidRequestException(name, "must hold UUIDs only");
+            }
+        }
+        return ids;
+    }
+
+    boolean bool(String name) {
+        Object value = values.get(name);
+        if (value == null) {
+            return false;
+        }
+        if (!(value instanceof Boolean flag)) {
+            throw new InvalidRequestException(name, "must be true or false");
+        }
+        return flag;
+    }
+
     int integer(String name, int min, int max, int defaultValue) {
         Object value = values.get(name);
         if (value == null) {

@@ -50,7 +50,23 @@ class HybridSearchRepository {
               and (cast(:speaker as text) is null or m.speaker = cast(:speaker as text))
               and (cast(:sessionId as uuid) is null or m.session_id = cast(:sessionId as uuid))
               and (cast(:from as timestamptz) is null or m.occurred_to >= cast(:from as timestamptz))
-              and (cast(:to as timestamptz) is null or m.occurred_from < cast(:to as timestamptz))""";
+              and (cast(:to as timestamptz) is null or m.occurred_from < cast(:to as timestamptz))
+              and (m.expires_at is null or m.expires_at > now())
+              and (cast(:includeSuperseded as boolean)
+                   or (cast(:asOf as timestamptz) is null and m.valid_to is null)
+                   or (m.occurred_from <= cast(:asOf as timestamptz)
+                       and (m.valid_to is null or m.valid_to > cast(:asOf as timestamptz))))""";
+
+    /**
+     * A memory's columns as views show them, with the memories it superseded (on the partial index of V32). The
+     * user is named by parameter, not by the row: then the planner reads that one partition.
+     */
+    private static final String COLUMNS = """
+            m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
+            m.updated_at, m.occurred_from, m.occurred_to, m.valid_to, m.superseded_by, m.expires_at,
+            array(select s.id from memory_records s
+                  where s.tenant_id = :tenantId and s.user_id = :userId and s.superseded_by = m.id
+                  order by s.valid_to, s.id) as supersedes""";
 
     /** The lexical candidates ranked by one of PostgreSQL's ranking functions, which know no word rarity. */
     private static final String LEXICAL_BY_FUNCTION = """
@@ -145,23 +161,41 @@ class HybridSearchRepository {
                            + coalesce(:periodWeight / (:rrfK + t.rank), 0) as fused_score
                 from dense_ranked d full join lexical_ranked l on l.id = d.id
                 full join period_ranked t on t.id = coalesce(d.id, l.id)
-            ), best as (
-                select * from fused
+            ), %5$s, best as (
+                select * from ranked
                 order by fused_score desc, dense_rank nulls last, lexical_rank nulls last, id
                 limit :limit
             )
-            select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
-                   m.updated_at, m.occurred_from, m.occurred_to,
+            select %4$s,
                    case when m.embedding_model = :model
                         then greatest(1 - (m.embedding <=> :vector), coalesce(f.dense_score, -1)) end as similarity,
                    f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.lexical_coverage, f.period_rank,
-                   f.fused_score,
+                   f.recency_rank, f.fused_score,
                    f.passage, p.start_char as passage_start, p.end_char as passage_end
             from best f join memory_records m
                 on m.id = f.id and m.tenant_id = :tenantId and m.user_id = :userId
             left join memory_passages p
                 on p.memory_id = f.id and p.position = f.passage and p.tenant_id = :tenantId and p.user_id = :userId
             order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id""";
+
+    private static final String RANKED = """
+            ranked as (select *, null::bigint as recency_rank from fused)""";
+
+    /**
+     * A fourth ranking, when memoir.search.recency-weight is above 0: the fused candidates by when their dialogue
+     * began, newest first, so that of two memories about the same thing the newer gains. Each candidate is looked
+     * up by its key for its date.
+     */
+    private static final String RANKED_WITH_RECENCY = """
+            dated as (
+                select f.*, row_number() over (order by m.occurred_from desc, f.id) as recency_rank
+                from fused f join memory_records m
+                    on m.id = f.id and m.tenant_id = :tenantId and m.user_id = :userId
+            ), ranked as (
+                select id, dense_rank, dense_score, passage, lexical_rank, lexical_score, lexical_coverage,
+                       period_rank, recency_rank, fused_score + :recencyWeight / (:rrfK + recency_rank) as fused_score
+                from dated
+            )""";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final SearchProperties properties;
@@ -176,7 +210,8 @@ class HybridSearchRepository {
         // The share of the query's word rarity that a memory holds: 1 when it holds every query word.
         String coverage = rarity && properties.fusion() == SearchProperties.Fusion.COVERAGE_WEIGHTED
                 ? "score / nullif((select sum(w.idf) from weights w), 0)" : "1";
-        this.sql = SQL.formatted(FILTERS, lexical, coverage);
+        this.sql = SQL.formatted(FILTERS, lexical, coverage, COLUMNS,
+                properties.recencyWeight() > 0 ? RANKED_WITH_RECENCY : RANKED);
     }
 
     /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
@@ -201,15 +236,14 @@ class HybridSearchRepository {
         String after = beforeCreatedAt == null ? ""
                 : " and (m.created_at, m.id) < (cast(:beforeCreatedAt as timestamptz), cast(:beforeId as uuid))";
         return jdbc.query("""
-                select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
-                       m.updated_at, m.occurred_from, m.occurred_to, null as similarity, null as dense_rank,
+                select %s, null as similarity, null as dense_rank,
                        null as dense_score, null as lexical_rank, null as lexical_score,
-                       null as lexical_coverage, null as period_rank, 0 as fused_score, null as passage,
+                       null as lexical_coverage, null as period_rank, null as recency_rank, 0 as fused_score, null as passage,
                        null as passage_start, null as passage_end
                 from memory_records m
                 where %s%s
                 order by m.created_at desc, m.id desc
-                limit :limit""".formatted(FILTERS, after), params, (rs, row) -> hit(rs).memory());
+                limit :limit""".formatted(COLUMNS, FILTERS, after), params, (rs, row) -> hit(rs).memory());
     }
 
     /** The plan PostgreSQL chooses for a search, for tests and benchmarks; inside a transaction like search. */
@@ -241,6 +275,7 @@ class HybridSearchRepository {
                 .addValue("lexicalWeight", properties.lexicalWeight())
                 .addValue("rrfK", properties.rrfK())
                 .addValue("periodWeight", properties.periodWeight())
+                .addValue("recencyWeight", properties.recencyWeight())
                 .addValue("periodFrom", timestamp(period == null ? null : period.from()))
                 .addValue("periodTo", timestamp(period == null ? null : period.to()))
                 .addValue("periodCandidates", period == null ? 0 : candidates)
@@ -265,7 +300,9 @@ class HybridSearchRepository {
                 .addValue("speaker", search.speaker() == null ? null : search.speaker().wireName())
                 .addValue("sessionId", search.sessionId() == null ? null : search.sessionId().toString())
                 .addValue("from", timestamp(search.from()))
-                .addValue("to", timestamp(search.to()));
+                .addValue("to", timestamp(search.to()))
+                .addValue("asOf", timestamp(search.validity().asOf()))
+                .addValue("includeSuperseded", search.validity().includeSuperseded());
     }
 
     private static Hit hit(ResultSet rs) throws SQLException {
@@ -275,13 +312,16 @@ class HybridSearchRepository {
                 nullableDouble(rs, "dense_score"), passage == null ? null
                         : new SearchExplanation.Passage(passage, rs.getInt("passage_start"), rs.getInt("passage_end")),
                 nullableInt(rs, "lexical_rank"), nullableDouble(rs, "lexical_score"),
-                nullableDouble(rs, "lexical_coverage"), nullableInt(rs, "period_rank"), rs.getDouble("fused_score"));
+                nullableDouble(rs, "lexical_coverage"), nullableInt(rs, "period_rank"), nullableInt(rs, "recency_rank"),
+                rs.getDouble("fused_score"));
         String speaker = rs.getString("speaker");
         MemoryView view = new MemoryView(rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")),
                 rs.getString("topic"), speaker == null ? null : Speaker.fromWireName(speaker), rs.getString("text"),
                 similarity, new Provenance(rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids"))),
                 rs.getInt("version"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                instant(rs, "occurred_from"), instant(rs, "occurred_to"), null);
+                instant(rs, "occurred_from"), instant(rs, "occurred_to"), instant(rs, "valid_to"),
+                rs.getObject("superseded_by", UUID.class), uuids(rs.getArray("supersedes")), instant(rs, "expires_at"),
+                null);
         return new Hit(view, similarity, explanation);
     }
 

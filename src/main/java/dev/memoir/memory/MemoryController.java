@@ -52,15 +52,21 @@ class MemoryController {
                     recall it, as soon as this returns. It can be edited, deleted and erased like any memory. \
                     Only kind `fact` can be added; the other kinds are written by Memoir from dialogue and \
                     feedback. The same text added again for the same user is not stored twice: the answer is \
-                    then 200 with the memory that has it.""",
+                    then 200 with the memory that has it. `supersedes` names the user's memories that the new \
+                    fact updates or contradicts: they stay, with `validTo` and `supersededBy`, but reads see live \
+                    memories only. Without `supersedes`, Memoir judges in the background, with one model call when \
+                    a live memory of the user is close to the new fact, whether the fact supersedes some of them \
+                    (`memoir.supersession.*`). `expiresAt` makes it invisible from then on and deleted by the \
+                    retention job.""",
             responses = {@ApiResponse(responseCode = "201", description = "Added; Location is /memory/{id}"),
                     @ApiResponse(responseCode = "200", description = "The user already had this text as a fact"),
                     @ApiResponse(responseCode = "400",
-                            description = "Invalid userId or text, occurredAt in the future, or a kind that "
-                                    + "cannot be added")})
+                            description = "Invalid userId or text, occurredAt in the future, expiresAt not in "
+                                    + "the future, a kind that cannot be added, or supersedes naming a memory "
+                                    + "that is not the user's live fact-bearing memory")})
     ResponseEntity<MemoryView> add(TenantId tenant, @Valid @RequestBody MemoryCreate request) {
         AddedMemory added = store.add(tenant, request.userId(), request.kind(), request.text().strip(),
-                request.occurredAt());
+                request.occurredAt(), request.supersedes(), request.expiresAt());
         // Relative, so that a forged Host header cannot point clients elsewhere.
         URI location = URI.create("/memory/" + added.memory().id());
         return added.created() ? ResponseEntity.created(location).body(added.memory())
@@ -77,11 +83,14 @@ class MemoryController {
                     cosine similarity of embeddings, fused by reciprocal rank (`mode` picks one ranking alone; \
                     `explain=true` shows each result's ranks and scores). A ranked search is not paged: it \
                     answers the best `limit` results with no `nextCursor`. `from`/`to` keep memories whose \
-                    dialogue time overlaps the window; `sessionId` keeps memories written from that session.""",
+                    dialogue time overlaps the window; `sessionId` keeps memories written from that session. \
+                    Only live memories are read: not superseded and not expired. `asOf` answers as the memory stood \
+                    at that instant (memories said by then and not superseded then); `includeSuperseded=true` \
+                    shows superseded memories too, each with its `validTo` and `supersededBy`.""",
             responses = {@ApiResponse(responseCode = "200"),
                     @ApiResponse(responseCode = "400",
                             description = "Missing userId, invalid kind, mode, limit, cursor or time window, or a "
-                                    + "cursor with a query")})
+                                    + "cursor with a query, asOf in the future or with includeSuperseded")})
     MemoryList list(TenantId tenant,
             @Parameter(description = "The user whose memories to read", required = true)
             @RequestParam @UserIdentifier String userId,
@@ -103,20 +112,26 @@ class MemoryController {
             @Parameter(description = "Only memories whose dialogue time ends at or after this instant (ISO-8601)",
                     example = "2023-05-01T00:00:00Z") @RequestParam(required = false) Instant from,
             @Parameter(description = "Only memories whose dialogue time starts before this instant (ISO-8601)",
-                    example = "2023-06-01T00:00:00Z") @RequestParam(required = false) Instant to) {
+                    example = "2023-06-01T00:00:00Z") @RequestParam(required = false) Instant to,
+            @Parameter(description = "Answer as the memory stood at this instant (ISO-8601): memories said by then "
+                    + "and not yet superseded then", example = "2024-01-01T00:00:00Z")
+            @RequestParam(required = false) Instant asOf,
+            @Parameter(description = "Also show superseded memories, each with validTo and supersededBy")
+            @RequestParam(defaultValue = "false") boolean includeSuperseded) {
         if (from != null && to != null && !from.isBefore(to)) {
             throw new InvalidRequestException("to", "must be after from");
         }
+        Validity validity = Validity.of(asOf, includeSuperseded);
         Set<MemoryKind> kinds = kind == null || kind.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kind;
         if (query == null || query.isBlank()) {
-            return store.newest(tenant, userId, kinds, sessionId, from, to, cursor, limit);
+            return store.newest(tenant, userId, kinds, sessionId, from, to, validity, cursor, limit);
         }
         if (cursor != null) {
             throw new InvalidRequestException("cursor", "pages the list without a query; a ranked search is not "
                     + "paged (raise limit instead)");
         }
         MemorySearch search = MemorySearch.of(tenant, userId, kinds, store.query(query), limit)
-                .within(sessionId, from, to).using(mode);
+                .within(sessionId, from, to).using(mode).at(validity);
         return MemoryList.ranked(store.searchViews(search, explain));
     }
 
@@ -144,11 +159,24 @@ class MemoryController {
     }
 
     @PatchMapping("/{id}")
-    @Operation(summary = "Edit a memory's text (it is re-embedded and the old text kept as a revision)", responses = {@ApiResponse(responseCode = "200"),
-            @ApiResponse(responseCode = "400", description = "Blank or too long text"),
-            @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
+    @Operation(summary = "Change a memory: its text, what it supersedes, when it expires",
+            description = """
+                    Only the fields given change. A new `text` is a new version: the memory is re-embedded and its \
+                    old text kept as a revision. `supersedes` replaces the set of the user's memories that this one \
+                    supersedes (`[]`: none; those it superseded are live again). `expiresAt` sets the expiry, \
+                    `null` clears it.""",
+            responses = {@ApiResponse(responseCode = "200"),
+                    @ApiResponse(responseCode = "400", description = "Blank or too long text, nothing to change, "
+                            + "expiresAt not in the future, or supersedes naming a memory that cannot be superseded "
+                            + "by this one"),
+                    @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
     MemoryView update(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody MemoryUpdate update) {
-        return store.updateText(tenant, id, update.text().strip());
+        MemoryChange change = update.change();
+        if (change.text() == null && change.supersedes() == null && change.expiresAt() == null
+                && !change.neverExpires()) {
+            throw new InvalidRequestException("text", "nothing to change: give text, supersedes or expiresAt");
+        }
+        return store.update(tenant, id, change);
     }
 
     @DeleteMapping("/{id}")

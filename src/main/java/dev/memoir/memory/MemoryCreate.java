@@ -1,6 +1,8 @@
 package dev.memoir.memory;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
@@ -18,5 +20,13 @@ record MemoryCreate(
                 + "the future beyond memoir.session.clock-skew.", example = "2024-03-01T09:00:00Z")
         Instant occurredAt,
         @Schema(description = "The memory's kind. Only fact (the default) can be added: the other kinds are "
-                + "written by Memoir from dialogue and feedback.", example = "fact") MemoryKind kind) {
+                + "written by Memoir from dialogue and feedback.", example = "fact") MemoryKind kind,
+        @Schema(description = "The user's memories this one supersedes: each stays, with validTo (when this one "
+                + "was said) and supersededBy, but search, listings and replies read live memories only. Only the "
+                + "user's own live fact-bearing memories (conditional, topic, reflected, fact). Given (even empty), "
+                + "Memoir does not judge on its own which memories the new fact supersedes.")
+        @Size(max = 100) List<UUID> supersedes,
+        @Schema(description = "When the memory expires (ISO-8601, in the future): from then on it is invisible, "
+                + "and the retention job deletes it with its revisions and vectors.", example = "2025-01-01T00:00:00Z")
+        Instant expiresAt) {
 }

@@ -53,6 +53,14 @@ public enum MemoryKind {
     public static final Set<MemoryKind> WRITTEN_FROM_ONE_SESSION = Collections.unmodifiableSet(
             EnumSet.of(HISTORY, CONDITIONAL, SUMMARY, MEMO));
 
+    /**
+     * The kinds that state facts about the user which can stop being true: a newer memory of these kinds can
+     * supersede an older one. History and summaries record what was said and stay true of the dialogue; memos and
+     * the recursive summary are rewritten in place.
+     */
+    public static final Set<MemoryKind> FACT_BEARING = Collections.unmodifiableSet(
+            EnumSet.of(CONDITIONAL, TOPIC, REFLECTED, FACT));
+
     private final String wireName;
 
     MemoryKind(String wireName) {
@@ -75,6 +83,10 @@ public enum MemoryKind {
      */
     public boolean verbatim() {
         return this == HISTORY;
+    }
+
+    public boolean factBearing() {
+        return FACT_BEARING.contains(this);
     }
 
     @JsonValue

@@ -69,6 +69,15 @@ class MemoryRecord {
     @Column(updatable = false)
     private Instant occurredTo;
 
+    // Written only by SQL (Supersessions), in one statement with the superseding memory's date: never by a flush.
+    @Column(insertable = false, updatable = false)
+    private Instant validTo;
+
+    @Column(insertable = false, updatable = false)
+    private UUID supersededBy;
+
+    private Instant expiresAt;
+
     protected MemoryRecord() {
     }
 
@@ -116,6 +125,24 @@ class MemoryRecord {
     void reembed(float[] newEmbedding, String model) {
         this.embedding = newEmbedding;
         this.embeddingModel = model;
+    }
+
+    /** Sets or clears (null) when the memory expires. */
+    void expireAt(Instant when) {
+        // As PostgreSQL stores it, so that the answer to the change is what every later read shows.
+        this.expiresAt = when == null ? null : when.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
+    Instant getExpiresAt() {
+        return expiresAt;
+    }
+
+    Instant getValidTo() {
+        return validTo;
+    }
+
+    UUID getSupersededBy() {
+        return supersededBy;
     }
 
     String getEmbeddingModel() {

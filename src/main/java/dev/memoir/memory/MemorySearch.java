@@ -11,38 +11,47 @@ import dev.memoir.tenant.TenantId;
 /**
  * One search of one user's memory. Optional filters narrow it: the speaker of topic memories, the session a
  * memory came from, and a time window that the memory's dialogue span must overlap ({@code from} inclusive,
- * {@code to} exclusive). A null mode means the configured default.
+ * {@code to} exclusive). A null mode means the configured default. Every search reads live memories only
+ * ({@link Validity#LIVE}) unless it asks for another {@link Validity}.
  */
 public record MemorySearch(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query, int limit,
         Collection<UUID> excludedTurnIds, Speaker speaker, UUID sessionId, Instant from, Instant to,
-        SearchMode mode) {
+        SearchMode mode, Validity validity) {
 
     public MemorySearch {
         kinds = Set.copyOf(kinds);
         excludedTurnIds = excludedTurnIds == null ? List.of() : List.copyOf(excludedTurnIds);
+        validity = validity == null ? Validity.LIVE : validity;
     }
 
     public static MemorySearch of(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query,
             int limit) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, List.of(), null, null, null, null, null);
+        return new MemorySearch(tenant, userId, kinds, query, limit, List.of(), null, null, null, null, null,
+                Validity.LIVE);
+    }
+
+    public MemorySearch at(Validity which) {
+        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, sessionId, from, to,
+                mode, which);
     }
 
     public MemorySearch excludingTurns(Collection<UUID> turnIds) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, turnIds, speaker, sessionId, from, to, mode);
+        return new MemorySearch(tenant, userId, kinds, query, limit, turnIds, speaker, sessionId, from, to, mode,
+                validity);
     }
 
     public MemorySearch ofSpeaker(Speaker only) {
         return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, only, sessionId, from, to,
-                mode);
+                mode, validity);
     }
 
     public MemorySearch within(UUID session, Instant since, Instant until) {
         return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, session, since, until,
-                mode);
+                mode, validity);
     }
 
     public MemorySearch using(SearchMode searchMode) {
         return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, sessionId, from, to,
-                searchMode);
+                searchMode, validity);
     }
 }

@@ -17,6 +17,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
@@ -38,11 +39,20 @@ public class MemoryStore {
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
     private final MemoryPassages passages;
+    private final Supersessions supersessions;
+    private final Jobs jobs;
+    private final SupersessionProperties supersession;
+    private final MemoryPurge purge;
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
             HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users,
-            MemoryPassages passages, @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
+            MemoryPassages passages, Supersessions supersessions, Jobs jobs, SupersessionProperties supersession,
+            MemoryPurge purge, @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
+        this.purge = purge;
+        this.jobs = jobs;
+        this.supersession = supersession;
         this.passages = passages;
+        this.supersessions = supersessions;
         this.clockSkew = clockSkew;
         this.users = users;
         this.records = records;
@@ -85,6 +95,21 @@ public class MemoryStore {
      */
     @Transactional
     public AddedMemory add(TenantId tenant, String userId, MemoryKind kind, String text, Instant occurredAt) {
+        return add(tenant, userId, kind, text, occurredAt, null, null);
+    }
+
+    /**
+     * As {@link #add(TenantId, String, MemoryKind, String, Instant)}, superseding some of the user's memories and
+     * expiring at a given instant.
+     *
+     * @param supersedes the user's live fact-bearing memories the new one supersedes; null or empty for none (400
+     *                   naming supersedes for any other memory)
+     * @param expiresAt  when the memory expires; null for never (400 naming expiresAt if not in the future)
+     */
+    @Transactional
+    public AddedMemory add(TenantId tenant, String userId, MemoryKind kind, String text, Instant occurredAt,
+            List<UUID> supersedes, Instant expiresAt) {
+        requireFuture(expiresAt);
         if (kind != null && !kind.addable()) {
             throw new InvalidRequestException("kind", "cannot be " + kind + ": only fact memories can be added; "
                     + "the other kinds are written by Memoir from dialogue and feedback");
@@ -96,8 +121,100 @@ public class MemoryStore {
         records.holdUserForAdd(tenant.value(), userId);
         String dedupKey = kind.wireName() + ":" + sha256(tenant.value() + "\n" + userId + "\n" + text);
         records.serialiseOnDedupKey(dedupKey);
-        return store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
+        AddedMemory added = store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
                 .occurred(occurredAt, occurredAt));
+        boolean changed = false;
+        MemoryRecord record = null;
+        if (expiresAt != null || (supersedes != null && !supersedes.isEmpty())) {
+            record = records.lockByIdAndTenantId(added.memory().id(), tenant.value()).orElseThrow();
+        }
+        if (expiresAt != null) {
+            record.expireAt(expiresAt);
+            changed = true;
+        }
+        if (supersedes != null && !supersedes.isEmpty()) {
+            replaceSupersedes(tenant, record, supersedes);
+            changed = true;
+        } else if (supersedes == null && added.created() && supersession.enabled()) {
+            // Queued in this transaction: the judgement exists exactly when the fact does.
+            jobs.queue(FactSupersession.JOB, added.memory().id().toString());
+        }
+        return changed ? new AddedMemory(view(record), added.created()) : added;
+    }
+
+    /** A memory as the supersession of a fact needs it: whose it is, what it says, when it was said. */
+    record LiveMemory(UUID tenantId, String userId, String text, Instant occurredFrom) {
+    }
+
+    /** The memory, if it is still there, live and unexpired. */
+    @Transactional(readOnly = true)
+    Optional<LiveMemory> liveMemory(UUID id) {
+        return records.findById(id).filter(MemoryStore::unexpired).filter(r -> r.getSupersededBy() == null)
+                .map(r -> new LiveMemory(r.getTenantId(), r.getUserId(), r.getText(), r.getOccurredFrom()));
+    }
+
+    /** Marks {@code superseded} superseded by {@code by}, if {@code by} is still there and live. */
+    @Transactional
+    void supersedeIfLive(TenantId tenant, String userId, UUID by, Collection<UUID> superseded) {
+        records.lockByIdAndTenantId(by, tenant.value()).filter(MemoryStore::unexpired)
+                .filter(r -> r.getSupersededBy() == null)
+                .ifPresent(r -> supersessions.supersede(tenant.value(), userId, by, superseded));
+    }
+
+    private static void requireFuture(Instant expiresAt) {
+        if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
+            throw new InvalidRequestException("expiresAt", "is not in the future: " + expiresAt);
+        }
+    }
+
+    /**
+     * Makes {@code by} supersede exactly {@code ids}: the memories it superseded before and are not listed become
+     * live again. Only the user's own fact-bearing memories, live or already superseded by {@code by}, and only by
+     * a live one: a chain of supersessions can then never loop.
+     */
+    private void replaceSupersedes(TenantId tenant, MemoryRecord by, List<UUID> ids) {
+        Set<UUID> wanted = new java.util.LinkedHashSet<>(ids);
+        if (!wanted.isEmpty() && !by.getKind().factBearing()) {
+            throw new InvalidRequestException("supersedes", "only " + MemoryKind.FACT_BEARING + " memories supersede "
+                    + "others; this one is a " + by.getKind() + " memory");
+        }
+        if (!wanted.isEmpty() && by.getSupersededBy() != null) {
+            throw new InvalidRequestException("supersedes", "memory " + by.getId() + " is itself superseded by "
+                    + by.getSupersededBy() + ": only a live memory supersedes others");
+        }
+        if (wanted.contains(by.getId())) {
+            throw new InvalidRequestException("supersedes", "a memory cannot supersede itself: " + by.getId());
+        }
+        records.flush();
+        Map<UUID, Supersessions.Row> found = new HashMap<>();
+        supersessions.lock(by.getTenantId(), wanted).forEach(row -> found.put(row.id(), row));
+        for (UUID id : wanted) {
+            Supersessions.Row row = found.get(id);
+            if (row == null || !row.userId().equals(by.getUserId())) {
+                throw new InvalidRequestException("supersedes", "memory " + id + " is not one of user "
+                        + by.getUserId() + "'s memories");
+            }
+            if (!row.kind().factBearing()) {
+                throw new InvalidRequestException("supersedes", "memory " + id + " is a " + row.kind()
+                        + " memory; only " + MemoryKind.FACT_BEARING + " memories can be superseded");
+            }
+            if (row.supersededBy() != null && !row.supersededBy().equals(by.getId())) {
+                throw new InvalidRequestException("supersedes", "memory " + id + " is already superseded by "
+                        + row.supersededBy());
+            }
+        }
+        supersessions.reinstate(by.getTenantId(), by.getUserId(), by.getId());
+        supersessions.supersede(by.getTenantId(), by.getUserId(), by.getId(), wanted);
+    }
+
+    /**
+     * Marks memories of the user superseded by a newer memory that Memoir wrote (a writer's supersession step
+     * judged that it updates or contradicts them). Those no longer live, or no longer there, are left as they are.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public int supersede(TenantId tenant, String userId, UUID by, Collection<UUID> superseded) {
+        records.flush();
+        return supersessions.supersede(tenant.value(), userId, by, superseded);
     }
 
     private AddedMemory store(NewMemory memory) {
@@ -105,7 +222,7 @@ public class MemoryStore {
             Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(memory.tenant().value(),
                     memory.userId(), memory.dedupKey());
             if (existing.isPresent()) {
-                return new AddedMemory(view(existing.get(), null), false);
+                return new AddedMemory(view(existing.get()), false);
             }
         }
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
@@ -116,7 +233,7 @@ public class MemoryStore {
                 memory.text(), embedded.embedding(), embedder.modelName(), memory.sessionId(), memory.turnIds(),
                 memory.dedupKey(), memory.topic(), memory.speaker(), memory.occurredFrom(), memory.occurredTo()));
         storePassages(List.of(record), List.of(embedded));
-        return new AddedMemory(view(record, null), true);
+        return new AddedMemory(view(record, List.of()), true);
     }
 
     /** The passages of long memories just saved: written once the memories are (their key is the memories'). */
@@ -246,25 +363,52 @@ public class MemoryStore {
      */
     @Transactional(readOnly = true)
     public MemoryList newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
-            Instant from, Instant to, String cursor, int limit) {
+            Instant from, Instant to, Validity validity, String cursor, int limit) {
         Cursor after = Cursor.decode(cursor, "memory", 2);
         List<MemoryView> fetched = hybridSearch.newest(
-                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, from, to),
+                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, from, to)
+                        .at(validity),
                 after == null ? null : after.instant(0), after == null ? null : after.uuid(1));
         return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));
     }
 
     @Transactional(readOnly = true)
     public MemoryView get(TenantId tenant, UUID id) {
-        return view(find(tenant, id), null);
+        return view(find(tenant, id));
     }
 
     /** A user's edit of a memory: a new version, re-embedded. */
     @Transactional
     public MemoryView updateText(TenantId tenant, UUID id, String text) {
+        return update(tenant, id, new MemoryChange(text, null, null, false));
+    }
+
+    /**
+     * A client's change of a memory: a new text makes a new version (re-embedded); {@code supersedes} replaces the
+     * set of memories it supersedes (empty: none); the expiry is set or cleared. Parts left null stay as they are.
+     */
+    @Transactional
+    public MemoryView update(TenantId tenant, UUID id, MemoryChange change) {
         MemoryRecord record = records.lockByIdAndTenantId(id, tenant.value())
+                .filter(MemoryStore::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));
-        return revise(record, text, null, "edit");
+        if (change.text() != null && !change.text().equals(record.getText())) {
+            reviseRecord(record, change.text(), null, "edit");
+        }
+        if (change.expiresAt() != null) {
+            requireFuture(change.expiresAt());
+            record.expireAt(change.expiresAt());
+        } else if (change.neverExpires()) {
+            record.expireAt(null);
+        }
+        if (change.supersedes() != null) {
+            replaceSupersedes(tenant, record, change.supersedes());
+        }
+        return view(record);
+    }
+
+    private static boolean unexpired(MemoryRecord record) {
+        return record.getExpiresAt() == null || record.getExpiresAt().isAfter(Instant.now());
     }
 
     /**
@@ -294,7 +438,7 @@ public class MemoryStore {
 
     private MemoryView revise(MemoryRecord record, String text, UUID sessionId, String reason) {
         reviseRecord(record, text, sessionId, reason);
-        return view(record, null);
+        return view(record);
     }
 
     private MemoryRevision reviseRecord(MemoryRecord record, String text, UUID sessionId, String reason) {
@@ -330,7 +474,7 @@ public class MemoryStore {
         MemoryRevision revision = reviseRecord(record, mergedText, sessionId, "merge");
         revision.absorbing(absorbedText, absorbedTurnIds);
         record.addProvenance(absorbedTurnIds);
-        return view(record, null);
+        return view(record);
     }
 
     /** The user's memories of one kind and speaker that best match a query, best first. */
@@ -376,7 +520,8 @@ public class MemoryStore {
     /** The user's memory written under a dedup key, if any (used for memories that exist once per user). */
     @Transactional(readOnly = true)
     public Optional<MemoryView> findByDedupKey(TenantId tenant, String userId, String dedupKey) {
-        return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey).map(r -> view(r, null));
+        return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey)
+                .filter(MemoryStore::unexpired).map(this::view);
     }
 
     @Transactional
@@ -397,6 +542,22 @@ public class MemoryStore {
     @Transactional(readOnly = true)
     public List<UserMemories> memoriesOf(TenantId tenant, Collection<String> userIds) {
         return users.memoriesOf(tenant.value(), userIds);
+    }
+
+    /** Deletes a batch of expired memories for good, in its own transaction; answers how many of each kind. */
+    @Transactional
+    public Map<MemoryKind, Integer> purgeExpired(int batch) {
+        return purge.expired(batch);
+    }
+
+    /**
+     * Deletes a batch of memories past their retention for good, in its own transaction; answers how many of each
+     * kind. {@code overrides} are tenants' own rules, which win over the deployment's {@code defaults}.
+     */
+    @Transactional
+    public Map<MemoryKind, Integer> purgePastRetention(Collection<RetentionRule> defaults,
+            Collection<RetentionRule> overrides, int batch) {
+        return purge.pastRetention(defaults, overrides, batch);
     }
 
     /** Deletes every memory of a user; part of erasing the user. */
@@ -424,15 +585,26 @@ public class MemoryStore {
         return records.lockById(id).orElseThrow(() -> new NotFoundException("Memory", id));
     }
 
+    /** The tenant's memory, unless it has expired: an expired memory is invisible until it is deleted. */
     private MemoryRecord find(TenantId tenant, UUID id) {
-        return records.findByIdAndTenantId(id, tenant.value())
+        return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryStore::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));
     }
 
-    private static MemoryView view(MemoryRecord r, Double score) {
-        return new MemoryView(r.getId(), r.getKind(), r.getTopic(), r.getSpeaker(), r.getText(), score,
+    /** A memory as the API shows it, with the memories it superseded. */
+    private MemoryView view(MemoryRecord r) {
+        records.flush();
+        return view(r, supersessions.supersededBy(r.getTenantId(), r.getUserId(), r.getId()));
+    }
+
+    /**
+     * A memory as read by this transaction, without a query for the memories it superseded: for memories just
+     * written, which have superseded none yet, or where the caller needs no more.
+     */
+    private static MemoryView view(MemoryRecord r, List<UUID> supersedes) {
+        return new MemoryView(r.getId(), r.getKind(), r.getTopic(), r.getSpeaker(), r.getText(), null,
                 provenance(r), r.getVersion(), r.getCreatedAt(), r.getUpdatedAt(), r.getOccurredFrom(),
-                r.getOccurredTo(), null);
+                r.getOccurredTo(), r.getValidTo(), r.getSupersededBy(), supersedes, r.getExpiresAt(), null);
     }
 
     private static Provenance provenance(MemoryRecord r) {

@@ -1,6 +1,7 @@
 package dev.memoir.memory;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -28,11 +29,28 @@ public record MemoryView(
         Instant occurredFrom,
         @Schema(description = "End of the dialogue time the memory records (when its last turn was said)")
         Instant occurredTo,
+        @Schema(description = "When the memory stopped being true: when what superseded it was said. Absent while "
+                + "it is live.") Instant validTo,
+        @Schema(description = "The newer memory that superseded this one; absent while it is live")
+        UUID supersededBy,
+        @Schema(description = "The memories this one superseded, oldest validity first; absent when none")
+        List<UUID> supersedes,
+        @Schema(description = "When the memory expires: from then on it is invisible, and the retention job "
+                + "deletes it. Absent when it does not expire.") Instant expiresAt,
         @Schema(description = "How a search ranked this memory; only with explain=true")
         SearchExplanation explanation) {
 
+    public MemoryView {
+        supersedes = supersedes == null || supersedes.isEmpty() ? null : List.copyOf(supersedes);
+    }
+
     MemoryView explained(SearchExplanation why) {
         return new MemoryView(id, kind, topic, speaker, text, score, provenance, version, createdAt, updatedAt,
-                occurredFrom, occurredTo, why);
+                occurredFrom, occurredTo, validTo, supersededBy, supersedes, expiresAt, why);
+    }
+
+    /** Whether the memory is live: not superseded (an expired memory is never shown at all). */
+    public boolean live() {
+        return supersededBy == null;
     }
 }

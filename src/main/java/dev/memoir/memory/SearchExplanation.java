@@ -24,8 +24,11 @@ public record SearchExplanation(
                 + "their year (\"in October 2022\"), nearest first; null when the query names none, or the memory "
                 + "is outside them")
         Integer periodRank,
+        @Schema(description = "Rank among the candidates by when their dialogue began, newest first; null unless "
+                + "memoir.search.recency-weight is above 0") Integer recencyRank,
         @Schema(description = "Reciprocal-rank fusion of the rankings: dense weight / (k + dense rank) + lexical "
-                + "weight × lexical coverage / (k + lexical rank) + period weight / (k + period rank)")
+                + "weight × lexical coverage / (k + lexical rank) + period weight / (k + period rank) + recency weight / (k + "
+                + "recency rank)")
         double fusedScore) {
 
     @Schema(description = "A passage of a long memory: its position (from 1) and the characters of the memory's "

@@ -35,6 +35,9 @@ import org.springframework.validation.annotation.Validated;
  *                             the query's word rarity the memory holds ({@code coverage-weighted}, rarity ranking
  *                             only): with plain reciprocal rank fusion, a memory that shares only a common word with
  *                             the question got a lexical rank and pushed down what the embedding found
+ * @param recencyWeight        weight of a ranking of the fused candidates by when their dialogue began, newest first
+ *                             (0, the default, leaves it out: measured on the retrieval benchmark's update questions,
+ *                             docs/benchmarks.md#supersession)
  * @param periodWeight         weight of the third ranking of a hybrid search whose query names a month with its year:
  *                             the memories whose dialogue began in that period, nearest first; 0 turns it off
  */
@@ -51,7 +54,8 @@ public record SearchProperties(
         @DefaultValue("4") @Min(1) @Max(10) int efSearchFactor,
         @DefaultValue("2000") @Min(100) @Max(100_000) int raritySample,
         @DefaultValue("coverage-weighted") @NotNull Fusion fusion,
-        @DefaultValue("1.0") @DecimalMin("0.0") double periodWeight) {
+        @DefaultValue("1.0") @DecimalMin("0.0") double periodWeight,
+        @DefaultValue("0.0") @DecimalMin("0.0") double recencyWeight) {
 
     /** How the two rankings are fused. */
     public enum Fusion {

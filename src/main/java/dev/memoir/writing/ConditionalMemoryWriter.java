@@ -13,6 +13,9 @@ import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.Supersession;
+import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.OpenSession;
@@ -44,21 +47,41 @@ class ConditionalMemoryWriter {
     private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
+    private final SupersessionJudge supersession;
 
     ConditionalMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
-            ChatModelClient model) {
+            ChatModelClient model, SupersessionJudge supersession) {
+        this.supersession = supersession;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
     }
 
+    /** A note worth keeping, and what storing it does to the user's live memories. */
+    private record JudgedNote(ConditionalNote note, Supersession supersession) {
+    }
+
     void write(UUID userTurnId) {
-        memoryWrite.write(dialogueUpTo(userTurnId), dialogue -> note(userTurnId, dialogue), (dialogue, note) -> {
+        memoryWrite.write(dialogueUpTo(userTurnId), dialogue -> note(userTurnId, dialogue).map(note -> judged(
+                dialogue, note)), (dialogue, judged) -> {
             OpenSession session = dialogue.session();
-            store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.CONDITIONAL, note.memoryText(),
-                    session.id(), List.of(userTurnId), "conditional:" + userTurnId));
+            if (judged.supersession().repeats()) {
+                log.info("The conditional note of turn {} repeats memory {}; not stored", userTurnId,
+                        judged.supersession().repeated().orElseThrow());
+                return;
+            }
+            MemoryView written = store.write(new NewMemory(session.tenant(), session.userId(),
+                    MemoryKind.CONDITIONAL, judged.note().memoryText(), session.id(), List.of(userTurnId),
+                    "conditional:" + userTurnId));
+            store.supersede(session.tenant(), session.userId(), written.id(), judged.supersession().superseded());
         });
+    }
+
+    private JudgedNote judged(SessionDialogue dialogue, ConditionalNote note) {
+        OpenSession session = dialogue.session();
+        return new JudgedNote(note, supersession.judge(session.tenant(), session.userId(), note.memoryText(),
+                dialogue.turns().getLast().occurredAt(), List.of()));
     }
 
     /** The dialogue that ends with the user turn, if the turn and its session are still there. */

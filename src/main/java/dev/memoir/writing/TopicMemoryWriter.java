@@ -1,5 +1,6 @@
 package dev.memoir.writing;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,6 +18,9 @@ import dev.memoir.llm.PromptValues;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.Supersession;
+import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.Speaker;
@@ -53,10 +57,16 @@ class TopicMemoryWriter {
     private final TopicProperties properties;
     private final DialogueParts dialogueParts;
     private final ContextWindow window;
+    private final SupersessionJudge supersessionJudge;
+
+    private static final Set<MemoryKind> NOT_TOPIC = java.util.EnumSet.of(MemoryKind.CONDITIONAL,
+            MemoryKind.REFLECTED, MemoryKind.FACT);
 
     TopicMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
             ChatModelClient model, TopicExtractionRepository extractions, TopicCandidateRepository candidates,
-            TopicProperties properties, DialogueParts dialogueParts, ContextWindow window) {
+            TopicProperties properties, DialogueParts dialogueParts, ContextWindow window,
+            SupersessionJudge supersessionJudge) {
+        this.supersessionJudge = supersessionJudge;
         this.window = window;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
@@ -81,7 +91,7 @@ class TopicMemoryWriter {
             }
             for (TopicCandidate candidate : candidates
                     .findBySessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(sessionId, speaker)) {
-                apply(session, candidate);
+                apply(session, candidate, saidAt(turns, candidate.getTurnIds()));
             }
         }
     }
@@ -120,42 +130,62 @@ class TopicMemoryWriter {
         return extracted;
     }
 
-    /** The memories most similar to a candidate, and what to do with it: add it, or merge it into some of them. */
-    private record Decision(List<ScoredMemory> similar, List<TopicAnswers.Action> actions) {
+    /**
+     * The memories most similar to a candidate, what to do with it (add it, or merge it into some of them), and,
+     * when it is added, what it supersedes among the user's other fact-bearing memories.
+     */
+    private record Decision(List<ScoredMemory> similar, List<TopicAnswers.Action> actions,
+            Supersession supersession) {
     }
 
-    private void apply(OpenSession session, TopicCandidate candidate) {
-        memoryWrite.write(candidate, c -> decision(session, c), (c, decision, hold) -> {
+    /** When the last turn a summary rests on was said (null when none of them is in the dialogue). */
+    private static Instant saidAt(List<TurnView> turns, List<UUID> turnIds) {
+        return turns.stream().filter(t -> turnIds.contains(t.id())).map(TurnView::occurredAt)
+                .max(Instant::compareTo).orElse(null);
+    }
+
+    private void apply(OpenSession session, TopicCandidate candidate, Instant said) {
+        memoryWrite.write(candidate, c -> decision(session, c, said), (c, decision, hold) -> {
             if (!hold.session(session.id())) {
                 return null;
             }
-            applyActions(session, candidate, decision.similar(), decision.actions());
+            applyActions(session, candidate, decision);
             return null;
         });
     }
 
-    private Decision decision(OpenSession session, TopicCandidate candidate) {
+    private Decision decision(OpenSession session, TopicCandidate candidate, Instant said) {
         List<ScoredMemory> similar = store.nearestOfSpeaker(session.tenant(), session.userId(), MemoryKind.TOPIC,
                 candidate.getSpeaker(), store.queryLike(candidate.getSummary()), properties.mergeCandidates());
-        return new Decision(similar, similar.isEmpty() ? List.of(TopicAnswers.Action.add())
-                : decide(candidate, similar));
+        List<TopicAnswers.Action> actions = similar.isEmpty() ? List.of(TopicAnswers.Action.add())
+                : decide(candidate, similar);
+        // The topic step already chose between this summary and the speaker's topic memories (merge, or add as a
+        // new aspect): what an added one may still supersede are the other kinds' memories.
+        boolean adds = actions.stream().anyMatch(action -> !action.merge());
+        Supersession supersession = adds && candidate.getSpeaker() == Speaker.USER
+                ? supersessionJudge.judge(session.tenant(), session.userId(), candidate.getSummary(), said,
+                        List.of(), NOT_TOPIC)
+                : Supersession.NONE;
+        return new Decision(similar, actions, supersession);
     }
 
     /** Applies the actions to the candidate, in the transaction that holds the session. */
-    private void applyActions(OpenSession session, TopicCandidate candidate, List<ScoredMemory> similar,
-            List<TopicAnswers.Action> actions) {
+    private void applyActions(OpenSession session, TopicCandidate candidate, Decision decision) {
+        List<ScoredMemory> similar = decision.similar();
         Set<Integer> merged = new HashSet<>();
         boolean added = false;
-        for (TopicAnswers.Action action : actions) {
+        for (TopicAnswers.Action action : decision.actions()) {
             if (action.merge() && merged.add(action.index())) {
                 store.merge(similar.get(action.index()).id(), similar.get(action.index()).text(),
                         action.merged(), session.id(),
                         candidate.getSummary(), candidate.getTurnIds());
             } else if (!action.merge() && !added) {
                 added = true;
-                store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.TOPIC,
-                        candidate.getSummary(), session.id(), candidate.getTurnIds(),
+                MemoryView written = store.write(new NewMemory(session.tenant(), session.userId(),
+                        MemoryKind.TOPIC, candidate.getSummary(), session.id(), candidate.getTurnIds(),
                         "topic:" + candidate.getId(), null, candidate.getSpeaker()));
+                store.supersede(session.tenant(), session.userId(), written.id(),
+                        decision.supersession().superseded());
             }
         }
         candidates.findById(candidate.getId()).ifPresent(TopicCandidate::applied);

@@ -346,6 +346,7 @@ public final class FakeOpenAiServer {
             case REASONING_STEP -> "{\"thought\": \"I can answer.\", \"action\": \"finish\", \"argument\": \"I do not know.\"}";
             case REASONING_INFERENCE -> "I do not know.";
             case MEMORY_REFLECTION -> "{\"reflected_memory\": \"None\"}";
+            case SUPERSESSION -> "{\"relations\": []}";
             case SESSION_SUMMARY -> "The user and the assistant talked.";
             case OTHER -> throw new IllegalStateException("Untagged calls are refused, not answered");
         };
@@ -486,7 +487,7 @@ public final class FakeOpenAiServer {
     public enum Step {
         REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, MEMO_WRITING, MEMO_RETRIEVAL,
         RECURSIVE_SUMMARY, TOPIC_EXTRACTION, TOPIC_UPDATE, REASONING_STEP, REASONING_INFERENCE, MEMORY_REFLECTION,
-        OTHER
+        SUPERSESSION, OTHER
     }
 
     /** One recorded chat-completions request, with the step name it was tagged with (null if none). */
@@ -541,6 +542,7 @@ public final class FakeOpenAiServer {
                 case "r3-step" -> Step.REASONING_STEP;
                 case "r3-inference" -> Step.REASONING_INFERENCE;
                 case "memory-reflection" -> Step.MEMORY_REFLECTION;
+                case "supersession" -> Step.SUPERSESSION;
                 default -> Step.OTHER;
             };
         }

@@ -1,0 +1,16 @@
+package dev.memoir.memory;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A client's change of one memory; a null part leaves that part as it is.
+ *
+ * @param text         the new text (a new version)
+ * @param supersedes   the memories it supersedes from now on, replacing the previous set; empty for none
+ * @param expiresAt    when it expires from now on
+ * @param neverExpires whether to clear its expiry (when {@code expiresAt} is null)
+ */
+public record MemoryChange(String text, List<UUID> supersedes, Instant expiresAt, boolean neverExpires) {
+}

@@ -1,0 +1,89 @@
+package dev.memoir.memory;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Deletes memories for good, a batch at a time: their passages go by foreign key, their revisions by trigger, and
+ * their provenance (the turns they rest on) is part of the row. What another memory superseded stays superseded.
+ */
+@Repository
+class MemoryPurge {
+
+    private final NamedParameterJdbcTemplate jdbc;
+
+    MemoryPurge(NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Deletes up to {@code batch} expired memories (on the partial index of V32); answers how many of each kind. */
+    Map<MemoryKind, Integer> expired(int batch) {
+        return counted(jdbc.queryForList("""
+                with doomed as (
+                    select id, tenant_id, user_id from memory_records
+                    where expires_at is not null and expires_at <= now()
+                    limit :batch)
+                delete from memory_records m using doomed d
+                where m.id = d.id and m.tenant_id = d.tenant_id and m.user_id = d.user_id
+                returning m.kind""", new MapSqlParameterSource("batch", batch), String.class));
+    }
+
+    /**
+     * Deletes up to {@code batch} memories older than their retention: a tenant's own rule for the kind when it
+     * has one (a null keep-for keeping them for good), else the deployment's. Reads every memory of the kinds that
+     * have a rule: run it seldom.
+     */
+    Map<MemoryKind, Integer> pastRetention(Collection<RetentionRule> defaults, Collection<RetentionRule> overrides,
+            int batch) {
+        if (defaults.isEmpty() && overrides.stream().allMatch(rule -> rule.keepFor() == null)) {
+            return Map.of();
+        }
+        MapSqlParameterSource params = new MapSqlParameterSource("batch", batch)
+                .addValue("defaultKinds", kinds(defaults))
+                .addValue("defaultSeconds", seconds(defaults))
+                .addValue("overrideTenants", overrides.stream().map(RetentionRule::tenantId).toArray(java.util.UUID[]::new))
+                .addValue("overrideKinds", kinds(overrides))
+                .addValue("overrideSeconds", seconds(overrides));
+        return counted(jdbc.queryForList("""
+                with defaults as (
+                    select * from unnest(cast(:defaultKinds as text[]), cast(:defaultSeconds as bigint[]))
+                        as d(kind, seconds)
+                ), overrides as (
+                    select * from unnest(cast(:overrideTenants as uuid[]), cast(:overrideKinds as text[]),
+                                         cast(:overrideSeconds as bigint[])) as o(tenant_id, kind, seconds)
+                ), doomed as (
+                    select m.id, m.tenant_id, m.user_id
+                    from memory_records m
+                    left join overrides o on o.tenant_id = m.tenant_id and o.kind = m.kind
+                    left join defaults d on d.kind = m.kind
+                    where m.kind in (select kind from defaults union select kind from overrides)
+                      and m.created_at < now() - make_interval(secs => case when o.tenant_id is not null
+                                                                            then o.seconds else d.seconds end)
+                    limit :batch)
+                delete from memory_records m using doomed x
+                where m.id = x.id and m.tenant_id = x.tenant_id and m.user_id = x.user_id
+                returning m.kind""", params, String.class));
+    }
+
+    private static String[] kinds(Collection<RetentionRule> rules) {
+        return rules.stream().map(rule -> rule.kind().wireName()).toArray(String[]::new);
+    }
+
+    private static Long[] seconds(Collection<RetentionRule> rules) {
+        return rules.stream().map(rule -> rule.keepFor() == null ? null : rule.keepFor().toSeconds())
+                .toArray(Long[]::new);
+    }
+
+    private static Map<MemoryKind, Integer> counted(List<String> kinds) {
+        Map<MemoryKind, Integer> counts = new EnumMap<>(MemoryKind.class);
+        kinds.forEach(kind -> counts.merge(MemoryKind.fromWireName(kind), 1, Integer::sum));
+        return counts;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.memoir.memory;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Which memory superseded which, written in SQL so that a memory's validity ends when its successor was said, as
+ * PostgreSQL dated that successor (from its turns, by trigger), in the same statement. Every statement names the
+ * user, so it reads that user's partition only.
+ */
+@Repository
+class Supersessions {
+
+    /** A memory as supersession needs to see it, locked for the caller's transaction. */
+    record Row(UUID id, String userId, MemoryKind kind, UUID supersededBy) {
+    }
+
+    private final NamedParameterJdbcTemplate jdbc;
+
+    Supersessions(NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * The tenant's memories among {@code ids} that are not expired, locked until the transaction ends, in id order
+     * (two requests locking overlapping sets cannot deadlock).
+     */
+    List<Row> lock(UUID tenantId, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.query("""
+                select id, user_id, kind, superseded_by from memory_records
+                where tenant_id = :tenantId and id in (:ids) and (expires_at is null or expires_at > now())
+                order by id
+                for update""", new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("ids", ids),
+                (rs, n) -> new Row(rs.getObject("id", UUID.class), rs.getString("user_id"),
+                        MemoryKind.fromWireName(rs.getString("kind")), rs.getObject("superseded_by", UUID.class)));
+    }
+
+    /**
+     * Marks the live memories among {@code ids} superseded by {@code by}: each was valid until {@code by} was said
+     * (never before it was itself said). A fact loses its dedup key, as an edit does: adding its text again must
+     * add a live memory, not find this one. Answers how many were marked.
+     */
+    int supersede(UUID tenantId, String userId, UUID by, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return jdbc.update("""
+                update memory_records m
+                set superseded_by = :by,
+                    valid_to = greatest(m.occurred_from, (select s.occurred_from from memory_records s
+                                                          where s.tenant_id = :tenantId and s.user_id = :userId
+                                                            and s.id = :by)),
+                    dedup_key = case when m.kind = 'fact' then null else m.dedup_key end
+                where m.tenant_id = :tenantId and m.user_id = :userId and m.id in (:ids) and m.id <> :by
+                  and m.superseded_by is null""", params(tenantId, userId, by).addValue("ids", ids));
+    }
+
+    /** Makes the memories that {@code by} superseded live again. Answers how many. */
+    int reinstate(UUID tenantId, String userId, UUID by) {
+        return jdbc.update("""
+                update memory_records set superseded_by = null, valid_to = null
+                where tenant_id = :tenantId and user_id = :userId and superseded_by = :by""",
+                params(tenantId, userId, by));
+    }
+
+    /** The memories {@code by} superseded, oldest validity first. */
+    List<UUID> supersededBy(UUID tenantId, String userId, UUID by) {
+        return jdbc.queryForList("""
+                select id from memory_records
+                where tenant_id = :tenantId and user_id = :userId and superseded_by = :by
+                order by valid_to, id""", params(tenantId, userId, by), UUID.class);
+    }
+
+    private static MapSqlParameterSource params(UUID tenantId, String userId, UUID by) {
+        return new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userId", userId)
+                .addValue("by", by);
+    }
+}

@@ -1,0 +1,256 @@
+package dev.memoir.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer.Answer;
+import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
+
+class SupersessionTest extends IntegrationTest {
+
+    private final String tag = UUID.randomUUID().toString().substring(0, 8);
+
+    private Api.Response add(String key, String userId, String text, String occurredAt, String extra) {
+        return api.send("POST", "/memory", key, "{\"userId\": \"" + userId + "\", \"text\": " + Api.quote(text)
+                + ", \"occurredAt\": \"" + occurredAt + "\"" + (extra == null ? "" : ", " + extra) + "}");
+    }
+
+    private static List<String> ids(Api.Response response) {
+        return items(response).stream().map(m -> m.path("id").asString()).toList();
+    }
+
+    @Test
+    void aFactThatSupersedesAnotherLeavesItOutOfSearchAndListingsButKeepsItWithItsInterval() {
+        String key = api.newTenant();
+        String paris = add(key, "ana", "Ana lives in Paris " + tag, "2024-03-01T09:00:00Z", "\"supersedes\": []")
+                .text("id");
+        Api.Response berlin = add(key, "ana", "Ana moved to Berlin " + tag, "2024-06-10T18:00:00Z",
+                "\"supersedes\": [\"" + paris + "\"]");
+
+        assertThat(berlin.status()).isEqualTo(201);
+        assertThat(berlin.body().path("supersedes")).extracting(JsonNode::asString).containsExactly(paris);
+        JsonNode old = api.get(key, "/memory/" + paris).body();
+        assertThat(old.path("validTo").asString()).isEqualTo("2024-06-10T18:00:00Z");
+        assertThat(old.path("supersededBy").asString()).isEqualTo(berlin.text("id"));
+        assertThat(old.path("text").asString()).as("never deleted for it").startsWith("Ana lives in Paris");
+
+        assertThat(ids(api.get(key, "/memory?userId=ana"))).containsExactly(berlin.text("id"));
+        assertThat(ids(api.get(key, "/memory?userId=ana&query=where%20does%20Ana%20live")))
+                .containsExactly(berlin.text("id"));
+        assertThat(ids(api.get(key, "/memory?userId=ana&includeSuperseded=true")))
+                .containsExactlyInAnyOrder(paris, berlin.text("id"));
+        assertThat(ids(api.get(key, "/memory?userId=ana&query=where%20does%20Ana%20live&includeSuperseded=true")))
+                .containsExactlyInAnyOrder(paris, berlin.text("id"));
+        assertThat(ids(api.get(key, "/memory?userId=ana&asOf=2024-04-01T00:00:00Z"))).as("as it stood in April")
+                .containsExactly(paris);
+        assertThat(ids(api.get(key, "/memory?userId=ana&query=Ana%20lives&asOf=2024-04-01T00:00:00Z")))
+                .containsExactly(paris);
+        assertThat(ids(api.get(key, "/memory?userId=ana&asOf=2024-01-01T00:00:00Z"))).as("before either was said")
+                .isEmpty();
+        assertThat(ids(api.get(key, "/memory?userId=ana&asOf=2024-07-01T00:00:00Z"))).containsExactly(
+                berlin.text("id"));
+    }
+
+    @Test
+    void chatRepliesReadOnlyTheLiveFact() {
+        String key = api.newTenant();
+        String paris = add(key, "cy", "Cy lives in Paris " + tag, "2024-03-01T09:00:00Z", "\"supersedes\": []")
+                .text("id");
+        add(key, "cy", "Cy moved to Berlin " + tag, "2024-06-10T18:00:00Z", "\"supersedes\": [\"" + paris + "\"]");
+        String session = api.newSession(key, "cy", null);
+
+        api.chat(key, session, "Where do I live " + tag + "?");
+
+        String prompt = fake.calls(c -> c.is(Step.REPLY) && c.mentions("Where do I live " + tag)).getFirst()
+                .prompt();
+        assertThat(prompt).contains("Cy moved to Berlin " + tag).doesNotContain("Cy lives in Paris " + tag);
+    }
+
+    @Test
+    void patchingSupersedesReplacesTheSetAndAnEmptyListMakesThemLiveAgain() {
+        String key = api.newTenant();
+        String a = add(key, "bo", "Bo drives a Fiat " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": []").text("id");
+        String b = add(key, "bo", "Bo drives a Volvo " + tag, "2024-02-01T00:00:00Z", "\"supersedes\": []").text("id");
+
+        Api.Response set = api.send("PATCH", "/memory/" + b, key, "{\"supersedes\": [\"" + a + "\"]}");
+        assertThat(set.status()).isEqualTo(200);
+        assertThat(set.body().path("supersedes")).extracting(JsonNode::asString).containsExactly(a);
+        assertThat(set.body().path("version").asInt()).as("no new text, no new version").isEqualTo(1);
+        assertThat(ids(api.get(key, "/memory?userId=bo"))).containsExactly(b);
+
+        Api.Response cleared = api.send("PATCH", "/memory/" + b, key, "{\"supersedes\": []}");
+        assertThat(cleared.body().has("supersedes")).isFalse();
+        JsonNode live = api.get(key, "/memory/" + a).body();
+        assertThat(live.has("validTo")).isFalse();
+        assertThat(live.has("supersededBy")).isFalse();
+        assertThat(ids(api.get(key, "/memory?userId=bo"))).containsExactlyInAnyOrder(a, b);
+    }
+
+    @Test
+    void supersedesRefusesWhatIsNotTheUsersLiveFactBearingMemoryAndNamesTheField() {
+        String key = api.newTenant();
+        String mine = add(key, "di", "Di is a teacher " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": []")
+                .text("id");
+        String theirs = add(key, "eve", "Eve is a teacher " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": []")
+                .text("id");
+        String otherTenants = add(api.newTenant(), "di", "Di is a pilot " + tag, "2024-01-01T00:00:00Z",
+                "\"supersedes\": []").text("id");
+        String session = api.newSession(key, "di", null);
+        api.importTurns(key, session, "I teach maths " + tag, "Nice.");
+        String history = ofKind(api.get(key, "/memory?userId=di&kind=history"), "history").getFirst().path("id")
+                .asString();
+        String newer = add(key, "di", "Di is a nurse " + tag, "2024-05-01T00:00:00Z", "\"supersedes\": [\"" + mine
+                + "\"]").text("id");
+
+        for (String refused : List.of(theirs, otherTenants, history, UUID.randomUUID().toString())) {
+            Api.Response response = api.send("PATCH", "/memory/" + newer, key,
+                    "{\"supersedes\": [\"" + refused + "\"]}");
+            assertThat(response.status()).as(refused).isEqualTo(400);
+            assertThat(response.raw()).contains("supersedes");
+        }
+        assertThat(api.send("PATCH", "/memory/" + newer, key, "{\"supersedes\": [\"" + newer + "\"]}").raw())
+                .contains("cannot supersede itself");
+        Api.Response byTheSuperseded = api.send("PATCH", "/memory/" + mine, key,
+                "{\"supersedes\": [\"" + newer + "\"]}");
+        assertThat(byTheSuperseded.status()).as("a superseded memory supersedes nothing: no loops").isEqualTo(400);
+        String third = add(key, "di", "Di is a doctor " + tag, "2024-09-01T00:00:00Z", "\"supersedes\": []")
+                .text("id");
+        assertThat(api.send("PATCH", "/memory/" + third, key, "{\"supersedes\": [\"" + mine + "\"]}").raw())
+                .contains("already superseded by " + newer);
+        assertThat(api.get(key, "/memory/" + mine).text("supersededBy")).as("nothing changed").isEqualTo(newer);
+    }
+
+    @Test
+    void theTextOfASupersededFactAddedAgainIsANewLiveMemory() {
+        String key = api.newTenant();
+        String first = add(key, "fa", "Fa lives in Rome " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": []")
+                .text("id");
+        String moved = add(key, "fa", "Fa moved to Oslo " + tag, "2024-02-01T00:00:00Z",
+                "\"supersedes\": [\"" + first + "\"]").text("id");
+
+        Api.Response back = add(key, "fa", "Fa lives in Rome " + tag, "2024-03-01T00:00:00Z",
+                "\"supersedes\": [\"" + moved + "\"]");
+
+        assertThat(back.status()).isEqualTo(201);
+        assertThat(back.text("id")).isNotEqualTo(first);
+        assertThat(ids(api.get(key, "/memory?userId=fa"))).containsExactly(back.text("id"));
+    }
+
+    @Test
+    void listingRefusesAsOfInTheFutureOrWithIncludeSuperseded() {
+        String key = api.newTenant();
+        Api.Response future = api.get(key, "/memory?userId=gi&asOf=" + Instant.now().plusSeconds(3600));
+        assertThat(future.status()).isEqualTo(400);
+        assertThat(future.raw()).contains("asOf");
+        Api.Response both = api.get(key, "/memory?userId=gi&asOf=2024-01-01T00:00:00Z&includeSuperseded=true");
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.raw()).contains("asOf");
+    }
+
+    @Test
+    void memoirJudgesWhatAFactAddedWithoutSupersedesSupersedesWithOneModelCall() {
+        String key = api.newTenant();
+        String job = add(key, "hal", "Hal works as a nurse at St Mary's hospital " + tag, "2024-01-01T00:00:00Z",
+                "\"supersedes\": []").text("id");
+        String allergy = add(key, "hal", "Hal is allergic to peanuts " + tag, "2024-01-02T00:00:00Z",
+                "\"supersedes\": []").text("id");
+        onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("software engineer at Acme " + tag),
+                call -> Answer.content(updatingTheNurseJob(call.prompt())));
+
+        String newJob = add(key, "hal", "Hal now works as a software engineer at Acme " + tag,
+                "2024-06-01T00:00:00Z", null).text("id");
+
+        eventually().untilAsserted(() -> assertThat(api.get(key, "/memory/" + job).text("supersededBy"))
+                .isEqualTo(newJob));
+        assertThat(api.get(key, "/memory/" + job).text("validTo")).isEqualTo("2024-06-01T00:00:00Z");
+        assertThat(api.get(key, "/memory/" + allergy).body().has("supersededBy")).as("unrelated").isFalse();
+        assertThat(fake.calls(c -> c.is(Step.SUPERSESSION) && c.mentions("software engineer at Acme " + tag)))
+                .hasSize(1);
+    }
+
+    @Test
+    void noModelCallIsMadeWhenTheUserHasNoCloseMemory() {
+        String key = api.newTenant();
+        add(key, "ida", "Ida collects stamps " + tag, "2024-01-01T00:00:00Z", null);
+
+        String id = add(key, "ida", "Quantum chromodynamics lecture notes " + tag, "2024-02-01T00:00:00Z", null)
+                .text("id");
+
+        eventually().untilAsserted(() -> assertThat(jobsWaiting(id)).isZero());
+        assertThat(fake.calls(c -> c.is(Step.SUPERSESSION) && c.mentions("Quantum chromodynamics " + tag)))
+                .isEmpty();
+    }
+
+    @Test
+    void aConditionalNoteThatUpdatesAFactSupersedesItAndOneThatRepeatsALiveMemoryIsNotStored() {
+        String key = api.newTenant();
+        String nurse = add(key, "jo", "Jo works as a nurse " + tag + ".", "2024-01-01T00:00:00Z",
+                "\"supersedes\": []").text("id");
+        String session = api.newSession(key, "jo", null);
+        String news = "I quit the hospital, I am a software engineer at Acme now " + tag;
+        String again = "Did I tell you? I code at Acme these days " + tag;
+        for (String message : List.of(news, again)) {
+            onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
+                    call -> Answer.json("{\"reply\": \"Congratulations!\", \"remember\": true}"));
+        }
+        onModelCall(call -> call.is(Step.CONDITIONAL_MEMORY) && call.lastUserMessage().contains(news),
+                call -> Answer.json("{\"context\": \"NaN\", \"summary\": \"NaN\", "
+                        + "\"note\": \"Jo works as a software engineer at Acme " + tag + ".\"}"));
+        onModelCall(call -> call.is(Step.CONDITIONAL_MEMORY) && call.lastUserMessage().contains(again),
+                call -> Answer.json("{\"context\": \"NaN\", \"summary\": \"NaN\", "
+                        + "\"note\": \"Jo works as a software engineer at Acme and codes there " + tag + ".\"}"));
+        onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("software engineer at Acme " + tag)
+                        && !call.mentions("codes there"),
+                call -> Answer.content(updatingTheNurseJob(call.prompt())));
+        onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("codes there " + tag),
+                call -> Answer.content("{\"relations\": [" + call.prompt().lines()
+                        .filter(line -> line.matches("\\d+\\. \\(said .*"))
+                        .map(line -> "{\"index\": " + line.substring(0, line.indexOf('.')) + ", \"relation\": \""
+                                + (line.contains("software engineer") ? "repeats" : "unrelated") + "\"}")
+                        .reduce((x, y) -> x + ", " + y).orElse("") + "]}"));
+
+        api.chat(key, session, news);
+
+        String note = eventually().until(() -> ofKind(api.get(key, "/memory?userId=jo&kind=conditional"),
+                "conditional"), list -> list.size() == 1).getFirst().path("id").asString();
+        assertThat(fake.calls(c -> c.is(Step.SUPERSESSION) && c.mentions("software engineer at Acme " + tag)))
+                .as("the note was judged against the nurse fact").hasSize(1);
+        eventually().untilAsserted(() -> assertThat(api.get(key, "/memory/" + nurse).text("supersededBy"))
+                .isEqualTo(note));
+        assertThat(ids(api.get(key, "/memory?userId=jo&kind=fact"))).isEmpty();
+
+        String repeatTurn = api.chat(key, session, again).text("userTurnId");
+
+        eventually().untilAsserted(() -> assertThat(fake.calls(c -> c.is(Step.SUPERSESSION)
+                && c.mentions("codes there " + tag))).hasSize(1));
+        eventually().untilAsserted(() -> assertThat(jobsWaiting(repeatTurn)).as("the note's job is done").isZero());
+        assertThat(ids(api.get(key, "/memory?userId=jo&kind=conditional"))).as("the repeat is not stored")
+                .containsExactly(note);
+    }
+
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
+    private long jobsWaiting(String id) {
+        return jdbc.sql("select count(*) from scheduled_tasks where task_instance = :id").param("id", id)
+                .query(Long.class).single();
+    }
+
+    /** The fake's answer for a supersession prompt: the nurse job is updated, every other memory unrelated. */
+    private static String updatingTheNurseJob(String prompt) {
+        return "{\"relations\": [" + prompt.lines().filter(line -> line.matches("\\d+\\. \\(said .*"))
+                .map(line -> "{\"index\": " + line.substring(0, line.indexOf('.')) + ", \"relation\": \""
+                        + (line.contains("nurse") ? "updates" : "unrelated") + "\"}")
+                .reduce((x, y) -> x + ", " + y).orElse("") + "]}";
+    }
+}
