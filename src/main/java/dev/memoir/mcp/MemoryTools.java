@@ -65,8 +65,11 @@ class MemoryTools {
             "supersedes": {"type": "array", "maxItems": 100, "items": {"type": "string", "format": "uuid"},
                            "description": "The user's live memories this one updates or contradicts: they stay, with validTo and supersededBy, but reads see live memories only"}""";
     private static final String EXPIRES_AT = """
-            "expiresAt": {"type": ["string", "null"], "format": "date-time",
+            "expiresAt": {"type": "string", "format": "date-time",
                           "description": "When the memory expires (in the future): then it is invisible and deleted by the retention job"}""";
+    private static final String NEVER_EXPIRES = """
+            "neverExpires": {"type": "boolean", "default": false,
+                             "description": "true clears the memory's expiry (many MCP clients cannot send a null expiresAt)"}""";
     private static final String MEMORY_ID = """
             "id": {"type": "string", "format": "uuid", "description": "The memory's id"}""";
 
@@ -153,16 +156,19 @@ class MemoryTools {
                 tool("update_memory", "Edit a memory",
                         "Changes what is given: a new text is re-embedded, its version grows by one and the old text "
                                 + "is kept as a revision; supersedes replaces the memories it supersedes ([] for "
-                                + "none); expiresAt sets the expiry, null clears it.",
+                                + "none); expiresAt sets the expiry, neverExpires clears it.",
                         schema(List.of("id"), MEMORY_ID, """
                                 "text": {"type": "string", "minLength": 1, "maxLength": 20000,
-                                         "description": "The memory's new text"}""", SUPERSEDES, EXPIRES_AT),
+                                         "description": "The memory's new text"}""", SUPERSEDES, EXPIRES_AT,
+                                NEVER_EXPIRES),
                         new ToolAnnotations("Edit a memory", false, false, false, false, null),
                         (tenant, args) -> {
                             MemoryChange change = new MemoryChange(args.text("text", 20000, false),
                                     args.uuids("supersedes", 100), args.instant("expiresAt"),
-                                    args.has("expiresAt") && args.instant("expiresAt") == null);
-                            if (change.text() == null && change.supersedes() == null && !args.has("expiresAt")) {
+                                    args.bool("neverExpires")
+                                            || args.has("expiresAt") && args.instant("expiresAt") == null);
+                            if (change.text() == null && change.supersedes() == null && change.expiresAt() == null
+                                    && !change.neverExpires()) {
                                 throw new InvalidRequestException("text",
                                         "nothing to change: give text, supersedes or expiresAt");
                             }

@@ -18,8 +18,9 @@ import dev.memoir.tenant.TenantId;
  * Judges, after a client added a fact without saying what it supersedes, which of the user's live memories the
  * fact updates, contradicts or restates, and marks those superseded by it. A background job, so that adding a fact
  * never waits for the model: the fact is live at once, and what it supersedes stops being live when the job ran.
- * A fact that merely restates an older memory supersedes it too (the client asked for the new one, and the two
- * need not both reach a reply). A retried job supersedes only what is still live.
+ * A fact that merely restates an older fact supersedes it too (the client asked for the new one, and the two need
+ * not both reach a reply); a note or topic memory it repeats stays, as it may say more. A retried job supersedes
+ * only what is still live, and only while the new fact is.
  */
 @Service
 class FactSupersession {
@@ -40,7 +41,8 @@ class FactSupersession {
             Supersession verdict = judge.judge(tenant, fact.userId(), fact.text(), fact.occurredFrom(),
                     List.of(factId));
             List<UUID> superseded = new ArrayList<>(verdict.superseded());
-            verdict.repeated().ifPresent(superseded::add);
+            // An older fact the new one restates goes with it; a note or topic memory it repeats may say more.
+            superseded.addAll(verdict.repeatedFacts());
             if (!superseded.isEmpty()) {
                 store.supersedeIfLive(tenant, fact.userId(), factId, superseded);
             }

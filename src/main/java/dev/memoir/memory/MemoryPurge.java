@@ -23,7 +23,10 @@ class MemoryPurge {
         this.jdbc = jdbc;
     }
 
-    /** Deletes up to {@code batch} expired memories (on the partial index of V32); answers how many of each kind. */
+    /**
+     * Deletes up to {@code batch} expired memories (on the partial index of V32); answers how many of each kind. The
+     * expiry is checked again as each row is deleted: a change that cleared it meanwhile keeps the memory.
+     */
     Map<MemoryKind, Integer> expired(int batch) {
         return counted(jdbc.queryForList("""
                 with doomed as (
@@ -32,6 +35,7 @@ class MemoryPurge {
                     limit :batch)
                 delete from memory_records m using doomed d
                 where m.id = d.id and m.tenant_id = d.tenant_id and m.user_id = d.user_id
+                  and m.expires_at <= now()
                 returning m.kind""", new MapSqlParameterSource("batch", batch), String.class));
     }
 

@@ -119,7 +119,7 @@ public class MemoryStore {
         }
         kind = kind == null ? MemoryKind.FACT : kind;
         records.holdUserForAdd(tenant.value(), userId);
-        String dedupKey = kind.wireName() + ":" + sha256(tenant.value() + "\n" + userId + "\n" + text);
+        String dedupKey = factDedupKey(tenant, userId, text);
         records.serialiseOnDedupKey(dedupKey);
         AddedMemory added = store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
                 .occurred(occurredAt, occurredAt));
@@ -133,7 +133,11 @@ public class MemoryStore {
             changed = true;
         }
         if (supersedes != null && !supersedes.isEmpty()) {
-            replaceSupersedes(tenant, record, supersedes);
+            // The same fact added again names more that it supersedes: added to what it superseded before.
+            List<UUID> wanted = new ArrayList<>(added.created() ? List.of()
+                    : supersessions.supersededBy(tenant.value(), userId, record.getId()));
+            wanted.addAll(supersedes);
+            replaceSupersedes(tenant, record, wanted);
             changed = true;
         } else if (supersedes == null && added.created() && supersession.enabled()) {
             // Queued in this transaction: the judgement exists exactly when the fact does.
@@ -156,9 +160,7 @@ public class MemoryStore {
     /** Marks {@code superseded} superseded by {@code by}, if {@code by} is still there and live. */
     @Transactional
     void supersedeIfLive(TenantId tenant, String userId, UUID by, Collection<UUID> superseded) {
-        records.lockByIdAndTenantId(by, tenant.value()).filter(MemoryStore::unexpired)
-                .filter(r -> r.getSupersededBy() == null)
-                .ifPresent(r -> supersessions.supersede(tenant.value(), userId, by, superseded));
+        supersessions.supersedeIfLive(tenant.value(), userId, by, superseded);
     }
 
     private static void requireFuture(Instant expiresAt) {
@@ -178,16 +180,20 @@ public class MemoryStore {
             throw new InvalidRequestException("supersedes", "only " + MemoryKind.FACT_BEARING + " memories supersede "
                     + "others; this one is a " + by.getKind() + " memory");
         }
-        if (!wanted.isEmpty() && by.getSupersededBy() != null) {
-            throw new InvalidRequestException("supersedes", "memory " + by.getId() + " is itself superseded by "
-                    + by.getSupersededBy() + ": only a live memory supersedes others");
-        }
         if (wanted.contains(by.getId())) {
             throw new InvalidRequestException("supersedes", "a memory cannot supersede itself: " + by.getId());
         }
         records.flush();
         Map<UUID, Supersessions.Row> found = new HashMap<>();
-        supersessions.lock(by.getTenantId(), wanted).forEach(row -> found.put(row.id(), row));
+        Set<UUID> locked = new java.util.HashSet<>(wanted);
+        locked.add(by.getId());
+        // Read as locked now, not as this transaction first loaded it: another change may have superseded it since.
+        supersessions.lock(by.getTenantId(), locked).forEach(row -> found.put(row.id(), row));
+        UUID bySuperseder = found.containsKey(by.getId()) ? found.get(by.getId()).supersededBy() : null;
+        if (!wanted.isEmpty() && bySuperseder != null) {
+            throw new InvalidRequestException("supersedes", "memory " + by.getId() + " is itself superseded by "
+                    + bySuperseder + ": only a live memory supersedes others");
+        }
         for (UUID id : wanted) {
             Supersessions.Row row = found.get(id);
             if (row == null || !row.userId().equals(by.getUserId())) {
@@ -214,15 +220,20 @@ public class MemoryStore {
     @Transactional(propagation = Propagation.MANDATORY)
     public int supersede(TenantId tenant, String userId, UUID by, Collection<UUID> superseded) {
         records.flush();
-        return supersessions.supersede(tenant.value(), userId, by, superseded);
+        return supersessions.supersedeIfLive(tenant.value(), userId, by, superseded);
     }
 
     private AddedMemory store(NewMemory memory) {
         if (memory.dedupKey() != null) {
             Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(memory.tenant().value(),
                     memory.userId(), memory.dedupKey());
-            if (existing.isPresent()) {
+            if (existing.isPresent() && unexpired(existing.get())) {
                 return new AddedMemory(view(existing.get()), false);
+            }
+            if (existing.isPresent()) {
+                // Expired and waiting for the purge: the memory written now replaces it, as if it were gone.
+                records.delete(existing.get());
+                records.flush();
             }
         }
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
@@ -265,6 +276,16 @@ public class MemoryStore {
                 .map(p -> new EmbeddedDocument.Passage(Math.max(0, p.start() - shift), Math.max(0, p.end() - shift),
                         p.embedding()))
                 .toList());
+    }
+
+    /** A fact's dedup key: the same text added again for the same user finds the fact that has it. */
+    static String factDedupKey(TenantId tenant, String userId, String text) {
+        return MemoryKind.FACT.wireName() + ":" + sha256(tenant.value() + "\n" + userId + "\n" + text);
+    }
+
+    /** The dedup key of the user's one recursive summary. */
+    public static String recursiveSummaryKey(TenantId tenant, String userId) {
+        return "recursive_summary:" + tenant + ":" + userId;
     }
 
     private static String sha256(String text) {
@@ -389,6 +410,12 @@ public class MemoryStore {
      */
     @Transactional
     public MemoryView update(TenantId tenant, UUID id, MemoryChange change) {
+        if (change.supersedes() != null) {
+            // Every row the change locks, in id order first: two changes naming each other cannot deadlock.
+            Set<UUID> rows = new java.util.HashSet<>(change.supersedes());
+            rows.add(id);
+            supersessions.lock(tenant.value(), rows);
+        }
         MemoryRecord record = records.lockByIdAndTenantId(id, tenant.value())
                 .filter(MemoryStore::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));

@@ -76,21 +76,23 @@ public class SupersessionJudge {
                 .fixed("last", Integer.toString(close.size() - 1)));
         List<UUID> superseded = new ArrayList<>();
         UUID repeated = null;
+        List<UUID> repeatedFacts = new ArrayList<>();
         for (SupersessionAnswer.Judged judged : answer.judged()) {
-            UUID id = close.get(judged.index()).id();
-            if (judged.relation().supersedes() && !superseded.contains(id)) {
-                superseded.add(id);
-            } else if (judged.relation() == SupersessionAnswer.Relation.REPEATS && repeated == null) {
-                repeated = id;
+            ScoredMemory memory = close.get(judged.index());
+            if (judged.relation().supersedes() && !superseded.contains(memory.id())) {
+                superseded.add(memory.id());
+            } else if (judged.relation() == SupersessionAnswer.Relation.REPEATS) {
+                repeated = repeated == null ? memory.id() : repeated;
+                if (memory.kind() == MemoryKind.FACT && !repeatedFacts.contains(memory.id())) {
+                    repeatedFacts.add(memory.id());
+                }
             }
         }
         if (!superseded.isEmpty() || repeated != null) {
             log.info("Supersession of user {}'s memories: {} superseded, repeated by {}", userId, superseded,
                     repeated);
         }
-        // A memory that supersedes some is stored even if it also repeats another: the stale ones must go.
-        return new Supersession(List.copyOf(superseded),
-                Optional.ofNullable(superseded.isEmpty() ? repeated : null));
+        return new Supersession(List.copyOf(superseded), Optional.ofNullable(repeated), List.copyOf(repeatedFacts));
     }
 
     private static String day(Instant instant) {

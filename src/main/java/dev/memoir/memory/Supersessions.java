@@ -63,6 +63,22 @@ class Supersessions {
                   and m.superseded_by is null""", params(tenantId, userId, by).addValue("ids", ids));
     }
 
+    /**
+     * As {@link #supersede}, only if {@code by} is still there, live and unexpired: locked with the memories it
+     * supersedes, in id order, so that two memories judged at once to supersede each other cannot both end up
+     * superseded.
+     */
+    int supersedeIfLive(UUID tenantId, String userId, UUID by, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        java.util.Set<UUID> rows = new java.util.HashSet<>(ids);
+        rows.add(by);
+        boolean live = lock(tenantId, rows).stream()
+                .anyMatch(row -> row.id().equals(by) && row.userId().equals(userId) && row.supersededBy() == null);
+        return live ? supersede(tenantId, userId, by, ids) : 0;
+    }
+
     /** Makes the memories that {@code by} superseded live again. Answers how many. */
     int reinstate(UUID tenantId, String userId, UUID by) {
         return jdbc.update("""

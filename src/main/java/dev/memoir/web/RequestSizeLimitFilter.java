@@ -18,31 +18,39 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses bodies over {@code memoir.api.max-request-size} with 413: at once when the request declares its
- * length, and while reading when it is chunked.
+ * length, and while reading when it is chunked. A user archive's import, which is streamed to the database, has a
+ * limit of its own, {@code memoir.api.max-archive-size}.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
 class RequestSizeLimitFilter extends OncePerRequestFilter {
 
-    private final long maxBytes;
+    private static final java.util.regex.Pattern ARCHIVE_IMPORT =
+            java.util.regex.Pattern.compile("/users/[^/]+/import/?");
+
+    private final long maxRequestBytes;
+    private final long maxArchiveBytes;
     private final ProblemWriter problemWriter;
 
     RequestSizeLimitFilter(ApiProperties properties, ProblemWriter problemWriter) {
-        this.maxBytes = properties.maxRequestSize().toBytes();
+        this.maxRequestBytes = properties.maxRequestSize().toBytes();
+        this.maxArchiveBytes = properties.maxArchiveSize().toBytes();
         this.problemWriter = problemWriter;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        long maxBytes = "POST".equals(request.getMethod()) && ARCHIVE_IMPORT.matcher(request.getRequestURI()).matches()
+                ? maxArchiveBytes : maxRequestBytes;
         if (request.getContentLengthLong() > maxBytes) {
-            problemWriter.write(request, response, tooLarge());
+            problemWriter.write(request, response, tooLarge(maxBytes));
             return;
         }
         chain.doFilter(new LimitedRequest(request, maxBytes), response);
     }
 
-    private org.springframework.http.ProblemDetail tooLarge() {
+    private static org.springframework.http.ProblemDetail tooLarge(long maxBytes) {
         return Problems.of(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
                 "The request body is larger than the allowed " + maxBytes + " bytes");
     }

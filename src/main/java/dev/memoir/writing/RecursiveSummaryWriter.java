@@ -65,7 +65,7 @@ class RecursiveSummaryWriter {
     }
 
     static String dedupKey(TenantId tenant, String userId) {
-        return "recursive_summary:" + tenant + ":" + userId;
+        return MemoryStore.recursiveSummaryKey(tenant, userId);
     }
 
     /** Folds, oldest first, every closed session of the closed session's user that is not folded yet. */

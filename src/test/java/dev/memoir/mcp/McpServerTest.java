@@ -144,6 +144,34 @@ class McpServerTest extends IntegrationTest {
     }
 
     @Test
+    void supersessionExpiryAndValidityWorkThroughMcpAsThroughRest() {
+        String key = api.newTenant();
+        McpSyncClient mcp = client(key);
+        String paris = ok(call(mcp, "add_memory", "userId", "eve", "text", "Eve lives in Paris " + tag,
+                "occurredAt", "2024-01-01T00:00:00Z", "supersedes", List.of())).path("memory").path("id").asString();
+        JsonNode berlin = ok(call(mcp, "add_memory", "userId", "eve", "text", "Eve moved to Berlin " + tag,
+                "occurredAt", "2024-06-01T00:00:00Z", "supersedes", List.of(paris))).path("memory");
+
+        assertThat(berlin.path("supersedes").get(0).asString()).isEqualTo(paris);
+        assertThat(ok(call(mcp, "list_memories", "userId", "eve")).path("items")).hasSize(1);
+        assertThat(ok(call(mcp, "list_memories", "userId", "eve", "includeSuperseded", true)).path("items"))
+                .hasSize(2);
+        assertThat(ok(call(mcp, "search_memory", "userId", "eve", "query", "where does Eve live", "asOf",
+                "2024-03-01T00:00:00Z")).path("items").get(0).path("id").asString()).isEqualTo(paris);
+        assertRefused(call(mcp, "add_memory", "userId", "eve", "text", "Eve is a cook " + tag, "supersedes",
+                List.of("not-a-uuid")), "supersedes");
+
+        String id = berlin.path("id").asString();
+        String soon = java.time.Instant.now().plus(Duration.ofDays(1)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString();
+        assertThat(ok(call(mcp, "update_memory", "id", id, "expiresAt", soon)).path("expiresAt").asString())
+                .isEqualTo(soon);
+        assertThat(ok(call(mcp, "update_memory", "id", id, "neverExpires", true)).has("expiresAt")).isFalse();
+        assertThat(ok(call(mcp, "update_memory", "id", id, "supersedes", List.of())).has("supersedes")).isFalse();
+        assertThat(api.get(key, "/memory/" + paris).body().has("supersededBy")).isFalse();
+    }
+
+    @Test
     void listMemoriesPagesWithACursorAndRefusesABadOne() {
         String key = api.newTenant();
         McpSyncClient mcp = client(key);

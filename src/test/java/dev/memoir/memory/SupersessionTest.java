@@ -147,6 +147,69 @@ class SupersessionTest extends IntegrationTest {
     }
 
     @Test
+    void deletingTheMemoryThatSupersededAnotherMakesThatOneLiveAgain() {
+        String key = api.newTenant();
+        String rome = add(key, "ky", "Ky lives in Rome " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": []")
+                .text("id");
+        String oslo = add(key, "ky", "Ky moved to Oslo " + tag, "2024-02-01T00:00:00Z",
+                "\"supersedes\": [\"" + rome + "\"]").text("id");
+
+        assertThat(api.send("DELETE", "/memory/" + oslo, key, null).status()).isEqualTo(204);
+
+        JsonNode back = api.get(key, "/memory/" + rome).body();
+        assertThat(back.has("supersededBy")).isFalse();
+        assertThat(back.has("validTo")).isFalse();
+        assertThat(ids(api.get(key, "/memory?userId=ky"))).containsExactly(rome);
+    }
+
+    @Test
+    void theSameFactAddedAgainWithSupersedesAddsToWhatItSupersededBefore() {
+        String key = api.newTenant();
+        String a = add(key, "lu", "Lu has a red car " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": []").text("id");
+        String b = add(key, "lu", "Lu has a blue car " + tag, "2024-02-01T00:00:00Z", "\"supersedes\": []").text("id");
+        String c = add(key, "lu", "Lu has a green car " + tag, "2024-03-01T00:00:00Z", "\"supersedes\": [\"" + a
+                + "\"]").text("id");
+
+        Api.Response again = add(key, "lu", "Lu has a green car " + tag, "2024-03-01T00:00:00Z",
+                "\"supersedes\": [\"" + b + "\"]");
+
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.text("id")).isEqualTo(c);
+        assertThat(again.body().path("supersedes")).extracting(JsonNode::asString).containsExactlyInAnyOrder(a, b);
+    }
+
+    @Test
+    void twoMemoriesCannotSupersedeEachOther() {
+        String key = api.newTenant();
+        String a = add(key, "mo", "Mo plays chess " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": []").text("id");
+        String b = add(key, "mo", "Mo plays go " + tag, "2024-02-01T00:00:00Z", "\"supersedes\": []").text("id");
+        assertThat(api.send("PATCH", "/memory/" + b, key, "{\"supersedes\": [\"" + a + "\"]}").status())
+                .isEqualTo(200);
+
+        Api.Response back = api.send("PATCH", "/memory/" + a, key, "{\"supersedes\": [\"" + b + "\"]}");
+
+        assertThat(back.status()).isEqualTo(400);
+        assertThat(back.raw()).contains("supersedes").contains("itself superseded");
+        assertThat(ids(api.get(key, "/memory?userId=mo"))).containsExactly(b);
+    }
+
+    @Test
+    void aFactAddedAgainAfterItExpiredIsANewLiveMemory() {
+        String key = api.newTenant();
+        String old = add(key, "ned", "Ned is on call " + tag, "2024-01-01T00:00:00Z", "\"supersedes\": [], "
+                + "\"expiresAt\": \"" + Instant.now().plusSeconds(3600) + "\"").text("id");
+        jdbc.sql("update memory_records set expires_at = now() - interval '1 second' where id = cast(:id as uuid)")
+                .param("id", old).update();
+
+        Api.Response again = add(key, "ned", "Ned is on call " + tag, "2024-05-01T00:00:00Z", "\"supersedes\": []");
+
+        assertThat(again.status()).isEqualTo(201);
+        assertThat(again.text("id")).isNotEqualTo(old);
+        assertThat(again.body().has("expiresAt")).isFalse();
+        assertThat(ids(api.get(key, "/memory?userId=ned"))).containsExactly(again.text("id"));
+    }
+
+    @Test
     void listingRefusesAsOfInTheFutureOrWithIncludeSuperseded() {
         String key = api.newTenant();
         Api.Response future = api.get(key, "/memory?userId=gi&asOf=" + Instant.now().plusSeconds(3600));

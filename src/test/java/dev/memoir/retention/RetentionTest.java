@@ -162,8 +162,11 @@ class RetentionTest extends IntegrationTest {
         jdbc.sql("update memory_records set created_at = now() - interval '10 days' where id in (cast(:a as uuid), "
                 + "cast(:b as uuid))").param("a", keptId).param("b", defaultedId).update();
 
-        store.purgePastRetention(List.of(new RetentionRule(null, MemoryKind.FACT, Duration.ofDays(9))),
-                List.of(new RetentionRule(kept.id(), MemoryKind.FACT, null)), 1000);
+        // Until nothing is left: the database may hold other tests' old facts too.
+        while (!store.purgePastRetention(List.of(new RetentionRule(null, MemoryKind.FACT, Duration.ofDays(9))),
+                List.of(new RetentionRule(kept.id(), MemoryKind.FACT, null)), 1000).isEmpty()) {
+            // next batch
+        }
 
         assertThat(rows("memory_records", "id", keptId)).isOne();
         assertThat(rows("memory_records", "id", defaultedId)).isZero();

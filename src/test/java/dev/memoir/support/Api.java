@@ -124,7 +124,7 @@ public final class Api {
             request.header("Authorization", "Bearer " + key);
         }
         for (int i = 0; i + 1 < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
+            request.setHeader(headers[i], headers[i + 1]);
         }
         try {
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());

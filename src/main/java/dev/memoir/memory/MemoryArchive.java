@@ -1,0 +1,312 @@
+package dev.memoir.memory;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.llm.EmbeddedDocument;
+import dev.memoir.llm.TextEmbedder;
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.StreamingJdbc;
+import dev.memoir.web.InvalidRequestException;
+
+/**
+ * A user's memories as a user archive carries them, with their revisions and passages: read as streams in the
+ * caller's transaction, and written back under another tenant and user with the ids the archive gives. A vector is
+ * carried as base64 of little-endian 32-bit floats, and reused on restore only when the archive's embedding model
+ * is this deployment's; otherwise the memory is embedded again, passages included.
+ */
+@Component
+public class MemoryArchive {
+
+    /** A memory as archived; {@code embedding} null when left out. */
+    public record ArchivedMemory(UUID id, MemoryKind kind, String topic, Speaker speaker, String text,
+            UUID sessionId, List<UUID> turnIds, String dedupKey, int version, Instant createdAt, Instant updatedAt,
+            Instant occurredFrom, Instant occurredTo, Instant validTo, UUID supersededBy, Instant expiresAt,
+            String embeddingModel, String embedding) {
+    }
+
+    /** One of a memory's earlier versions, as archived. */
+    public record ArchivedRevision(UUID id, UUID memoryId, int version, String text, UUID sessionId, String reason,
+            Instant createdAt, String absorbedText, List<UUID> absorbedTurnIds) {
+    }
+
+    /** A passage of a long memory, as archived. */
+    public record ArchivedPassage(UUID memoryId, int position, int start, int end, String embeddingModel,
+            String embedding) {
+    }
+
+    private static final String MEMORY_COLUMNS = """
+            id, kind, topic, speaker, text, session_id, turn_ids, dedup_key, version, created_at, updated_at,
+            occurred_from, occurred_to, valid_to, superseded_by, expires_at, embedding_model, embedding::text as embedding""";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final TextEmbedder embedder;
+    private final MemoryPassages passages;
+    private final MemoryRecordRepository records;
+
+    MemoryArchive(javax.sql.DataSource dataSource, TextEmbedder embedder, MemoryPassages passages,
+            MemoryRecordRepository records) {
+        this.records = records;
+        this.jdbc = StreamingJdbc.of(dataSource);
+        this.embedder = embedder;
+        this.passages = passages;
+    }
+
+    /** The embedding model this deployment embeds with, and its vectors' length. */
+    public String embeddingModel() {
+        return embedder.modelName();
+    }
+
+    /**
+     * Holds the user until the transaction ends, as erasing the user does: adds in flight finish first, and an
+     * erasure or another import of the user waits.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void holdUser(TenantId tenant, String userId) {
+        records.holdUserForErasure(tenant.value(), userId);
+    }
+
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean hasMemories(TenantId tenant, String userId) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("select exists (select 1 from memory_records where "
+                + "tenant_id = :tenantId and user_id = :userId)", user(tenant, userId), Boolean.class));
+    }
+
+    /** Every memory of the user, expired ones included, oldest first; close the stream. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Stream<ArchivedMemory> memories(TenantId tenant, String userId) {
+        return jdbc.queryForStream("select " + MEMORY_COLUMNS + " from memory_records "
+                + "where tenant_id = :tenantId and user_id = :userId order by created_at, id", user(tenant, userId),
+                (rs, n) -> new ArchivedMemory(rs.getObject("id", UUID.class),
+                        MemoryKind.fromWireName(rs.getString("kind")), rs.getString("topic"),
+                        rs.getString("speaker") == null ? null : Speaker.fromWireName(rs.getString("speaker")),
+                        rs.getString("text"), rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids")),
+                        rs.getString("dedup_key"), rs.getInt("version"), instant(rs, "created_at"),
+                        instant(rs, "updated_at"), instant(rs, "occurred_from"), instant(rs, "occurred_to"),
+                        instant(rs, "valid_to"), rs.getObject("superseded_by", UUID.class),
+                        instant(rs, "expires_at"), rs.getString("embedding_model"),
+                        base64(rs.getString("embedding"))));
+    }
+
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Stream<ArchivedRevision> revisions(TenantId tenant, String userId) {
+        return jdbc.queryForStream("""
+                select r.id, r.memory_id, r.version, r.text, r.session_id, r.reason, r.created_at, r.absorbed_text,
+                       r.absorbed_turn_ids
+                from memory_records m join memory_revisions r on r.memory_id = m.id
+                where m.tenant_id = :tenantId and m.user_id = :userId
+                order by m.created_at, m.id, r.version""", user(tenant, userId),
+                (rs, n) -> new ArchivedRevision(rs.getObject("id", UUID.class), rs.getObject("memory_id", UUID.class),
+                        rs.getInt("version"), rs.getString("text"), rs.getObject("session_id", UUID.class),
+                        rs.getString("reason"), instant(rs, "created_at"), rs.getString("absorbed_text"),
+                        rs.getArray("absorbed_turn_ids") == null ? null : uuids(rs.getArray("absorbed_turn_ids"))));
+    }
+
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Stream<ArchivedPassage> passages(TenantId tenant, String userId) {
+        return jdbc.queryForStream("""
+                select memory_id, position, start_char, end_char, embedding_model, embedding::text as embedding
+                from memory_passages where tenant_id = :tenantId and user_id = :userId
+                order by memory_id, position""", user(tenant, userId),
+                (rs, n) -> new ArchivedPassage(rs.getObject("memory_id", UUID.class), rs.getInt("position"),
+                        rs.getInt("start_char"), rs.getInt("end_char"), rs.getString("embedding_model"),
+                        base64(rs.getString("embedding"))));
+    }
+
+    /**
+     * Writes memories for the user. Dedup keys that name the user (a fact's, the recursive summary's) are made
+     * anew for the new owner. A memory whose vector is missing, of another model or of another length is embedded
+     * again, with its passages; answers how many were.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public int restoreMemories(TenantId tenant, String userId, List<ArchivedMemory> memories) {
+        List<float[]> vectors = new ArrayList<>(memories.size());
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < memories.size(); i++) {
+            ArchivedMemory m = memories.get(i);
+            if (m.text() == null || m.text().isBlank()) {
+                throw new InvalidRequestException("archive", "memory " + m.id() + " has no text");
+            }
+            float[] vector = embedder.modelName().equals(m.embeddingModel()) ? floats(m.embedding()) : null;
+            vectors.add(vector != null && vector.length == embedder.dimensions() ? vector : null);
+            if (vectors.get(i) == null) {
+                missing.add(i);
+            }
+        }
+        List<EmbeddedDocument> embedded = embedder.embedInPassages(missing.stream()
+                .map(i -> MemoryStore.embeddingText(memories.get(i).topic(), memories.get(i).text())).toList());
+        List<MemoryPassages.Owner> recomputed = new ArrayList<>();
+        for (int j = 0; j < missing.size(); j++) {
+            ArchivedMemory m = memories.get(missing.get(j));
+            vectors.set(missing.get(j), embedded.get(j).embedding());
+            if (!embedded.get(j).passages().isEmpty()) {
+                recomputed.add(MemoryStore.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(),
+                        embedded.get(j)));
+            }
+        }
+        MapSqlParameterSource[] rows = new MapSqlParameterSource[memories.size()];
+        for (int i = 0; i < memories.size(); i++) {
+            ArchivedMemory m = memories.get(i);
+            rows[i] = user(tenant, userId).addValue("id", m.id()).addValue("kind", m.kind().wireName())
+                    .addValue("topic", m.topic()).addValue("speaker", m.speaker() == null ? null
+                            : m.speaker().wireName())
+                    .addValue("text", m.text()).addValue("sessionId", m.sessionId())
+                    .addValue("turnIds", uuidArray(m.turnIds()))
+                    .addValue("dedupKey", dedupKey(tenant, userId, m))
+                    .addValue("version", Math.max(1, m.version())).addValue("createdAt", time(m.createdAt()))
+                    .addValue("updatedAt", time(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
+                    .addValue("occurredFrom", time(m.occurredFrom())).addValue("occurredTo", time(m.occurredTo()))
+                    .addValue("validTo", time(m.validTo())).addValue("supersededBy", m.supersededBy())
+                    .addValue("expiresAt", time(m.expiresAt()))
+                    .addValue("vector", HybridSearchRepository.vector(vectors.get(i)))
+                    .addValue("model", embedder.modelName());
+        }
+        jdbc.batchUpdate("""
+                insert into memory_records (id, tenant_id, user_id, kind, topic, speaker, text, session_id, turn_ids,
+                                            dedup_key, version, created_at, updated_at, occurred_from, occurred_to,
+                                            valid_to, superseded_by, expires_at, embedding, embedding_model)
+                values (:id, :tenantId, :userId, :kind, :topic, :speaker, :text, :sessionId, :turnIds, :dedupKey,
+                        :version, :createdAt, :updatedAt, :occurredFrom, :occurredTo, :validTo, :supersededBy,
+                        :expiresAt, :vector, :model)""", rows);
+        passages.insert(recomputed, embedder.modelName());
+        return missing.size();
+    }
+
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void restoreRevisions(List<ArchivedRevision> revisions) {
+        jdbc.batchUpdate("""
+                insert into memory_revisions (id, memory_id, version, text, session_id, reason, created_at,
+                                              absorbed_text, absorbed_turn_ids)
+                values (:id, :memoryId, :version, :text, :sessionId, :reason, :createdAt, :absorbedText,
+                        :absorbedTurnIds)""", revisions.stream().map(r -> new MapSqlParameterSource()
+                .addValue("id", r.id()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
+                .addValue("text", r.text()).addValue("sessionId", r.sessionId()).addValue("reason", r.reason())
+                .addValue("createdAt", time(r.createdAt())).addValue("absorbedText", r.absorbedText())
+                .addValue("absorbedTurnIds", r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
+                .toArray(MapSqlParameterSource[]::new));
+    }
+
+    /**
+     * Writes archived passages of memories whose vectors were reused (a memory embedded again got new passages and
+     * its archived ones are skipped): the same model made both.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void restorePassages(TenantId tenant, String userId, List<ArchivedPassage> archived) {
+        List<MapSqlParameterSource> rows = new ArrayList<>();
+        for (ArchivedPassage p : archived) {
+            float[] vector = embedder.modelName().equals(p.embeddingModel()) ? floats(p.embedding()) : null;
+            if (vector == null || vector.length != embedder.dimensions()) {
+                continue;
+            }
+            rows.add(user(tenant, userId).addValue("memoryId", p.memoryId()).addValue("position", p.position())
+                    .addValue("start", p.start()).addValue("end", p.end())
+                    .addValue("vector", HybridSearchRepository.vector(vector)).addValue("model", p.embeddingModel()));
+        }
+        if (!rows.isEmpty()) {
+            // A memory embedded again already has its new passages, which the conflict keeps.
+            jdbc.batchUpdate("""
+                    insert into memory_passages (memory_id, tenant_id, user_id, position, start_char, end_char,
+                                                 embedding, embedding_model)
+                    values (:memoryId, :tenantId, :userId, :position, :start, :end, :vector, :model)
+                    on conflict do nothing""", rows.toArray(MapSqlParameterSource[]::new));
+        }
+    }
+
+    /** The dedup key under the new owner: keys that name the owner are made anew, the others are kept. */
+    private static String dedupKey(TenantId tenant, String userId, ArchivedMemory m) {
+        if (m.dedupKey() == null) {
+            return null;
+        }
+        return switch (m.kind()) {
+            case FACT -> MemoryStore.factDedupKey(tenant, userId, m.text());
+            case RECURSIVE_SUMMARY -> MemoryStore.recursiveSummaryKey(tenant, userId);
+            default -> m.dedupKey();
+        };
+    }
+
+    private static String base64(String vectorText) {
+        if (vectorText == null) {
+            return null;
+        }
+        String[] parts = vectorText.substring(1, vectorText.length() - 1).split(",");
+        ByteBuffer bytes = ByteBuffer.allocate(parts.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (String part : parts) {
+            bytes.putFloat(Float.parseFloat(part));
+        }
+        return Base64.getEncoder().encodeToString(bytes.array());
+    }
+
+    /** The vector, or null when absent or not a whole number of floats. */
+    static float[] floats(String base64) {
+        if (base64 == null) {
+            return null;
+        }
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(base64);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException("archive", "an embedding is not base64");
+        }
+        if (bytes.length == 0 || bytes.length % 4 != 0) {
+            return null;
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        float[] vector = new float[bytes.length / 4];
+        for (int i = 0; i < vector.length; i++) {
+            vector[i] = buffer.getFloat();
+            if (!Float.isFinite(vector[i])) {
+                return null;
+            }
+        }
+        return vector;
+    }
+
+    private static List<UUID> uuids(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
+    }
+
+    private static org.postgresql.util.PGobject uuidArray(List<UUID> ids) {
+        try {
+            org.postgresql.util.PGobject object = new org.postgresql.util.PGobject();
+            object.setType("uuid[]");
+            object.setValue((ids == null ? List.<UUID>of() : ids).stream().map(UUID::toString)
+                    .collect(Collectors.joining(",", "{", "}")));
+            return object;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MapSqlParameterSource user(TenantId tenant, String userId) {
+        return new MapSqlParameterSource().addValue("tenantId", tenant.value()).addValue("userId", userId);
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp timestamp = rs.getTimestamp(column);
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    private static OffsetDateTime time(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+}

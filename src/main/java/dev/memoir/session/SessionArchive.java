@@ -1,0 +1,131 @@
+package dev.memoir.session;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.StreamingJdbc;
+import dev.memoir.web.InvalidRequestException;
+
+/**
+ * A user's sessions and turns as a user archive carries them: read as streams, oldest first, and written back
+ * under another tenant and user with the ids the archive gives. Both run in the caller's transaction.
+ */
+@Component
+public class SessionArchive {
+
+    /** A session as archived; {@code settings} is its memory settings' JSON. */
+    public record ArchivedSession(UUID id, String status, String settings, Instant createdAt, Instant updatedAt,
+            Instant closedAt, Instant firstTurnAt, Instant lastTurnAt) {
+    }
+
+    /** A turn as archived. */
+    public record ArchivedTurn(UUID id, UUID sessionId, int seq, String role, String speaker, String content,
+            Instant createdAt, Instant occurredAt, UUID replyTo) {
+    }
+
+    private static final MemorySettingsConverter SETTINGS = new MemorySettingsConverter();
+
+    private final NamedParameterJdbcTemplate jdbc;
+
+    SessionArchive(javax.sql.DataSource dataSource) {
+        this.jdbc = StreamingJdbc.of(dataSource);
+    }
+
+    /** Whether the user has any session. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean hasSessions(TenantId tenant, String userId) {
+        return Boolean.TRUE.equals(jdbc.queryForObject("select exists (select 1 from sessions where tenant_id = "
+                + ":tenantId and user_id = :userId)", user(tenant, userId), Boolean.class));
+    }
+
+    /** Read in the caller's transaction; close the stream. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Stream<ArchivedSession> sessions(TenantId tenant, String userId) {
+        return jdbc.queryForStream("""
+                select id, status, settings::text as settings, created_at, updated_at, closed_at, first_turn_at,
+                       last_turn_at
+                from sessions where tenant_id = :tenantId and user_id = :userId
+                order by created_at, id""", user(tenant, userId), (rs, n) -> new ArchivedSession(
+                rs.getObject("id", UUID.class), rs.getString("status"), rs.getString("settings"),
+                instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "closed_at"),
+                instant(rs, "first_turn_at"), instant(rs, "last_turn_at")));
+    }
+
+    /** The turns of the user's sessions, in the sessions' order and each session's order. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Stream<ArchivedTurn> turns(TenantId tenant, String userId) {
+        return jdbc.queryForStream("""
+                select t.id, t.session_id, t.seq, t.role, t.speaker_name, t.content, t.created_at, t.occurred_at,
+                       t.reply_to
+                from sessions s join turns t on t.session_id = s.id
+                where s.tenant_id = :tenantId and s.user_id = :userId
+                order by s.created_at, s.id, t.seq""", user(tenant, userId), SessionArchive::turn);
+    }
+
+    /** Refused (400 naming the archive) when a session's memory settings are not ones Memoir reads. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void restoreSessions(TenantId tenant, String userId, List<ArchivedSession> sessions) {
+        for (ArchivedSession session : sessions) {
+            try {
+                SETTINGS.convertToEntityAttribute(session.settings());
+            } catch (RuntimeException e) {
+                throw new InvalidRequestException("archive", "session " + session.id()
+                        + " has memory settings Memoir cannot read");
+            }
+        }
+        jdbc.batchUpdate("""
+                insert into sessions (id, tenant_id, user_id, status, settings, created_at, updated_at, closed_at,
+                                      first_turn_at, last_turn_at)
+                values (:id, :tenantId, :userId, :status, cast(:settings as jsonb), :createdAt, :updatedAt,
+                        :closedAt, :firstTurnAt, :lastTurnAt)""", sessions.stream().map(s -> user(tenant, userId)
+                .addValue("id", s.id()).addValue("status", s.status()).addValue("settings", s.settings())
+                .addValue("createdAt", time(s.createdAt())).addValue("updatedAt", time(s.updatedAt()))
+                .addValue("closedAt", time(s.closedAt())).addValue("firstTurnAt", time(s.firstTurnAt()))
+                .addValue("lastTurnAt", time(s.lastTurnAt()))).toArray(MapSqlParameterSource[]::new));
+    }
+
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void restoreTurns(List<ArchivedTurn> turns) {
+        jdbc.batchUpdate("""
+                insert into turns (id, session_id, seq, role, speaker_name, content, created_at, occurred_at, reply_to)
+                values (:id, :sessionId, :seq, :role, :speaker, :content, :createdAt, :occurredAt, :replyTo)""",
+                turns.stream().map(t -> new MapSqlParameterSource().addValue("id", t.id())
+                        .addValue("sessionId", t.sessionId()).addValue("seq", t.seq()).addValue("role", t.role())
+                        .addValue("speaker", t.speaker()).addValue("content", t.content())
+                        .addValue("createdAt", time(t.createdAt())).addValue("occurredAt", time(t.occurredAt()))
+                        .addValue("replyTo", t.replyTo())).toArray(MapSqlParameterSource[]::new));
+    }
+
+    private static ArchivedTurn turn(ResultSet rs, int row) throws SQLException {
+        return new ArchivedTurn(rs.getObject("id", UUID.class), rs.getObject("session_id", UUID.class),
+                rs.getInt("seq"), rs.getString("role"), rs.getString("speaker_name"), rs.getString("content"),
+                instant(rs, "created_at"), instant(rs, "occurred_at"), rs.getObject("reply_to", UUID.class));
+    }
+
+    private static MapSqlParameterSource user(TenantId tenant, String userId) {
+        return new MapSqlParameterSource().addValue("tenantId", tenant.value()).addValue("userId", userId);
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp timestamp = rs.getTimestamp(column);
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+
+    private static OffsetDateTime time(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+}
