@@ -252,6 +252,32 @@ class InspectorPageTest extends IntegrationTest {
     }
 
     @Test
+    void aSupersededMemoryIsListedOnlyOnRequestAndShowsItsChainBothWays() {
+        String key = api.newTenant();
+        String user = "vera-" + tag;
+        String paris = api.send("POST", "/memory", key, "{\"userId\": \"" + user + "\", \"text\": \"Vera lives "
+                + "in Paris.\", \"occurredAt\": \"2024-01-01T00:00:00Z\", \"supersedes\": []}").text("id");
+        String berlin = api.send("POST", "/memory", key, "{\"userId\": \"" + user + "\", \"text\": \"Vera "
+                + "moved to Berlin.\", \"occurredAt\": \"2024-06-01T00:00:00Z\", \"supersedes\": [\"" + paris
+                + "\"]}").text("id");
+
+        signIn(key);
+        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']")).click();
+        browser.visible(By.cssSelector("li[data-memory='" + berlin + "']"));
+        assertThat(browser.driver().findElements(By.cssSelector("li[data-memory='" + paris + "']"))).isEmpty();
+        browser.clickable(By.id("include-superseded")).click();
+        WebElement old = browser.visible(By.cssSelector("li[data-memory='" + paris + "']"));
+        assertThat(old.findElement(By.cssSelector("[data-superseded]")).getText()).isEqualTo("superseded");
+
+        old.findElement(By.cssSelector(".card-title a")).click();
+        WebElement successor = browser.clickable(By.cssSelector("a[data-chain='" + berlin + "']"));
+        assertThat(view().getText()).contains("Superseded by").contains("Valid until");
+        successor.click();
+        browser.visible(By.cssSelector("a[data-chain='" + paris + "']"));
+        assertThat(view().getText()).contains("Vera moved to Berlin.").contains("Supersedes");
+    }
+
+    @Test
     void searchShowsTheHybridRankingWithItsDenseAndLexicalParts() {
         String key = api.newTenant();
         String user = "olga-" + tag;

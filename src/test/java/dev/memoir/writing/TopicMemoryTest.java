@@ -69,6 +69,25 @@ class TopicMemoryTest extends IntegrationTest {
     }
 
     @Test
+    void anAddedTopicMemoryOfTheUserSupersedesTheFactItUpdatesAfterOneJudgement() {
+        key = api.newTenant();
+        String fact = api.send("POST", "/memory", key, "{\"userId\": \"sam\", \"text\": \"Sam lives in Porto "
+                + tag + ".\", \"occurredAt\": \"2024-01-01T00:00:00Z\", \"supersedes\": []}").text("id");
+        onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("USER now lives in Lisbon " + tag),
+                call -> Answer.json("{\"relations\": [{\"index\": 0, \"relation\": \"updates\"}]}"));
+
+        closedSession(tag, "{\"extracted_memories\": [{\"summary\": \"USER now lives in Lisbon " + tag
+                + ".\", \"reference\": [0]}]}", "We moved to Lisbon last week " + tag, "Welcome!");
+
+        String topic = eventually().until(this::topics, list -> list.size() == 1).getFirst().path("id").asString();
+        eventually().untilAsserted(() -> assertThat(api.get(key, "/memory/" + fact).text("supersededBy"))
+                .isEqualTo(topic));
+        ChatCall judged = fake.calls(c -> c.is(Step.SUPERSESSION) && c.mentions("USER now lives in Lisbon " + tag))
+                .getFirst();
+        assertThat(judged.lastUserMessage()).contains("0. (said 2024-01-01) Sam lives in Porto " + tag);
+    }
+
+    @Test
     void aSimilarSummaryIsMergedIntoTheExistingMemoryWithARevisionThatKeepsWhatItAbsorbed() {
         key = api.newTenant();
         closedSession(tag, "{\"extracted_memories\": [{\"summary\": \"USER runs every morning.\", \"reference\": [0]}]}",
