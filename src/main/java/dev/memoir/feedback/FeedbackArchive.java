@@ -1,11 +1,11 @@
 package dev.memoir.feedback;
 
+import static dev.memoir.web.SqlTimes.instant;
+import static dev.memoir.web.SqlTimes.timestamptz;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -80,7 +80,8 @@ public class FeedbackArchive {
                         .addValue("replyTurnId", e.replyTurnId()).addValue("question", e.question())
                         .addValue("status", e.status()).addValue("trials", e.trials())
                         .addValue("learned", e.learned()).addValue("learnedMemoryId", e.learnedMemoryId())
-                        .addValue("createdAt", time(e.createdAt())).addValue("updatedAt", time(e.updatedAt())))
+                        .addValue("createdAt", timestamptz(e.createdAt()))
+                        .addValue("updatedAt", timestamptz(e.updatedAt())))
                         .toArray(MapSqlParameterSource[]::new));
     }
 
@@ -93,20 +94,11 @@ public class FeedbackArchive {
                 feedback.stream().map(f -> new MapSqlParameterSource("tenantId", tenant.value())
                         .addValue("id", f.id()).addValue("turnId", f.turnId()).addValue("episodeId", f.episodeId())
                         .addValue("verdict", f.verdict()).addValue("hint", f.hint()).addValue("answer", f.answer())
-                        .addValue("outcome", f.outcome()).addValue("createdAt", time(f.createdAt())))
+                        .addValue("outcome", f.outcome()).addValue("createdAt", timestamptz(f.createdAt())))
                         .toArray(MapSqlParameterSource[]::new));
     }
 
     private static MapSqlParameterSource user(TenantId tenant, String userId) {
         return new MapSqlParameterSource().addValue("tenantId", tenant.value()).addValue("userId", userId);
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        Timestamp timestamp = rs.getTimestamp(column);
-        return timestamp == null ? null : timestamp.toInstant();
-    }
-
-    private static OffsetDateTime time(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 }

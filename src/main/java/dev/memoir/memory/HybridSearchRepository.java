@@ -238,7 +238,8 @@ class HybridSearchRepository {
         return jdbc.query("""
                 select %s, null as similarity, null as dense_rank,
                        null as dense_score, null as lexical_rank, null as lexical_score,
-                       null as lexical_coverage, null as period_rank, null as recency_rank, 0 as fused_score, null as passage,
+                       null as lexical_coverage, null as period_rank, null as recency_rank, 0 as fused_score,
+                       null as passage,
                        null as passage_start, null as passage_end
                 from memory_records m
                 where %s%s

@@ -1,14 +1,14 @@
 package dev.memoir.memory;
 
+import static dev.memoir.web.SqlTimes.instant;
+import static dev.memoir.web.SqlTimes.timestamptz;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -57,7 +57,8 @@ public class MemoryArchive {
 
     private static final String MEMORY_COLUMNS = """
             id, kind, topic, speaker, text, session_id, turn_ids, dedup_key, version, created_at, updated_at,
-            occurred_from, occurred_to, valid_to, superseded_by, expires_at, embedding_model, embedding::text as embedding""";
+            occurred_from, occurred_to, valid_to, superseded_by, expires_at, embedding_model,
+            embedding::text as embedding""";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TextEmbedder embedder;
@@ -173,11 +174,12 @@ public class MemoryArchive {
                     .addValue("text", m.text()).addValue("sessionId", m.sessionId())
                     .addValue("turnIds", uuidArray(m.turnIds()))
                     .addValue("dedupKey", dedupKey(tenant, userId, m))
-                    .addValue("version", Math.max(1, m.version())).addValue("createdAt", time(m.createdAt()))
-                    .addValue("updatedAt", time(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
-                    .addValue("occurredFrom", time(m.occurredFrom())).addValue("occurredTo", time(m.occurredTo()))
-                    .addValue("validTo", time(m.validTo())).addValue("supersededBy", m.supersededBy())
-                    .addValue("expiresAt", time(m.expiresAt()))
+                    .addValue("version", Math.max(1, m.version())).addValue("createdAt", timestamptz(m.createdAt()))
+                    .addValue("updatedAt", timestamptz(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
+                    .addValue("occurredFrom", timestamptz(m.occurredFrom()))
+                    .addValue("occurredTo", timestamptz(m.occurredTo()))
+                    .addValue("validTo", timestamptz(m.validTo())).addValue("supersededBy", m.supersededBy())
+                    .addValue("expiresAt", timestamptz(m.expiresAt()))
                     .addValue("vector", HybridSearchRepository.vector(vectors.get(i)))
                     .addValue("model", embedder.modelName());
         }
@@ -201,7 +203,7 @@ public class MemoryArchive {
                         :absorbedTurnIds)""", revisions.stream().map(r -> new MapSqlParameterSource()
                 .addValue("id", r.id()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
                 .addValue("text", r.text()).addValue("sessionId", r.sessionId()).addValue("reason", r.reason())
-                .addValue("createdAt", time(r.createdAt())).addValue("absorbedText", r.absorbedText())
+                .addValue("createdAt", timestamptz(r.createdAt())).addValue("absorbedText", r.absorbedText())
                 .addValue("absorbedTurnIds", r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
                 .toArray(MapSqlParameterSource[]::new));
     }
@@ -299,14 +301,5 @@ public class MemoryArchive {
 
     private static MapSqlParameterSource user(TenantId tenant, String userId) {
         return new MapSqlParameterSource().addValue("tenantId", tenant.value()).addValue("userId", userId);
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        Timestamp timestamp = rs.getTimestamp(column);
-        return timestamp == null ? null : timestamp.toInstant();
-    }
-
-    private static OffsetDateTime time(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 }

@@ -1,6 +1,7 @@
 /**
  * Expiry and retention: a recurring job deletes expired memories and those older than their kind's retention
- * (per deployment, overridable per tenant by the operator), completely, as erasure does; {@code /admin/tenants/{id}/retention}.
+ * (per deployment, overridable per tenant by the operator), completely, as erasure does;
+ * {@code /admin/tenants/{id}/retention}.
  */
 @ApplicationModule(allowedDependencies = {"memory", "tenant", "web"})
 package dev.memoir.retention;

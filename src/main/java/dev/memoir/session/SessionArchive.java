@@ -1,11 +1,11 @@
 package dev.memoir.session;
 
+import static dev.memoir.web.SqlTimes.instant;
+import static dev.memoir.web.SqlTimes.timestamptz;
+
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -93,9 +93,9 @@ public class SessionArchive {
                 values (:id, :tenantId, :userId, :status, cast(:settings as jsonb), :createdAt, :updatedAt,
                         :closedAt, :firstTurnAt, :lastTurnAt)""", sessions.stream().map(s -> user(tenant, userId)
                 .addValue("id", s.id()).addValue("status", s.status()).addValue("settings", s.settings())
-                .addValue("createdAt", time(s.createdAt())).addValue("updatedAt", time(s.updatedAt()))
-                .addValue("closedAt", time(s.closedAt())).addValue("firstTurnAt", time(s.firstTurnAt()))
-                .addValue("lastTurnAt", time(s.lastTurnAt()))).toArray(MapSqlParameterSource[]::new));
+                .addValue("createdAt", timestamptz(s.createdAt())).addValue("updatedAt", timestamptz(s.updatedAt()))
+                .addValue("closedAt", timestamptz(s.closedAt())).addValue("firstTurnAt", timestamptz(s.firstTurnAt()))
+                .addValue("lastTurnAt", timestamptz(s.lastTurnAt()))).toArray(MapSqlParameterSource[]::new));
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
@@ -106,7 +106,8 @@ public class SessionArchive {
                 turns.stream().map(t -> new MapSqlParameterSource().addValue("id", t.id())
                         .addValue("sessionId", t.sessionId()).addValue("seq", t.seq()).addValue("role", t.role())
                         .addValue("speaker", t.speaker()).addValue("content", t.content())
-                        .addValue("createdAt", time(t.createdAt())).addValue("occurredAt", time(t.occurredAt()))
+                        .addValue("createdAt", timestamptz(t.createdAt()))
+                        .addValue("occurredAt", timestamptz(t.occurredAt()))
                         .addValue("replyTo", t.replyTo())).toArray(MapSqlParameterSource[]::new));
     }
 
@@ -118,14 +119,5 @@ public class SessionArchive {
 
     private static MapSqlParameterSource user(TenantId tenant, String userId) {
         return new MapSqlParameterSource().addValue("tenantId", tenant.value()).addValue("userId", userId);
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        Timestamp timestamp = rs.getTimestamp(column);
-        return timestamp == null ? null : timestamp.toInstant();
-    }
-
-    private static OffsetDateTime time(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 }
