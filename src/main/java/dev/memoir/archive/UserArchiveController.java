@@ -3,7 +3,6 @@ package dev.memoir.archive;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.util.Map;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -32,14 +31,6 @@ import dev.memoir.web.UserIdentifier;
 class UserArchiveController {
 
     static final String NDJSON = "application/x-ndjson";
-
-    @Schema(description = "What an import stored")
-    record ImportedUser(@Schema(example = "alice") String userId,
-            @Schema(description = "Records stored, by type: session, turn, memory, revision, passage, episode, "
-                    + "feedback") Map<String, Long> counts,
-            @Schema(description = "Memories embedded again because the archive's vectors came from another "
-                    + "embedding model") int reembedded) {
-    }
 
     private final UserExporter exporter;
     private final UserImporter importer;

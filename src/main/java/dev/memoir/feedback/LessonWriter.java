@@ -18,6 +18,8 @@ import dev.memoir.memory.NewMemory;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchMode;
+import dev.memoir.memory.Supersession;
+import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.tenant.TenantId;
 
@@ -35,15 +37,21 @@ class LessonWriter {
     private final MemoryStore store;
     private final ChatModelClient model;
     private final RamProperties properties;
+    private final SupersessionJudge supersession;
 
-    LessonWriter(MemoryStore store, ChatModelClient model, RamProperties properties) {
+    LessonWriter(MemoryStore store, ChatModelClient model, RamProperties properties,
+            SupersessionJudge supersession) {
+        this.supersession = supersession;
         this.store = store;
         this.model = model;
         this.properties = properties;
     }
 
-    /** A reflected memory, with the texts of the memories the model was shown beside it (by id). */
-    record Reflection(String text, Map<UUID, String> shown) {
+    /**
+     * A reflected memory, with the texts of the memories the model was shown beside it (by id), and what it
+     * supersedes if it is added rather than written over the memory it corrects.
+     */
+    record Reflection(String text, Map<UUID, String> shown, Supersession supersession) {
     }
 
     /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
@@ -58,7 +66,14 @@ class LessonWriter {
                 .items("existing", existing.stream().map(ScoredMemory::text).toList(), "\n", "(none)"));
         Map<UUID, String> shown = new LinkedHashMap<>();
         existing.forEach(memory -> shown.put(memory.id(), memory.text()));
-        return reflected.learnsSomething() ? Optional.of(new Reflection(reflected.text(), shown)) : Optional.empty();
+        if (!reflected.learnsSomething()) {
+            return Optional.empty();
+        }
+        // Judged now, with no transaction held; used only if the correction is added as a memory of its own (an
+        // edit in place already replaces what it corrects).
+        Supersession supersedes = supersession.judge(new TenantId(episode.getTenantId()), episode.getUserId(),
+                reflected.text(), Instant.now(), List.of());
+        return Optional.of(new Reflection(reflected.text(), shown, supersedes));
     }
 
     /** Puts the reflected memory in place: edits the most similar memory, or adds it. Runs in the caller's transaction. */
@@ -80,6 +95,7 @@ class LessonWriter {
             MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
                     episode.getSessionId(), misled.provenance().turnIds(), "reflected:" + episode.getId())
                     .occurred(now, now));
+            store.supersede(tenant, episode.getUserId(), added.id(), reflection.supersession().superseded());
             return new Learned("added", added.id(), reflected, null, misled.id());
         }
         if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
@@ -93,6 +109,7 @@ class LessonWriter {
         }
         MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
                 episode.getSessionId(), List.of(), "reflected:" + episode.getId()));
+        store.supersede(tenant, episode.getUserId(), added.id(), reflection.supersession().superseded());
         return new Learned("added", added.id(), reflected, null, null);
     }
 }

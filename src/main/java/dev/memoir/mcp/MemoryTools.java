@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.archive.UserArchives;
 import dev.memoir.chat.MemoryChat;
 import dev.memoir.memory.AddedMemory;
 import dev.memoir.memory.MemoryChange;
@@ -73,11 +74,16 @@ class MemoryTools {
     private static final String MEMORY_ID = """
             "id": {"type": "string", "format": "uuid", "description": "The memory's id"}""";
 
+    /** The largest archive the export tool answers with; a larger one is exported by the REST endpoint. */
+    static final int MAX_ARCHIVE_BYTES = 8 << 20;
+
     private final MemoryStore store;
     private final MemoryChat chat;
     private final JsonMapper json;
+    private final UserArchives archives;
 
-    MemoryTools(MemoryStore store, MemoryChat chat, JsonMapper json) {
+    MemoryTools(MemoryStore store, MemoryChat chat, JsonMapper json, UserArchives archives) {
+        this.archives = archives;
         this.store = store;
         this.chat = chat;
         this.json = json;
@@ -183,6 +189,25 @@ class MemoryTools {
                             store.delete(tenant, id);
                             return Map.of("deleted", id);
                         }),
+                tool("export_user", "Export a user's memory",
+                        "Everything Memoir holds for the user as a versioned NDJSON archive (sessions, turns, "
+                                + "memories with their validity and vectors, revisions, learning episodes): the "
+                                + "archive GET /users/{userId}/export streams, here up to 8 MB. import_user restores "
+                                + "it in any Memoir deployment.",
+                        schema(List.of("userId"), USER_ID),
+                        new ToolAnnotations("Export a user's memory", true, false, true, false, null),
+                        (tenant, args) -> Map.of("archive", archives.export(tenant, args.userId("userId", true),
+                                MAX_ARCHIVE_BYTES))),
+                tool("import_user", "Import a user's memory",
+                        "Restores an archive from export_user (or GET /users/{userId}/export) as this user, who must "
+                                + "have no sessions or memories yet: whole, with new ids, or not at all. Larger "
+                                + "archives go to POST /users/{userId}/import, which streams.",
+                        schema(List.of("userId", "archive"), USER_ID, """
+                                "archive": {"type": "string", "minLength": 1,
+                                            "description": "The archive's NDJSON text"}"""),
+                        new ToolAnnotations("Import a user's memory", false, false, false, false, null),
+                        (tenant, args) -> archives.restore(tenant, args.userId("userId", true),
+                                args.string("archive", true))),
                 tool("chat", "Chat with memory",
                         "Sends the user's message to Memoir's assistant, which answers with what it remembers about "
                                 + "the user, stores both turns and learns from the exchange. Without sessionId the "

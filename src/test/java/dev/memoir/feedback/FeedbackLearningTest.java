@@ -90,6 +90,37 @@ class FeedbackLearningTest extends IntegrationTest {
     }
 
     @Test
+    void aCorrectionAddedAsAMemoryOfItsOwnSupersedesTheFactItUpdates() {
+        key = api.newTenant();
+        String history = "{\"strategy\": \"multi-view\", \"reflectionRounds\": 0}";
+        String first = api.newSession(key, "ola", history);
+        String said = "Hi! My name is Ola and I live in Porto " + tag;
+        api.importTurns(key, first, said, "Nice to meet you, Ola.");
+        String fact = api.send("POST", "/memory", key, "{\"userId\": \"ola\", \"text\": \"Ola lives in Porto "
+                + tag + ".\", \"occurredAt\": \"2024-01-01T00:00:00Z\", \"supersedes\": []}").text("id");
+        String session = api.newSession(key, "ola", history);
+        String question = "Where do I live? " + tag;
+        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+                call -> Answer.json("{\"reply\": \"In Porto.\", \"remember\": false, \"citations\": [1]}"));
+        String turnId = api.chat(key, session, question).text("turnId");
+        String reflected = "User: Hi! My name is Ola and I live in Braga now " + tag;
+        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+                call -> Answer.json("{\"reflected_memory\": " + Api.quote(reflected) + "}"));
+        onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("live in Braga now " + tag),
+                call -> Answer.json("{\"relations\": [" + call.prompt().lines()
+                        .filter(line -> line.matches("\\d+\\. \\(said .*"))
+                        .map(line -> "{\"index\": " + line.substring(0, line.indexOf('.')) + ", \"relation\": \""
+                                + (line.contains("Ola lives in Porto") ? "updates" : "unrelated") + "\"}")
+                        .reduce((x, y) -> x + ", " + y).orElse("") + "]}"));
+
+        JsonNode learned = feedback(turnId, "\"answer\": \"I moved to Braga last month.\"").body().path("learned");
+
+        assertThat(learned.path("action").asString()).isEqualTo("added");
+        assertThat(api.get(key, "/memory/" + fact).text("supersededBy")).isEqualTo(learned.path("memoryId").asString());
+        assertThat(fake.calls(c -> c.is(Step.SUPERSESSION) && c.mentions("live in Braga now " + tag))).hasSize(1);
+    }
+
+    @Test
     void anIncorrectVerdictWithAHintCorrectsTheMemoryInPlaceAndTheNextSessionAnswersFromIt() {
         JsonNode stale = userWithAStaleFact();
         Api.Response wrong = askWhereTheBandFormed(tag, "It was formed in Lisbon.");

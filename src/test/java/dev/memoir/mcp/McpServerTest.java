@@ -95,7 +95,8 @@ class McpServerTest extends IntegrationTest {
         List<Tool> tools = client(api.newTenant()).listTools().tools();
 
         assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrder("add_memory", "search_memory",
-                "list_memories", "get_memory", "update_memory", "delete_memory", "chat");
+                "list_memories", "get_memory", "update_memory", "delete_memory", "export_user", "import_user",
+                "chat");
         assertThat(tools).allSatisfy(tool -> {
             assertThat(tool.description()).hasSizeGreaterThan(40);
             assertThat(tool.inputSchema()).containsEntry("type", "object");
@@ -169,6 +170,29 @@ class McpServerTest extends IntegrationTest {
         assertThat(ok(call(mcp, "update_memory", "id", id, "neverExpires", true)).has("expiresAt")).isFalse();
         assertThat(ok(call(mcp, "update_memory", "id", id, "supersedes", List.of())).has("supersedes")).isFalse();
         assertThat(api.get(key, "/memory/" + paris).body().has("supersededBy")).isFalse();
+    }
+
+    @Test
+    void aUserExportedThroughMcpIsImportedThroughMcpAsAnotherUser() {
+        String key = api.newTenant();
+        McpSyncClient mcp = client(key);
+        String old = ok(call(mcp, "add_memory", "userId", "fay", "text", "Fay lives in Paris " + tag,
+                "supersedes", List.of())).path("memory").path("id").asString();
+        ok(call(mcp, "add_memory", "userId", "fay", "text", "Fay moved to Berlin " + tag, "supersedes", List.of(old)));
+
+        String archive = ok(call(mcp, "export_user", "userId", "fay")).path("archive").asString();
+        JsonNode imported = ok(call(mcp, "import_user", "userId", "fay-copy", "archive", archive));
+
+        assertThat(archive.lines().findFirst().orElseThrow()).contains("\"memoir-user-archive\"");
+        assertThat(imported.path("counts").path("memory").asLong()).isEqualTo(2);
+        assertThat(ok(call(mcp, "list_memories", "userId", "fay-copy")).path("items").get(0).path("text").asString())
+                .isEqualTo("Fay moved to Berlin " + tag);
+        assertThat(ok(call(mcp, "list_memories", "userId", "fay-copy", "includeSuperseded", true)).path("items"))
+                .hasSize(2);
+        assertThat(failed(call(mcp, "import_user", "userId", "fay-copy", "archive", archive)))
+                .startsWith("user-not-empty:");
+        assertThat(failed(call(mcp, "import_user", "userId", "gus", "archive", "{\"type\": \"nope\"}")))
+                .startsWith("invalid-archive:");
     }
 
     @Test

@@ -1,0 +1,55 @@
+package dev.memoir.archive;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+import org.springframework.stereotype.Component;
+
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.InvalidRequestException;
+
+/**
+ * User archives as text, for clients that cannot stream (the MCP tools): the same archive as
+ * {@code GET /users/{userId}/export}, refused beyond a size that such a client can hold.
+ */
+@Component
+public class UserArchives {
+
+    private final UserExporter exporter;
+    private final UserImporter importer;
+
+    UserArchives(UserExporter exporter, UserImporter importer) {
+        this.exporter = exporter;
+        this.importer = importer;
+    }
+
+    /** The user's archive; 400 naming userId when it would be larger than {@code maxBytes}. */
+    public String export(TenantId tenant, String userId, int maxBytes) {
+        exporter.requireUser(tenant, userId);
+        ByteArrayOutputStream archive = new ByteArrayOutputStream();
+        exporter.export(tenant, userId, new OutputStream() {
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] bytes, int offset, int length) {
+                if (archive.size() + length > maxBytes) {
+                    throw new InvalidRequestException("userId", "the user's archive is larger than " + maxBytes
+                            + " bytes: export it with GET /users/{userId}/export, which streams");
+                }
+                archive.write(bytes, offset, length);
+            }
+        });
+        return archive.toString(StandardCharsets.UTF_8);
+    }
+
+    public ImportedUser restore(TenantId tenant, String userId, String archive) {
+        UserImporter.Imported imported = importer.restore(tenant, userId,
+                new ByteArrayInputStream(archive.getBytes(StandardCharsets.UTF_8)));
+        return new ImportedUser(imported.userId(), imported.counts(), imported.reembedded());
+    }
+}
