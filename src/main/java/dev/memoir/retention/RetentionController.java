@@ -47,7 +47,9 @@ class RetentionController {
 
     @Schema(description = "A tenant's own retention of one memory kind")
     record RetentionUpdate(@Schema(description = "ISO-8601 duration, at least a minute; null keeps this tenant's "
-            + "memories of the kind for good", example = "P30D") Duration keepFor) {
+            + "memories of the kind for good. Required: an empty body is refused, not read as null",
+            example = "P30D", requiredMode = Schema.RequiredMode.REQUIRED)
+            @com.fasterxml.jackson.annotation.JsonProperty(required = true) Duration keepFor) {
     }
 
     private final TenantRetentions rules;

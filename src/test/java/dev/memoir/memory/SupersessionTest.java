@@ -302,6 +302,46 @@ class SupersessionTest extends IntegrationTest {
     }
 
     @Autowired
+    SearchProperties searchDefaults;
+
+    @Autowired
+    org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate namedJdbc;
+
+    @Autowired
+    org.springframework.transaction.support.TransactionTemplate transaction;
+
+    @Autowired
+    MemoryStore store;
+
+    @Autowired
+    dev.memoir.llm.TextEmbedder embedder;
+
+    @Test
+    void aRecencyWeightRanksTheNewerOfTwoEquallyCloseMemoriesFirstAndExplainsIt() {
+        String key = api.newTenant();
+        String older = add(key, "ova", "Ova's favourite tea is green tea " + tag, "2023-01-01T00:00:00Z",
+                "\"supersedes\": []").text("id");
+        String newer = add(key, "ova", "Ova's favourite tea is green tea, " + tag, "2024-01-01T00:00:00Z",
+                "\"supersedes\": []").text("id");
+        dev.memoir.tenant.TenantId tenant = new dev.memoir.tenant.TenantId(jdbc.sql(
+                "select tenant_id from memory_records where id = cast(:id as uuid)").param("id", older)
+                .query(UUID.class).single());
+        SearchProperties d = searchDefaults;
+        HybridSearchRepository withRecency = new HybridSearchRepository(namedJdbc, new SearchProperties(d.mode(),
+                d.rrfK(), d.denseWeight(), d.lexicalWeight(), d.candidates(), d.lexicalRanking(),
+                d.lexicalNormalization(), d.efSearchFactor(), d.raritySample(), d.fusion(), d.periodWeight(), 5.0));
+        MemorySearch search = MemorySearch.of(tenant, "ova", java.util.Set.of(MemoryKind.FACT),
+                store.query("favourite tea " + tag), 2);
+
+        List<HybridSearchRepository.Hit> hits = transaction.execute(
+                status -> withRecency.search(search, embedder.modelName()));
+
+        assertThat(hits).extracting(hit -> hit.memory().id().toString()).containsExactly(newer, older);
+        assertThat(hits.getFirst().explanation().recencyRank()).isEqualTo(1);
+        assertThat(hits.getLast().explanation().recencyRank()).isEqualTo(2);
+    }
+
+    @Autowired
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     private long jobsWaiting(String id) {

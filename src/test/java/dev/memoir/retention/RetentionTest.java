@@ -185,6 +185,11 @@ class RetentionTest extends IntegrationTest {
                 Api.BOOTSTRAP_KEY, "{\"keepFor\": \"PT1S\"}");
         assertThat(tooShort.status()).isEqualTo(400);
         assertThat(tooShort.raw()).contains("keepFor");
+        Api.Response empty = api.send("PUT", "/admin/tenants/" + tenant.id() + "/retention/history",
+                Api.BOOTSTRAP_KEY, "{}");
+        assertThat(empty.status()).as("an empty body is not \"keep for good\"").isEqualTo(400);
+        assertThat(kind(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants/" + tenant.id() + "/retention"), "history")
+                .path("source").asString()).isEqualTo("default");
 
         Api.Response forGood = api.send("PUT", "/admin/tenants/" + tenant.id() + "/retention/history",
                 Api.BOOTSTRAP_KEY, "{\"keepFor\": null}");
