@@ -69,23 +69,34 @@ class LessonWriter {
         if (!reflected.learnsSomething()) {
             return Optional.empty();
         }
-        // Judged now, with no transaction held; used only if the correction is added as a memory of its own (an
-        // edit in place already replaces what it corrects).
-        Supersession supersedes = supersession.judge(new TenantId(episode.getTenantId()), episode.getUserId(),
-                reflected.text(), Instant.now(), List.of());
+        // Judged now, with no transaction held, and only when the correction will be added as a memory of its own:
+        // an edit in place already replaces what it corrects. Should the nearest memory change before it is placed,
+        // an added correction supersedes nothing rather than what a judgement it never had would say.
+        ScoredMemory target = nearest(new TenantId(episode.getTenantId()), episode, reflected.text());
+        boolean edits = target != null && target.score() >= properties.editThreshold() && !target.kind().verbatim();
+        Supersession supersedes = edits ? Supersession.NONE : supersession.judge(new TenantId(episode.getTenantId()),
+                episode.getUserId(), reflected.text(), Instant.now(), List.of());
         return Optional.of(new Reflection(reflected.text(), shown, supersedes));
+    }
+
+    /**
+     * The memory a reflected text would correct: the user's most similar record, by meaning alone (the dense
+     * ranking), leaving out the episode's own question and reply.
+     */
+    private ScoredMemory nearest(TenantId tenant, Episode episode, String reflected) {
+        List<ScoredMemory> nearest = store.search(MemorySearch.of(tenant, episode.getUserId(), MemoryKind.RECORDS,
+                        store.queryLike(reflected), 1)
+                .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
+                .using(SearchMode.DENSE));
+        return nearest.isEmpty() ? null : nearest.getFirst();
     }
 
     /** Puts the reflected memory in place: edits the most similar memory, or adds it. Runs in the caller's transaction. */
     Learned place(Episode episode, Reflection reflection) {
         String reflected = reflection.text();
         TenantId tenant = new TenantId(episode.getTenantId());
-        // The episode's own question and reply are not the memory to correct.
-        // "Most similar" is a matter of meaning, so the dense ranking alone picks the memory to edit.
-        List<ScoredMemory> nearest = store.search(MemorySearch.of(tenant, episode.getUserId(), MemoryKind.RECORDS,
-                        store.queryLike(reflected), 1)
-                .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
-                .using(SearchMode.DENSE));
+        ScoredMemory found = nearest(tenant, episode, reflected);
+        List<ScoredMemory> nearest = found == null ? List.of() : List.of(found);
         if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()
                 && nearest.getFirst().kind().verbatim()) {
             // What was said stays as it was said: the correction is a memory of its own, resting on the same

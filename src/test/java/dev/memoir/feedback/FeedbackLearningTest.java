@@ -163,6 +163,8 @@ class FeedbackLearningTest extends IntegrationTest {
         assertThat(revisions.findValuesAsString("version")).containsExactly("2", "1");
         assertThat(revisions.get(0).path("reason").asString()).isEqualTo("reflection");
         assertThat(revisions.get(0).path("text").asString()).isEqualTo("The user's sister's band was formed in Porto.");
+        assertThat(fake.calls(c -> c.is(Step.SUPERSESSION) && c.mentions("sister's band was formed in Porto")))
+                .as("an edit in place needs no supersession judgement").isEmpty();
 
         JsonNode episode = api.get(key, "/reflection/episodes/" + resolved.text("episodeId")).body();
         assertThat(episode.path("status").asString()).isEqualTo("resolved");
