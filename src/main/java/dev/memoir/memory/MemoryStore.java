@@ -398,12 +398,6 @@ public class MemoryStore {
         return view(find(tenant, id));
     }
 
-    /** A user's edit of a memory: a new version, re-embedded. */
-    @Transactional
-    public MemoryView updateText(TenantId tenant, UUID id, String text) {
-        return update(tenant, id, new MemoryChange(text, null, null, false));
-    }
-
     /**
      * A client's change of a memory: a new text makes a new version (re-embedded); {@code supersedes} replaces the
      * set of memories it supersedes (empty: none); the expiry is set or cleared. Parts left null stay as they are.
