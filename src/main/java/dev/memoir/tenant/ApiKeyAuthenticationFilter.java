@@ -3,8 +3,6 @@ package dev.memoir.tenant;
 import java.io.IOException;
 import java.security.Principal;
 import java.util.Optional;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -27,8 +25,9 @@ import dev.memoir.web.Problems;
 
 /**
  * Authenticates every API request by its bearer key. Tenant keys reach the API; the bootstrap key reaches only
- * /admin and /actuator. Documentation, health and the inspector page's files stay open. A tenant's writing requests in flight are bounded
- * ({@link TenantWorkLimiter}): one over the bound is answered 429 with {@code Retry-After}.
+ * /admin and /actuator. Documentation, health and the inspector page's files stay open. Writing requests wait
+ * their turn in a queue fair to every tenant ({@link FairWriteQueue}); one that waits too long is answered 429
+ * with {@code Retry-After}.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -39,11 +38,11 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     private final TenantService tenantService;
     private final SecurityProperties properties;
     private final ProblemWriter problemWriter;
-    private final TenantWorkLimiter limiter;
+    private final FairWriteQueue writes;
 
     ApiKeyAuthenticationFilter(TenantService tenantService, SecurityProperties properties,
-            ProblemWriter problemWriter, TenantWorkLimiter limiter) {
-        this.limiter = limiter;
+            ProblemWriter problemWriter, FairWriteQueue writes) {
+        this.writes = writes;
         this.tenantService = tenantService;
         this.properties = properties;
         this.problemWriter = problemWriter;
@@ -104,29 +103,37 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             return;
         }
         request.setAttribute(TENANT_ATTRIBUTE, tenant.get());
-        if (!TenantWorkLimiter.counts(request.getMethod())) {
+        if (!FairWriteQueue.counts(request.getMethod())) {
             chain.doFilter(request, response);
             return;
         }
-        Semaphore permit = limiter.tryAcquire(tenant.get());
-        if (permit == null) {
-            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(limiter.retryAfterSeconds()));
+        FairWriteQueue.Place place;
+        try {
+            place = writes.acquire(tenant.get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            place = null;
+        }
+        if (place == null) {
+            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(writes.retryAfterSeconds()));
             problemWriter.write(request, response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
-                    "This API key already has as many writing requests in progress as it may "
-                            + "(memoir.tenant-limits.concurrent-writes); retry after the Retry-After header's seconds"));
+                    "The service is busy with other writing requests and this one found no turn within "
+                            + writes.maxWait().toSeconds() + " s, or this API key already has "
+                            + "memoir.tenant-limits.max-waiting requests waiting; retry after the Retry-After "
+                            + "header's seconds"));
             return;
         }
         boolean streaming = false;
         try {
             chain.doFilter(request, response);
             if (request.isAsyncStarted()) {
-                // A streamed reply is still being answered: it stays in flight until its response ends.
-                request.getAsyncContext().addListener(new ReleaseWhenDone(permit));
+                // A streamed reply is still being answered: it keeps its place until its response ends.
+                request.getAsyncContext().addListener(new ReleaseWhenDone(place));
                 streaming = true;
             }
         } finally {
             if (!streaming) {
-                permit.release();
+                place.release();
             }
         }
     }
@@ -151,40 +158,33 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         }
     }
 
-    /** Releases a permit once, when an asynchronous response ends however it ends. */
+    /** Releases a place when an asynchronous response ends, however it ends. */
     private static final class ReleaseWhenDone implements AsyncListener {
 
-        private final Semaphore permit;
-        private final AtomicBoolean released = new AtomicBoolean();
+        private final FairWriteQueue.Place place;
 
-        ReleaseWhenDone(Semaphore permit) {
-            this.permit = permit;
-        }
-
-        private void release() {
-            if (released.compareAndSet(false, true)) {
-                permit.release();
-            }
+        ReleaseWhenDone(FairWriteQueue.Place place) {
+            this.place = place;
         }
 
         @Override
         public void onComplete(AsyncEvent event) {
-            release();
+            place.release();
         }
 
         @Override
         public void onTimeout(AsyncEvent event) {
-            release();
+            place.release();
         }
 
         @Override
         public void onError(AsyncEvent event) {
-            release();
+            place.release();
         }
 
         @Override
         public void onStartAsync(AsyncEvent event) {
-            // A new asynchronous cycle of the same request: the permit is still held and released when it ends.
+            // A new asynchronous cycle of the same request: the place is still held and released when it ends.
             event.getAsyncContext().addListener(this);
         }
     }

@@ -12,14 +12,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * What one tenant may have in flight at once ({@code memoir.tenant-limits.*}), so that one tenant's burst of
- * imports, chats and feedback cannot take the machine from the others.
+ * How writing requests share this instance among tenants ({@code memoir.tenant-limits.*}), so that one tenant's
+ * burst of imports, chats and feedback cannot take the machine from the others, and a tenant alone can use all of
+ * it ({@link FairWriteQueue}).
  *
- * @param concurrentWrites POST, PUT, PATCH and DELETE requests of one tenant in progress at once (each may embed a
- *                         megabyte of turns or call the model); one more is answered 429 at once
- * @param retryAfter       what the 429's {@code Retry-After} header suggests
+ * @param concurrentWrites POST, PUT, PATCH and DELETE requests this instance works on at once, of all tenants (each
+ *                         may embed a megabyte of turns or call the model); more wait their turn, tenants served
+ *                         fairly
+ * @param maxWait          how long a writing request waits for its turn before it is refused with 429
+ * @param maxWaiting       writing requests of one tenant that may wait at once; one more is refused with 429 at once
+ * @param retryAfter       what a 429's {@code Retry-After} header suggests
  */
 @Validated
 @ConfigurationProperties("memoir.tenant-limits")
-record TenantLimits(@DefaultValue("8") @Min(1) int concurrentWrites, @DefaultValue("2s") @NotNull @DurationMin(millis = 1) Duration retryAfter) {
+record TenantLimits(@DefaultValue("32") @Min(1) int concurrentWrites,
+        @DefaultValue("60s") @NotNull @DurationMin(millis = 1) Duration maxWait,
+        @DefaultValue("200") @Min(0) int maxWaiting,
+        @DefaultValue("2s") @NotNull @DurationMin(millis = 1) Duration retryAfter) {
 }

@@ -58,8 +58,9 @@ class ProblemDocumentation implements OpenApiCustomizer {
                     ? "Missing or wrong bootstrap key" : "Missing, unknown or revoked API key"));
             if (!operator && writes(method)) {
                 responses.computeIfAbsent("429", code -> new ApiResponse()
-                        .description("This key already has memoir.tenant-limits.concurrent-writes writing requests "
-                                + "in progress; retry after the Retry-After header's seconds")
+                        .description("The service is busy: this writing request waited memoir.tenant-limits.max-wait "
+                                + "for its turn in vain, or the key already has memoir.tenant-limits.max-waiting "
+                                + "requests waiting; retry after the Retry-After header's seconds")
                         .headers(Map.of("Retry-After", new Header().description("Seconds to wait")
                                 .schema(new IntegerSchema()))));
             }

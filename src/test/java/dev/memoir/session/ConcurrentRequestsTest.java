@@ -183,45 +183,65 @@ class ConcurrentRequestsTest extends IntegrationTest {
         }
     }
 
+    /** The instance's writing requests running or waiting for their turn, as its metrics show them. */
+    private double writes(String which) {
+        return api.get(Api.BOOTSTRAP_KEY, "/actuator/metrics/memoir.writes." + which).body()
+                .path("measurements").get(0).path("value").asDouble();
+    }
+
     @Test
-    void aTenantsWritesBeyondItsLimitAreRefusedWith429AndRetryAfterWhileOtherTenantsAndReadsGoOn() throws Exception {
+    void aQuietTenantsChatTakesTheFirstFreedPlaceAheadOfABusyTenantsQueuedWritesAndNobodyIsRefused()
+            throws Exception {
         String key = api.newTenant();
-        String other = api.newTenant();
+        String quiet = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
-        String otherSession = api.newSession(other, "u", "{\"reflectionRounds\": 0}");
+        String quietSession = api.newSession(quiet, "u", "{\"reflectionRounds\": 0}");
+        double runningBefore = writes("running");
 
-        // One more slow chat than the limit: none of them ends before the test lets it, so exactly one is refused,
-        // whichever the server reaches last. (A probe chat sent meanwhile would race them for a permit.)
-        List<SlowChat> busy = new ArrayList<>();
-        try {
-            for (int i = 0; i < 25; i++) {
-                busy.add(new SlowChat(api.port(), key, session, "Busy " + i + " " + tag));
+        // The busy tenant takes every place (32 by default), then queues more, and closes its session meanwhile;
+        // each held chat keeps its place until the test sends the rest of its body.
+        List<SlowChat> running = new ArrayList<>();
+        List<SlowChat> queued = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 32; i++) {
+                running.add(new SlowChat(api.port(), key, session, "Busy " + i + " " + tag));
             }
-            SlowChat refusedChat = eventually().until(
-                    () -> busy.stream().filter(SlowChat::answered).findFirst().orElse(null), chat -> chat != null);
-            assertThat(refusedChat.status()).isEqualTo(429);
+            eventually().until(() -> writes("running") >= runningBefore + 32);
+            for (int i = 0; i < 5; i++) {
+                queued.add(new SlowChat(api.port(), key, session, "Queued " + i + " " + tag));
+            }
+            eventually().until(() -> writes("waiting") == 5);
+            Future<Api.Response> quietChat = pool.submit(() -> api.chat(quiet, quietSession, "Hello " + tag));
+            eventually().until(() -> writes("waiting") == 6);
+            assertThat(quietChat).isNotDone();
 
-            Api.Response refused = api.chat(key, session, "One too many " + tag);
-            assertThat(refused.status()).isEqualTo(429);
-            assertThat(refused.text("code")).isEqualTo("too-many-requests");
-            assertThat(api.sendWithHeaders("POST", "/chat", key, "{\"sessionId\": \"" + session
-                    + "\", \"message\": \"Again\"}").headers().firstValue("Retry-After")).contains("2");
-            assertThat(api.get(key, "/sessions/" + session).status()).as("reads are not limited").isEqualTo(200);
-            assertThat(api.chat(other, otherSession, "Another tenant " + UUID.randomUUID()).status())
-                    .as("another tenant").isEqualTo(200);
+            assertThat(running.getFirst().finish()).isEqualTo(200);
 
+            // FIFO would give the freed place to the busy tenant's oldest queued chat, which holds it: the quiet
+            // tenant's chat would wait out memoir.tenant-limits.max-wait.
+            assertThat(quietChat.get(20, java.util.concurrent.TimeUnit.SECONDS).status()).isEqualTo(200);
+            assertThat(queued).noneMatch(SlowChat::answered);
+
+            Future<Api.Response> close = pool.submit(() -> api.close(key, session));
+            assertThat(api.get(key, "/sessions/" + session).status()).as("reads never wait").isEqualTo(200);
             Map<Integer, Integer> statuses = new HashMap<>();
-            for (SlowChat chat : busy) {
-                if (chat != refusedChat) {
-                    statuses.merge(chat.finish(), 1, Integer::sum);
-                }
+            for (SlowChat chat : running.subList(1, running.size())) {
+                statuses.merge(chat.finish(), 1, Integer::sum);
             }
-            assertThat(statuses).isEqualTo(Map.of(200, 24));
+            for (SlowChat chat : queued) {
+                statuses.merge(chat.finish(), 1, Integer::sum);
+            }
+            assertThat(statuses).as("a chat answered after the close finds the session closed").containsOnlyKeys(200, 409);
+            assertThat(statuses.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(36);
+            assertThat(close.get().status()).as("the close waited for its turn").isEqualTo(202);
         } finally {
-            for (SlowChat chat : busy) {
+            for (SlowChat chat : running) {
+                chat.close();
+            }
+            for (SlowChat chat : queued) {
                 chat.close();
             }
         }
-        assertThat(api.chat(key, session, "After the burst " + tag).status()).isEqualTo(200);
+        eventually().until(() -> writes("waiting") == 0);
     }
 }

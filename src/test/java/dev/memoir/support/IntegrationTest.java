@@ -55,8 +55,6 @@ public abstract class IntegrationTest {
         registry.add("memoir.jobs.max-retries", () -> "3");
         // Small enough that a test's long session is read in several parts.
         registry.add("memoir.writing.part-tokens", () -> "1000");
-        // Above the 20 concurrent requests of the concurrency tests; the limit itself is tested at this value.
-        registry.add("memoir.tenant-limits.concurrent-writes", () -> "24");
         registry.add("memoir.api.max-request-size", () -> "64KB");
         registry.add("memoir.memo.turns-per-memo", () -> "6");
         registry.add("memoir.reranker.batch-size", () -> "4");

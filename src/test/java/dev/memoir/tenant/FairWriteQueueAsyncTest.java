@@ -15,10 +15,15 @@ import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.memoir.web.ProblemWriter;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import tools.jackson.databind.json.JsonMapper;
 
-/** A streamed reply is answered after its handler returns: its write stays counted until its response ends. */
-class TenantWorkLimiterAsyncTest {
+/**
+ * A streamed reply is answered after its handler returns: its write keeps its place until its response ends (with
+ * one place, a request meanwhile waits its turn in vain and is refused).
+ */
+class FairWriteQueueAsyncTest {
 
     private final TenantId tenant = new TenantId(UUID.randomUUID());
     private final ApiKeyAuthenticationFilter filter = new ApiKeyAuthenticationFilter(
@@ -29,7 +34,8 @@ class TenantWorkLimiterAsyncTest {
                 }
             },
             new SecurityProperties(null), problemWriter(),
-            new TenantWorkLimiter(new TenantLimits(1, Duration.ofSeconds(2))));
+            new FairWriteQueue(new TenantLimits(1, Duration.ofMillis(100), 10, Duration.ofSeconds(2)),
+                    new SimpleMeterRegistry()));
 
     /** The real writer; its constructor belongs to the web package's wiring. */
     private static ProblemWriter problemWriter() {
@@ -71,6 +77,6 @@ class TenantWorkLimiterAsyncTest {
         ((MockAsyncContext) streaming.getAsyncContext()).complete();
 
         assertThat(admitted(post(), (req, res) -> { })).as("once the stream ended").isTrue();
-        assertThat(admitted(post(), (req, res) -> { })).as("a plain request releases its permit at once").isTrue();
+        assertThat(admitted(post(), (req, res) -> { })).as("a plain request releases its place at once").isTrue();
     }
 }
