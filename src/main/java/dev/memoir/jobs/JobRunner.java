@@ -40,6 +40,10 @@ class JobRunner implements SmartLifecycle {
                     .threads(properties.threads())
                     .enableImmediateExecution()
                     .enablePriority()
+                    // Lock only as many due jobs as there are threads, in priority order, each time a thread frees:
+                    // a job queued meanwhile with a higher priority (a quiet tenant's) is not stuck behind a batch
+                    // already taken.
+                    .pollUsingLockAndFetch(0.5, 1.0)
                     .heartbeatInterval(properties.heartbeatInterval())
                     .missedHeartbeatsLimit(properties.missedHeartbeatsLimit())
                     // Jobs log their own failures, one line each (the stack trace at DEBUG).

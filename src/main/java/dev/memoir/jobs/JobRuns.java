@@ -10,6 +10,8 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
+import dev.memoir.tenant.TenantId;
+
 /**
  * The outcome of every queued job (db-scheduler keeps a job only until it has run), for showing a session's memory
  * jobs. Written in the transaction that queues the job, and by the job's runner when it finishes or fails.
@@ -24,12 +26,23 @@ class JobRuns {
     }
 
     /** A job queued again after it finished (the reranker's training, say) starts a fresh record. */
-    void queued(String task, String instance, UUID sessionId) {
+    void queued(String task, String instance, TenantId tenant, UUID sessionId) {
         jdbc.update("""
-                insert into job_runs (task_name, task_instance, session_id, queued_at) values (?, ?, ?, now())
+                insert into job_runs (task_name, task_instance, tenant_id, session_id, queued_at)
+                values (?, ?, ?, ?, now())
                 on conflict (task_name, task_instance) do update
                     set queued_at = now(), finished_at = null, failures = 0, last_error = null
-                    where job_runs.finished_at is not null""", task, instance, sessionId);
+                    where job_runs.finished_at is not null""", task, instance, tenant == null ? null : tenant.value(),
+                sessionId);
+    }
+
+    /** The tenant's jobs queued and not yet done: waiting, running or waiting to be retried. */
+    int waitingOf(TenantId tenant) {
+        Integer count = jdbc.queryForObject("""
+                select count(*) from job_runs r
+                join scheduled_tasks s on s.task_name = r.task_name and s.task_instance = r.task_instance
+                where r.tenant_id = ? and r.finished_at is null""", Integer.class, tenant.value());
+        return count == null ? 0 : count;
     }
 
     void finished(String task, String instance) {

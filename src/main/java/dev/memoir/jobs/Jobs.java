@@ -20,12 +20,14 @@ import org.springframework.transaction.annotation.Transactional;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.Execution;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
+import com.github.kagkarlsson.scheduler.task.Priority;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 
+import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
 
 /**
@@ -111,15 +113,31 @@ public class Jobs {
         return asked.compareTo(delay) > 0 ? asked : delay;
     }
 
-    /** Queues the job unless one with the same id is already waiting or running. */
+    /**
+     * Queues a job of no tenant (the service's own upkeep) unless one with the same id is already waiting or
+     * running.
+     */
     public void queue(TaskDescriptor<Void> job, String id) {
-        queue(job, id, null);
+        client.scheduleIfNotExists(job.instance(id).priority(Priority.MEDIUM).build(), Instant.now());
+        runs.queued(job.getTaskName(), id, null, null);
     }
 
-    /** Queues a job that writes memory of a session, listed with the session (see {@link #ofSession}). */
-    public void queue(TaskDescriptor<Void> job, String id, UUID sessionId) {
-        client.scheduleIfNotExists(job.instance(id).build(), Instant.now());
-        runs.queued(job.getTaskName(), id, sessionId);
+    /** Queues a tenant's job unless one with the same id is already waiting or running. */
+    public void queue(TaskDescriptor<Void> job, TenantId tenant, String id) {
+        queue(job, tenant, id, null);
+    }
+
+    /**
+     * Queues a tenant's job that writes memory of a session, listed with the session (see {@link #ofSession}).
+     * Tenants take turns: a job runs after the jobs its own tenant queued before it, not after every other
+     * tenant's. Its priority is lowered by one for each job of its tenant still waiting or running, so a tenant with
+     * none waiting goes first, one with one waiting next to the others' second, and so on (the runners take the
+     * highest priority first, then the oldest).
+     */
+    public void queue(TaskDescriptor<Void> job, TenantId tenant, String id, UUID sessionId) {
+        int ahead = runs.waitingOf(tenant);
+        client.scheduleIfNotExists(job.instance(id).priority(Priority.MEDIUM - ahead).build(), Instant.now());
+        runs.queued(job.getTaskName(), id, tenant, sessionId);
     }
 
     /**

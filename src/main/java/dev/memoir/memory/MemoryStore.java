@@ -141,7 +141,7 @@ public class MemoryStore {
             changed = true;
         } else if (supersedes == null && added.created() && supersession.enabled()) {
             // Queued in this transaction: the judgement exists exactly when the fact does.
-            jobs.queue(FactSupersession.JOB, added.memory().id().toString());
+            jobs.queue(FactSupersession.JOB, tenant, added.memory().id().toString());
         }
         return changed ? new AddedMemory(view(record), added.created()) : added;
     }

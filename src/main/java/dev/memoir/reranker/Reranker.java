@@ -101,7 +101,7 @@ public class Reranker {
                 trace.scores(), shown, cited, trace.modelVersion()));
         if (properties.learning()
                 && feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()) >= properties.batchSize()) {
-            jobs.queue(TRAINING, tenant.toString());
+            jobs.queue(TRAINING, tenant, tenant.toString());
         }
     }
 
@@ -115,7 +115,7 @@ public class Reranker {
             reply.confirmed();
             if (properties.learning()
                     && feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()) >= properties.batchSize()) {
-                jobs.queue(TRAINING, tenant.toString());
+                jobs.queue(TRAINING, tenant, tenant.toString());
             }
         });
     }

@@ -12,6 +12,7 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.session.SessionClosed;
 import dev.memoir.session.TurnView;
 import dev.memoir.session.TurnsRecorded;
+import dev.memoir.tenant.TenantId;
 
 /**
  * Queues memory writing that need not block a reply, as durable jobs (see {@link Jobs}) in the transaction of
@@ -44,7 +45,8 @@ class MemoryJobs {
         if (recorded.settings().writes(MemoryKind.CONDITIONAL)) {
             // One job per user turn, whichever reply judged it worth remembering.
             recorded.worthRemembering().forEach(userTurnId ->
-                    jobs.queue(CONDITIONAL_MEMORY, userTurnId.toString(), recorded.sessionId()));
+                    jobs.queue(CONDITIONAL_MEMORY, recorded.tenant(), userTurnId.toString(),
+                            recorded.sessionId()));
         }
         if (recorded.settings().writes(MemoryKind.MEMO)) {
             queueDueMemos(recorded);
@@ -58,35 +60,36 @@ class MemoryJobs {
                 .orElseGet(() -> memoProgress.save(new MemoProgress(recorded.sessionId())));
         // A large import is cut into spans of turnsPerMemo, so that no memo prompt grows with the import.
         while (lastSeq + 1 - progress.getNextSeq() >= memoProperties.turnsPerMemo()) {
-            queueMemoWriting(recorded.sessionId(), progress, progress.getNextSeq() + memoProperties.turnsPerMemo() - 1);
+            queueMemoWriting(recorded.tenant(), recorded.sessionId(), progress,
+                    progress.getNextSeq() + memoProperties.turnsPerMemo() - 1);
         }
     }
 
     @EventListener
     void onSessionClosed(SessionClosed closed) {
         if (closed.settings().writes(MemoryKind.SUMMARY)) {
-            jobs.queue(SESSION_SUMMARY, closed.sessionId().toString(), closed.sessionId());
+            jobs.queue(SESSION_SUMMARY, closed.tenant(), closed.sessionId().toString(), closed.sessionId());
         }
         if (closed.settings().writes(MemoryKind.MEMO)) {
             MemoProgress progress = memoProgress.findById(closed.sessionId())
                     .orElseGet(() -> memoProgress.save(new MemoProgress(closed.sessionId())));
             if (closed.lastSeq() >= progress.getNextSeq()) {
-                queueMemoWriting(closed.sessionId(), progress, closed.lastSeq());
+                queueMemoWriting(closed.tenant(), closed.sessionId(), progress, closed.lastSeq());
             }
         }
         if (closed.settings().writes(MemoryKind.TOPIC)) {
-            jobs.queue(TOPIC_MEMORY, closed.sessionId().toString(), closed.sessionId());
+            jobs.queue(TOPIC_MEMORY, closed.tenant(), closed.sessionId().toString(), closed.sessionId());
         }
         if (closed.settings().writes(MemoryKind.RECURSIVE_SUMMARY)) {
             summaryFolds.save(new SummaryFold(closed.sessionId(), closed.tenant().value(), closed.userId()));
-            jobs.queue(RECURSIVE_SUMMARY, closed.sessionId().toString(), closed.sessionId());
+            jobs.queue(RECURSIVE_SUMMARY, closed.tenant(), closed.sessionId().toString(), closed.sessionId());
         }
     }
 
     /** Each memo job owns a fixed span of turns, so jobs of one session never overlap or race. */
-    private void queueMemoWriting(UUID sessionId, MemoProgress progress, int toSeq) {
+    private void queueMemoWriting(TenantId tenant, UUID sessionId, MemoProgress progress, int toSeq) {
         MemoSpan span = new MemoSpan(sessionId, progress.getNextSeq(), toSeq);
-        jobs.queue(MEMO_WRITING, span.id(), sessionId);
+        jobs.queue(MEMO_WRITING, tenant, span.id(), sessionId);
         progress.coveredUpTo(toSeq);
     }
 }
