@@ -233,10 +233,10 @@ class UserImporter {
             try {
                 switch (batchType) {
                     case "session" -> sessions.restoreSessions(tenant, userId, (List<ArchivedSession>) (List<?>) batch);
-                    case "turn" -> sessions.restoreTurns((List<ArchivedTurn>) (List<?>) batch);
+                    case "turn" -> sessions.restoreTurns(tenant, (List<ArchivedTurn>) (List<?>) batch);
                     case "memory" -> reembedded += memories.restoreMemories(tenant, userId,
                             (List<ArchivedMemory>) (List<?>) batch);
-                    case "revision" -> memories.restoreRevisions((List<ArchivedRevision>) (List<?>) batch);
+                    case "revision" -> memories.restoreRevisions(tenant, (List<ArchivedRevision>) (List<?>) batch);
                     case "passage" -> memories.restorePassages(tenant, userId, (List<ArchivedPassage>) (List<?>) batch);
                     case "episode" -> feedback.restoreEpisodes(tenant, userId, (List<ArchivedEpisode>) (List<?>) batch);
                     default -> feedback.restoreFeedback(tenant, (List<ArchivedFeedback>) (List<?>) batch);

@@ -44,7 +44,7 @@ public class ReplyOutcomes {
     @Transactional(propagation = Propagation.MANDATORY)
     public void record(OpenSession session, UUID replyTurnId, List<ScoredMemory> given, Collection<UUID> cited,
             Optional<RerankTrace> rerank) {
-        traces.record(replyTurnId, given, List.copyOf(cited));
+        traces.record(session.tenant(), replyTurnId, given, List.copyOf(cited));
         rerank.ifPresent(trace -> reranker.recordFeedback(session.tenant(), session.userId(), replyTurnId, trace,
                 given.stream().map(ScoredMemory::id).toList(), cited));
     }
@@ -58,7 +58,7 @@ public class ReplyOutcomes {
     @Transactional(propagation = Propagation.MANDATORY)
     public UUID recordReasoned(OpenSession session, TurnView question, UUID replyTurnId,
             RecursiveReasoner.Reasoning reasoning) {
-        traces.record(replyTurnId, reasoning.memories(), List.of());
+        traces.record(session.tenant(), replyTurnId, reasoning.memories(), List.of());
         return episodes.save(new Episode(session.tenant().value(), session.userId(), session.id(), question.id(),
                 replyTurnId, question.content(), Trial.reasoned(1, reasoning))).getId();
     }

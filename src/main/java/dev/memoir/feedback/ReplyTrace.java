@@ -20,6 +20,9 @@ class ReplyTrace {
     @Id
     private UUID turnId;
 
+    @Column(updatable = false)
+    private UUID tenantId;
+
     @JdbcTypeCode(SqlTypes.ARRAY)
     @Column(columnDefinition = "uuid[]")
     private UUID[] memoryIds;
@@ -35,7 +38,8 @@ class ReplyTrace {
     protected ReplyTrace() {
     }
 
-    ReplyTrace(UUID turnId, List<UUID> memoryIds, double[] scores, List<UUID> citedIds) {
+    ReplyTrace(UUID tenantId, UUID turnId, List<UUID> memoryIds, double[] scores, List<UUID> citedIds) {
+        this.tenantId = tenantId;
         this.turnId = turnId;
         this.memoryIds = memoryIds.toArray(UUID[]::new);
         this.scores = scores;

@@ -28,8 +28,8 @@ class ReplyTraces {
 
     /** Records a reply's trace in the transaction that stores the reply. */
     @Transactional(propagation = Propagation.MANDATORY)
-    void record(UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
-        traces.save(new ReplyTrace(replyTurnId, given.stream().map(ScoredMemory::id).toList(),
+    void record(TenantId tenant, UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
+        traces.save(new ReplyTrace(tenant.value(), replyTurnId, given.stream().map(ScoredMemory::id).toList(),
                 given.stream().mapToDouble(ScoredMemory::score).toArray(), cited));
     }
 

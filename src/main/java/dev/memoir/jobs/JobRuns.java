@@ -45,6 +45,12 @@ class JobRuns {
         return count == null ? 0 : count;
     }
 
+    void forgetSessions(java.util.Collection<UUID> sessionIds) {
+        if (!sessionIds.isEmpty()) {
+            jdbc.update("delete from job_runs where session_id = any(?)", (Object) sessionIds.toArray(UUID[]::new));
+        }
+    }
+
     void finished(String task, String instance) {
         jdbc.update("update job_runs set finished_at = now() where task_name = ? and task_instance = ?",
                 task, instance);

@@ -60,6 +60,11 @@ public class Jobs {
         return runs.ofSession(sessionId);
     }
 
+    /** Forgets the outcomes of these sessions' memory jobs: part of deleting the sessions. */
+    public void forgetSessions(java.util.Collection<UUID> sessionIds) {
+        runs.forgetSessions(sessionIds);
+    }
+
     /** Runs a dead-lettered job again (at once); false when no such job waits in the dead-letter list. */
     @Transactional
     public boolean retryFailed(String task, String id) {

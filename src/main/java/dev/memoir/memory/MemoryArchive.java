@@ -195,13 +195,13 @@ public class MemoryArchive {
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
-    public void restoreRevisions(List<ArchivedRevision> revisions) {
+    public void restoreRevisions(TenantId tenant, List<ArchivedRevision> revisions) {
         jdbc.batchUpdate("""
-                insert into memory_revisions (id, memory_id, version, text, session_id, reason, created_at,
+                insert into memory_revisions (id, tenant_id, memory_id, version, text, session_id, reason, created_at,
                                               absorbed_text, absorbed_turn_ids)
-                values (:id, :memoryId, :version, :text, :sessionId, :reason, :createdAt, :absorbedText,
+                values (:id, :tenantId, :memoryId, :version, :text, :sessionId, :reason, :createdAt, :absorbedText,
                         :absorbedTurnIds)""", revisions.stream().map(r -> new MapSqlParameterSource()
-                .addValue("id", r.id()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
+                .addValue("id", r.id()).addValue("tenantId", tenant.value()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
                 .addValue("text", r.text()).addValue("sessionId", r.sessionId()).addValue("reason", r.reason())
                 .addValue("createdAt", timestamptz(r.createdAt())).addValue("absorbedText", r.absorbedText())
                 .addValue("absorbedTurnIds", r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))

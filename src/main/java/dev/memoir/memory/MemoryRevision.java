@@ -3,6 +3,7 @@ package dev.memoir.memory;
 import java.time.Instant;
 import java.util.UUID;
 
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -16,6 +17,9 @@ class MemoryRevision {
 
     @Id
     private UUID id;
+
+    @Column(updatable = false)
+    private UUID tenantId;
 
     private UUID memoryId;
 
@@ -38,8 +42,10 @@ class MemoryRevision {
     protected MemoryRevision() {
     }
 
-    MemoryRevision(UUID memoryId, int version, String text, UUID sessionId, String reason, Instant createdAt) {
+    MemoryRevision(UUID tenantId, UUID memoryId, int version, String text, UUID sessionId, String reason,
+            Instant createdAt) {
         this.id = UUID.randomUUID();
+        this.tenantId = tenantId;
         this.memoryId = memoryId;
         this.version = version;
         this.text = text;

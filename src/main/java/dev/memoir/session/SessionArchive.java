@@ -99,11 +99,14 @@ public class SessionArchive {
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
-    public void restoreTurns(List<ArchivedTurn> turns) {
+    public void restoreTurns(TenantId tenant, List<ArchivedTurn> turns) {
         jdbc.batchUpdate("""
-                insert into turns (id, session_id, seq, role, speaker_name, content, created_at, occurred_at, reply_to)
-                values (:id, :sessionId, :seq, :role, :speaker, :content, :createdAt, :occurredAt, :replyTo)""",
+                insert into turns (id, tenant_id, session_id, seq, role, speaker_name, content, created_at, occurred_at,
+                                   reply_to)
+                values (:id, :tenantId, :sessionId, :seq, :role, :speaker, :content, :createdAt, :occurredAt,
+                        :replyTo)""",
                 turns.stream().map(t -> new MapSqlParameterSource().addValue("id", t.id())
+                        .addValue("tenantId", tenant.value())
                         .addValue("sessionId", t.sessionId()).addValue("seq", t.seq()).addValue("role", t.role())
                         .addValue("speaker", t.speaker()).addValue("content", t.content())
                         .addValue("createdAt", timestamptz(t.createdAt()))

@@ -53,4 +53,7 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Modifying
     @Query("delete from Session s where s.tenantId = :tenantId and s.userId = :userId")
     int deleteAllForUser(UUID tenantId, String userId);
+
+    @Query("select s.id from Session s where s.tenantId = :tenantId and s.userId = :userId")
+    List<UUID> idsOfUser(UUID tenantId, String userId);
 }

@@ -150,7 +150,7 @@ public class SessionService {
             // An imported reply answers the user turn right before it.
             UUID question = turn.role() == Role.ASSISTANT && previous != null && previous.role() == Role.USER
                     ? previous.id() : null;
-            previous = turns.save(new Turn(sessionId, ++seq, turn, times.get(i), question)).view();
+            previous = turns.save(new Turn(tenant.value(), sessionId, ++seq, turn, times.get(i), question)).view();
             stored.add(previous);
         }
         session.heard(stored.getFirst().occurredAt(), stored.getLast().occurredAt());
@@ -177,7 +177,7 @@ public class SessionService {
                 .orElseThrow(() -> new NotFoundException("Turn", question));
         Instant previous = turns.lastOccurredAt(sessionId).orElse(null);
         Instant now = Instant.now();
-        TurnView stored = turns.save(new Turn(sessionId, turns.maxSeq(sessionId) + 1, Role.ASSISTANT, content,
+        TurnView stored = turns.save(new Turn(tenant.value(), sessionId, turns.maxSeq(sessionId) + 1, Role.ASSISTANT, content,
                 previous != null && previous.isAfter(now) ? previous : now, asked.view().id())).view();
         session.heard(stored.occurredAt(), stored.occurredAt());
         events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
@@ -305,6 +305,7 @@ public class SessionService {
     @Transactional(propagation = Propagation.MANDATORY)
     public int delete(UUID id) {
         int turnCount = turns.deleteAllOfSession(id);
+        jobs.forgetSessions(List.of(id));
         sessions.deleteById(id);
         return turnCount;
     }
@@ -338,6 +339,7 @@ public class SessionService {
     @Transactional(propagation = Propagation.MANDATORY)
     public ErasedSessions deleteAllForUser(TenantId tenant, String userId) {
         int turnCount = turns.deleteAllForUser(tenant.value(), userId);
+        jobs.forgetSessions(sessions.idsOfUser(tenant.value(), userId));
         int sessionCount = sessions.deleteAllForUser(tenant.value(), userId);
         return new ErasedSessions(sessionCount, turnCount);
     }

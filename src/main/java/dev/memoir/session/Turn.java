@@ -3,6 +3,7 @@ package dev.memoir.session;
 import java.time.Instant;
 import java.util.UUID;
 
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
@@ -19,6 +20,10 @@ class Turn {
     @Id
     @GeneratedValue
     private UUID id;
+
+    // The tenant keys every row of its data (V37): never changes.
+    @Column(updatable = false)
+    private UUID tenantId;
 
     private UUID sessionId;
 
@@ -40,7 +45,8 @@ class Turn {
     protected Turn() {
     }
 
-    Turn(UUID sessionId, int seq, Role role, String content, Instant occurredAt) {
+    Turn(UUID tenantId, UUID sessionId, int seq, Role role, String content, Instant occurredAt) {
+        this.tenantId = tenantId;
         this.sessionId = sessionId;
         this.seq = seq;
         this.role = role;
@@ -50,14 +56,14 @@ class Turn {
     }
 
     /** A turn answering the user turn {@code question} (null for a turn that answers none). */
-    Turn(UUID sessionId, int seq, Role role, String content, Instant occurredAt, UUID question) {
-        this(sessionId, seq, role, content, occurredAt);
+    Turn(UUID tenantId, UUID sessionId, int seq, Role role, String content, Instant occurredAt, UUID question) {
+        this(tenantId, sessionId, seq, role, content, occurredAt);
         this.replyTo = question;
     }
 
     /** An imported turn, with its speaker's name where the dialogue gives one. */
-    Turn(UUID sessionId, int seq, NewTurn turn, Instant occurredAt, UUID question) {
-        this(sessionId, seq, turn.role(), turn.content(), occurredAt, question);
+    Turn(UUID tenantId, UUID sessionId, int seq, NewTurn turn, Instant occurredAt, UUID question) {
+        this(tenantId, sessionId, seq, turn.role(), turn.content(), occurredAt, question);
         this.speakerName = turn.speaker();
     }
 

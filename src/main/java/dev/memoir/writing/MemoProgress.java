@@ -2,6 +2,7 @@ package dev.memoir.writing;
 
 import java.util.UUID;
 
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -14,12 +15,16 @@ class MemoProgress {
     @Id
     private UUID sessionId;
 
+    @Column(updatable = false)
+    private UUID tenantId;
+
     private int nextSeq;
 
     protected MemoProgress() {
     }
 
-    MemoProgress(UUID sessionId) {
+    MemoProgress(UUID tenantId, UUID sessionId) {
+        this.tenantId = tenantId;
         this.sessionId = sessionId;
         this.nextSeq = 0;
     }

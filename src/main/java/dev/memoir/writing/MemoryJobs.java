@@ -57,7 +57,7 @@ class MemoryJobs {
     private void queueDueMemos(TurnsRecorded recorded) {
         int lastSeq = recorded.turns().stream().mapToInt(TurnView::seq).max().orElse(-1);
         MemoProgress progress = memoProgress.findById(recorded.sessionId())
-                .orElseGet(() -> memoProgress.save(new MemoProgress(recorded.sessionId())));
+                .orElseGet(() -> memoProgress.save(new MemoProgress(recorded.tenant().value(), recorded.sessionId())));
         // A large import is cut into spans of turnsPerMemo, so that no memo prompt grows with the import.
         while (lastSeq + 1 - progress.getNextSeq() >= memoProperties.turnsPerMemo()) {
             queueMemoWriting(recorded.tenant(), recorded.sessionId(), progress,
@@ -72,7 +72,7 @@ class MemoryJobs {
         }
         if (closed.settings().writes(MemoryKind.MEMO)) {
             MemoProgress progress = memoProgress.findById(closed.sessionId())
-                    .orElseGet(() -> memoProgress.save(new MemoProgress(closed.sessionId())));
+                    .orElseGet(() -> memoProgress.save(new MemoProgress(closed.tenant().value(), closed.sessionId())));
             if (closed.lastSeq() >= progress.getNextSeq()) {
                 queueMemoWriting(closed.tenant(), closed.sessionId(), progress, closed.lastSeq());
             }

@@ -23,6 +23,9 @@ class TopicCandidate {
     @Id
     private UUID id;
 
+    @Column(updatable = false)
+    private UUID tenantId;
+
     private UUID sessionId;
 
     private Speaker speaker;
@@ -40,8 +43,10 @@ class TopicCandidate {
     protected TopicCandidate() {
     }
 
-    TopicCandidate(UUID sessionId, Speaker speaker, int position, String summary, List<UUID> turnIds) {
+    TopicCandidate(UUID tenantId, UUID sessionId, Speaker speaker, int position, String summary,
+            List<UUID> turnIds) {
         this.id = UUID.randomUUID();
+        this.tenantId = tenantId;
         this.sessionId = sessionId;
         this.speaker = speaker;
         this.position = position;

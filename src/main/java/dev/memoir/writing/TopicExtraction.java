@@ -3,6 +3,7 @@ package dev.memoir.writing;
 import java.time.Instant;
 import java.util.UUID;
 
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -17,6 +18,9 @@ class TopicExtraction {
     @Id
     private UUID id;
 
+    @Column(updatable = false)
+    private UUID tenantId;
+
     private UUID sessionId;
 
     private Speaker speaker;
@@ -26,8 +30,9 @@ class TopicExtraction {
     protected TopicExtraction() {
     }
 
-    TopicExtraction(UUID sessionId, Speaker speaker) {
+    TopicExtraction(UUID tenantId, UUID sessionId, Speaker speaker) {
         this.id = UUID.randomUUID();
+        this.tenantId = tenantId;
         this.sessionId = sessionId;
         this.speaker = speaker;
         this.createdAt = Instant.now();

@@ -87,7 +87,7 @@ class TopicMemoryWriter {
         List<TurnView> turns = dialogue.get().turns();
         for (Speaker speaker : Speaker.values()) {
             if (!extractions.existsBySessionIdAndSpeaker(sessionId, speaker)) {
-                extract(sessionId, speaker, turns);
+                extract(session, speaker, turns);
             }
             for (TopicCandidate candidate : candidates
                     .findBySessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(sessionId, speaker)) {
@@ -96,7 +96,7 @@ class TopicMemoryWriter {
         }
     }
 
-    private void extract(UUID sessionId, Speaker speaker, List<TurnView> turns) {
+    private void extract(OpenSession session, Speaker speaker, List<TurnView> turns) {
         Role role = speaker == Speaker.USER ? Role.USER : Role.ASSISTANT;
         List<UUID> speakerTurns = turns.stream().filter(t -> t.role() == role).map(TurnView::id).toList();
         // The candidates are not memory yet, so the session is not held for them: it is when they are applied.
@@ -104,10 +104,11 @@ class TopicMemoryWriter {
             for (int i = 0; i < extracted.size(); i++) {
                 List<UUID> referenced = extracted.get(i).references().stream()
                         .distinct().map(n -> turns.get(n).id()).toList();
-                candidates.save(new TopicCandidate(sessionId, speaker, i, extracted.get(i).summary(),
+                candidates.save(new TopicCandidate(session.tenant().value(), session.id(), speaker, i,
+                        extracted.get(i).summary(),
                         referenced.isEmpty() ? speakerTurns : referenced));
             }
-            extractions.save(new TopicExtraction(sessionId, speaker));
+            extractions.save(new TopicExtraction(session.tenant().value(), session.id(), speaker));
             return null;
         });
     }
