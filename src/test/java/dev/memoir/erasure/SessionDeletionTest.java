@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
@@ -13,6 +15,14 @@ import dev.memoir.support.IntegrationTest;
 import tools.jackson.databind.JsonNode;
 
 class SessionDeletionTest extends IntegrationTest {
+
+    @Autowired
+    JdbcClient jdbc;
+
+    private int jobRunsOf(String session) {
+        return jdbc.sql("select count(*) from job_runs where session_id = ?").param(UUID.fromString(session))
+                .query(Integer.class).single();
+    }
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
@@ -49,6 +59,8 @@ class SessionDeletionTest extends IntegrationTest {
         assertThat(memorySessions(key)).doesNotContain(deleted).contains(kept);
         assertThat(items(api.get(key, "/memory?userId=omar&query=Valparaiso&mode=lexical"))).isEmpty();
         assertThat(items(api.get(key, "/memory?userId=omar&query=Petrel&mode=lexical"))).isNotEmpty();
+        assertThat(jobRunsOf(deleted)).as("the deleted session's job outcomes").isZero();
+        assertThat(jobRunsOf(kept)).as("the other session's").isEqualTo(1);
         assertThat(api.send("DELETE", "/sessions/" + deleted, key, null).status()).isEqualTo(404);
     }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
@@ -14,6 +16,9 @@ import dev.memoir.support.IntegrationTest;
 import tools.jackson.databind.JsonNode;
 
 class MemoryIsolationAndManagementTest extends IntegrationTest {
+
+    @Autowired
+    JdbcClient jdbc;
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
@@ -103,13 +108,18 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
         api.importTurns(key, second, "three", "four");
         String other = api.newSession(key, "ivy", null);
         api.importTurns(key, other, "keep me", "kept");
+        // Closed, with its summary written: a job outcome to erase too.
+        api.close(key, first);
+        eventually().until(() -> api.get(key, "/sessions/" + first).body().path("jobs").toString().contains("done"));
 
         Api.Response erased = api.send("DELETE", "/memory?userId=hank", key, null);
 
         assertThat(erased.status()).isEqualTo(200);
         assertThat(erased.body().path("sessions").asInt()).isEqualTo(2);
         assertThat(erased.body().path("turns").asInt()).isEqualTo(4);
-        assertThat(erased.body().path("memories").asInt()).isEqualTo(4);
+        assertThat(erased.body().path("memories").asInt()).as("four history records and a summary").isEqualTo(5);
+        assertThat(jdbc.sql("select count(*) from job_runs where session_id = ?").param(UUID.fromString(first))
+                .query(Integer.class).single()).as("the erased session's job outcomes").isZero();
         assertThat(items(api.get(key, "/memory?userId=hank"))).isEmpty();
         assertThat(api.get(key, "/sessions/" + first).status()).isEqualTo(404);
         assertThat(items(api.get(key, "/sessions?userId=hank"))).isEmpty();
