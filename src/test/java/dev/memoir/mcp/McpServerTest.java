@@ -12,9 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -46,15 +44,8 @@ class McpServerTest extends IntegrationTest {
     }
 
     private McpSyncClient client(String key) {
-        HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
-                .builder("http://127.0.0.1:" + api.port())
-                .endpoint("/mcp")
-                .httpRequestCustomizer((request, method, uri, body, context) ->
-                        request.header("Authorization", "Bearer " + key))
-                .build();
-        McpSyncClient client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
+        McpSyncClient client = api.mcp(key);
         clients.add(client);
-        client.initialize();
         return client;
     }
 

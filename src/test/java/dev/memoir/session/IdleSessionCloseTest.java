@@ -2,13 +2,19 @@ package dev.memoir.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.SecondInstance;
 
 /** Sessions a client never closes still get the memory written at a close. */
 class IdleSessionCloseTest extends IntegrationTest {
@@ -60,6 +66,29 @@ class IdleSessionCloseTest extends IntegrationTest {
 
         assertThat(sessionService.closeIfIdle(UUID.fromString(session), cutoff)).isFalse();
         assertThat(api.get(key, "/sessions/" + session).text("status")).isEqualTo("open");
+    }
+
+    @Test
+    void anIdleSessionIsClosedOnceWhenTwoInstancesLookForIdleSessionsAtOnce() throws Exception {
+        String key = api.newTenant();
+        String idle = api.newSession(key, "lea", null);
+        api.importTurns(key, idle, "I repair old radios " + tag, "Fun.");
+        idleFor(idle, "31 minutes");
+
+        try (SecondInstance second = SecondInstance.start();
+                ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Integer>> looks = List.of(pool.submit(closer::closeIdleSessions),
+                    pool.submit(() -> second.bean(IdleSessionCloser.class).closeIdleSessions()));
+            for (Future<Integer> look : looks) {
+                look.get();
+            }
+            assertThat(api.get(key, "/sessions/" + idle).text("status")).isEqualTo("closed");
+            eventually().until(() -> api.get(key, "/sessions/" + idle).body().path("jobs").toString()
+                    .contains("\"done\""));
+        }
+        assertThat(api.get(key, "/sessions/" + idle).body().path("jobs")).as("one close, one summary job").hasSize(1);
+        assertThat(fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions("radios " + tag))).hasSize(1);
+        assertThat(ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary")).hasSize(1);
     }
 
     @Autowired

@@ -40,6 +40,20 @@ public final class Api {
                 .build());
     }
 
+    /** The MCP Java SDK's client, initialised against Memoir's /mcp with a tenant key; the caller closes it. */
+    public io.modelcontextprotocol.client.McpSyncClient mcp(String key) {
+        var transport = io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport
+                .builder(baseUrl)
+                .endpoint("/mcp")
+                .httpRequestCustomizer((request, method, uri, body, context) ->
+                        request.header("Authorization", "Bearer " + key))
+                .build();
+        var client = io.modelcontextprotocol.client.McpClient.sync(transport)
+                .requestTimeout(java.time.Duration.ofSeconds(30)).build();
+        client.initialize();
+        return client;
+    }
+
     public record Response(int status, JsonNode body, String raw) {
 
         public String text(String field) {

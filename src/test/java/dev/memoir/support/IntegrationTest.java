@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
@@ -35,31 +38,41 @@ public abstract class IntegrationTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        TestDatabase.instance().register(registry);
-        registry.add("spring.ai.openai.base-url", fake::baseUrl);
-        registry.add("spring.ai.openai.api-key", () -> "test-key");
+        settings().forEach(registry::add);
+    }
+
+    /** The service's settings in tests: the test database, the fake model, short job and retry delays. */
+    static Map<String, Supplier<Object>> settings() {
+        Map<String, Supplier<Object>> settings = new LinkedHashMap<>();
+        TestDatabase database = TestDatabase.instance();
+        settings.put("spring.datasource.url", database::url);
+        settings.put("spring.datasource.username", database::username);
+        settings.put("spring.datasource.password", database::password);
+        settings.put("spring.ai.openai.base-url", fake::baseUrl);
+        settings.put("spring.ai.openai.api-key", () -> "test-key");
         // The fake serves this model alone and refuses any other, as Ollama and vLLM do.
-        registry.add("spring.ai.openai.chat.model", () -> FakeOpenAiServer.MODEL);
-        registry.add("spring.ai.openai.chat.temperature", () -> Double.toString(TEMPERATURE));
-        registry.add("spring.ai.openai.timeout", () -> "3s");
-        registry.add("spring.ai.openai.max-retries", () -> "0");
-        registry.add("memoir.model.context-tokens", () -> Integer.toString(FakeOpenAiServer.CONTEXT_TOKENS));
+        settings.put("spring.ai.openai.chat.model", () -> FakeOpenAiServer.MODEL);
+        settings.put("spring.ai.openai.chat.temperature", () -> Double.toString(TEMPERATURE));
+        settings.put("spring.ai.openai.timeout", () -> "3s");
+        settings.put("spring.ai.openai.max-retries", () -> "0");
+        settings.put("memoir.model.context-tokens", () -> Integer.toString(FakeOpenAiServer.CONTEXT_TOKENS));
         // Timeouts of spring.ai.openai.timeout alone: the fake answers at once unless a test delays it.
-        registry.add("memoir.model.prompt-tokens-per-second", () -> "1000000");
-        registry.add("memoir.model.answer-tokens-per-second", () -> "1000000");
-        registry.add("memoir.model.retry-delay", () -> "50ms");
-        registry.add("memoir.security.bootstrap-key", () -> Api.BOOTSTRAP_KEY);
-        registry.add("memoir.jobs.polling-interval", () -> "200ms");
-        registry.add("memoir.jobs.first-retry-delay", () -> "500ms");
+        settings.put("memoir.model.prompt-tokens-per-second", () -> "1000000");
+        settings.put("memoir.model.answer-tokens-per-second", () -> "1000000");
+        settings.put("memoir.model.retry-delay", () -> "50ms");
+        settings.put("memoir.security.bootstrap-key", () -> Api.BOOTSTRAP_KEY);
+        settings.put("memoir.jobs.polling-interval", () -> "200ms");
+        settings.put("memoir.jobs.first-retry-delay", () -> "500ms");
         // Four runs in about 3.5 s: enough to show retries, short enough to see a job reach the dead-letter list.
-        registry.add("memoir.jobs.max-retries", () -> "3");
+        settings.put("memoir.jobs.max-retries", () -> "3");
         // Small enough that a test's long session is read in several parts.
-        registry.add("memoir.writing.part-tokens", () -> "1000");
-        registry.add("memoir.api.max-request-size", () -> "64KB");
-        registry.add("memoir.memo.turns-per-memo", () -> "6");
-        registry.add("memoir.reranker.batch-size", () -> "4");
+        settings.put("memoir.writing.part-tokens", () -> "1000");
+        settings.put("memoir.api.max-request-size", () -> "64KB");
+        settings.put("memoir.memo.turns-per-memo", () -> "6");
+        settings.put("memoir.reranker.batch-size", () -> "4");
         // Tests close idle sessions themselves (IdleSessionCloseTest), not on the job's clock.
-        registry.add("memoir.session.idle-check-every", () -> "1h");
+        settings.put("memoir.session.idle-check-every", () -> "1h");
+        return settings;
     }
 
     /** The temperature configured for the chat model, which every request must carry. */
