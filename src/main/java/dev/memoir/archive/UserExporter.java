@@ -9,6 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -35,9 +38,11 @@ class UserExporter {
     private final FeedbackArchive feedback;
     private final JsonMapper json;
     private final TransactionTemplate snapshot;
+    private final ObservationRegistry observations;
 
     UserExporter(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, JsonMapper json,
-            PlatformTransactionManager transactions) {
+            PlatformTransactionManager transactions, ObservationRegistry observations) {
+        this.observations = observations;
         this.sessions = sessions;
         this.memories = memories;
         this.feedback = feedback;
@@ -56,7 +61,14 @@ class UserExporter {
         }
     }
 
+    /** One {@code memoir.export} observation, as an import is one {@code memoir.import}: no user, no content. */
     void export(TenantId tenant, String userId, OutputStream target) {
+        Observation.createNotStarted("memoir.export", observations)
+                .lowCardinalityKeyValue("memoir.export.what", "user-archive")
+                .observe(() -> writeArchive(tenant, userId, target));
+    }
+
+    private void writeArchive(TenantId tenant, String userId, OutputStream target) {
         OutputStream out = new BufferedOutputStream(target, 1 << 16);
         snapshot.executeWithoutResult(status -> {
             Map<String, Object> header = new LinkedHashMap<>();

@@ -9,6 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -56,9 +59,11 @@ class UserImporter {
     private final FeedbackArchive feedback;
     private final JsonMapper json;
     private final TransactionTemplate transaction;
+    private final ObservationRegistry observations;
 
     UserImporter(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, JsonMapper json,
-            PlatformTransactionManager transactions) {
+            PlatformTransactionManager transactions, ObservationRegistry observations) {
+        this.observations = observations;
         this.sessions = sessions;
         this.memories = memories;
         this.feedback = feedback;
@@ -68,7 +73,9 @@ class UserImporter {
 
     Imported restore(TenantId tenant, String userId, InputStream archive) {
         InputStream buffered = new java.io.BufferedInputStream(archive, 1 << 16);
-        return transaction.execute(status -> new Run(tenant, userId, buffered).run());
+        return Observation.createNotStarted("memoir.import", observations)
+                .lowCardinalityKeyValue("memoir.import.what", "user-archive")
+                .observe(() -> transaction.execute(status -> new Run(tenant, userId, buffered).run()));
     }
 
     /** One import: its position in the archive, the batch being gathered, and what was stored. */

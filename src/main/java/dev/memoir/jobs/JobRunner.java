@@ -4,18 +4,29 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.event.ExecutionChain;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
+import com.github.kagkarlsson.scheduler.task.CompletionHandler;
+import com.github.kagkarlsson.scheduler.task.ExecutionContext;
 import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
 
 /**
  * Runs the queued jobs of every job type the features declare (their {@link Task} beans). Starts once the
  * application is up (after Flyway) and stops with it, letting running jobs finish; a job cut off by a crash is
  * picked up again by db-scheduler's dead-execution handling.
+ *
+ * <p>Every run of a job is one {@code memoir.job} observation, the root of a trace of its own (a job runs long
+ * after the request that queued it), tagged with the job type and the run's outcome: its search, embedding and
+ * model spans hang below it. Never the job's id, which may name a user.
  */
 @Component
 class JobRunner implements SmartLifecycle {
@@ -23,10 +34,13 @@ class JobRunner implements SmartLifecycle {
     private final DataSource dataSource;
     private final JobProperties properties;
     private final List<Task<?>> tasks;
+    private final ObservationRegistry observations;
     private Scheduler scheduler;
 
-    JobRunner(DataSource dataSource, JobProperties properties, List<Task<?>> tasks) {
+    JobRunner(DataSource dataSource, JobProperties properties, List<Task<?>> tasks,
+            ObservationRegistry observations) {
         this.dataSource = new TransactionAwareDataSourceProxy(dataSource);
+        this.observations = observations;
         this.properties = properties;
         this.tasks = List.copyOf(tasks);
     }
@@ -48,8 +62,27 @@ class JobRunner implements SmartLifecycle {
                     .missedHeartbeatsLimit(properties.missedHeartbeatsLimit())
                     // Jobs log their own failures, one line each (the stack trace at DEBUG).
                     .failureLogging(LogLevel.DEBUG, true)
+                    .addExecutionInterceptor(this::observed)
                     .build();
             scheduler.start();
+        }
+    }
+
+    /** One run of a job as an observation; a run that throws is a failure (db-scheduler then retries it). */
+    private CompletionHandler<?> observed(TaskInstance<?> job, ExecutionContext context, ExecutionChain chain) {
+        Observation observation = Observation.createNotStarted("memoir.job", observations)
+                .lowCardinalityKeyValue("memoir.job.task", job.getTaskName())
+                .start();
+        try (Observation.Scope scope = observation.openScope()) {
+            CompletionHandler<?> completion = chain.proceed(job, context);
+            observation.lowCardinalityKeyValue("memoir.job.outcome", "success");
+            return completion;
+        } catch (RuntimeException | Error e) {
+            observation.lowCardinalityKeyValue("memoir.job.outcome", "failure");
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +40,9 @@ import tools.jackson.databind.JsonNode;
  * unreachable, overloaded or failing) are retried with backoff and jitter, a timeout never at once; every failure
  * becomes a {@link ModelCallException} with a stable code and the server's own message. Counts calls
  * ({@code memoir.model.calls}), prompt and completion tokens ({@code memoir.model.tokens}) and shortened prompts
- * ({@code memoir.model.prompts.shortened}) per pipeline step.
+ * ({@code memoir.model.prompts.shortened}) per pipeline step. Each call, its retries included, is one
+ * {@code memoir.model.step} observation tagged with the step's name, the parent of Spring AI's own
+ * {@code gen_ai.client.operation} observation of each request, so that a trace shows which step asked the model.
  */
 @Component
 public class ChatModelClient {
@@ -52,11 +56,12 @@ public class ChatModelClient {
     private final TokenCounter tokens;
     private final ModelProperties properties;
     private final MeterRegistry meters;
+    private final ObservationRegistry observations;
     private final OpenAiChatOptions defaults;
     private volatile String answeringModel;
 
     ChatModelClient(ChatModel chatModel, ContextWindow window, PromptTemplates prompts, TokenCounter tokens,
-            ModelProperties properties, MeterRegistry meters) {
+            ModelProperties properties, MeterRegistry meters, ObservationRegistry observations) {
         this.chatModel = chatModel;
         this.window = window;
         this.prompts = prompts;
@@ -64,6 +69,7 @@ public class ChatModelClient {
         this.tokens = tokens;
         this.properties = properties;
         this.meters = meters;
+        this.observations = observations;
         this.defaults = configured(chatModel.getOptions());
     }
 
@@ -156,7 +162,7 @@ public class ChatModelClient {
         Request request = request(step, messages, schemaValues);
         Streamed streamed = new Streamed();
         // Once part of the answer went to onText, the request is not sent again: its pieces cannot be taken back.
-        withRetries(request, () -> streamed.text.isEmpty(), () -> {
+        observed(step, () -> withRetries(request, () -> streamed.text.isEmpty(), () -> {
             Stream<ChatResponse> stream;
             try {
                 stream = chatModel.stream(prompt(request, true)).toStream();
@@ -179,7 +185,7 @@ public class ChatModelClient {
                     streamed.take(chunk, onText);
                 }
             }
-        });
+        }));
         meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
         recordTokens(step, streamed.usage);
         return new Answered<>(usable(step, streamed.text.toString(), schemaValues),
@@ -274,13 +280,13 @@ public class ChatModelClient {
     }
 
     private Reply call(Request request) {
-        ChatResponse response = withRetries(request, () -> true, () -> {
+        ChatResponse response = observed(request.step(), () -> withRetries(request, () -> true, () -> {
             try {
                 return chatModel.call(prompt(request, false));
             } catch (RuntimeException e) {
                 throw failed(request, e);
             }
-        });
+        }));
         meters.counter("memoir.model.calls", "step", request.step().label(), "outcome", "success").increment();
         recordTokens(request.step(), response);
         String model = modelOf(response);
@@ -288,6 +294,18 @@ public class ChatModelClient {
             answeringModel = model;
         }
         return new Reply(textOf(response), model == null ? configuredModel() : model);
+    }
+
+    /**
+     * The call as one {@code memoir.model.step} observation: its span is the parent of each request's
+     * {@code gen_ai.client.operation} span (a streamed request's too: Spring AI starts it when the stream is
+     * subscribed, on this thread, under this span), and its timer times the step with its retries. The step's name
+     * is the only tag: never anything of the prompt or the answer.
+     */
+    private <R> R observed(ModelStep<?> step, Supplier<R> call) {
+        return Observation.createNotStarted("memoir.model.step", observations)
+                .lowCardinalityKeyValue("memoir.model.step", step.name())
+                .observe(call);
     }
 
     /**

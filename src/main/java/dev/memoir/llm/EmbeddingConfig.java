@@ -3,6 +3,8 @@ package dev.memoir.llm;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.embedding.EmbeddingModel;
@@ -28,7 +30,8 @@ class EmbeddingConfig {
     }
 
     @Bean
-    TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties, TokenCounter tokens) {
+    TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties, TokenCounter tokens,
+            ObservationRegistry observations) {
         int passageTokens = properties.passageTokens();
         int overlap = properties.passageOverlap();
         // Passages are measured in the chat model's tokens; the embedding model's own run about a quarter more.
@@ -39,7 +42,7 @@ class EmbeddingConfig {
                     properties.passageTokens(), properties.model(), passageTokens, overlap);
         }
         return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction(),
-                properties.queryCacheSize(), new PassageSplitter(tokens, passageTokens, overlap));
+                properties.queryCacheSize(), new PassageSplitter(tokens, passageTokens, overlap), observations);
     }
 
     /**

@@ -4,6 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.ai.embedding.EmbeddingModel;
 
@@ -15,6 +19,9 @@ import org.springframework.ai.embedding.EmbeddingModel;
  * <p>Query embeddings are cached by text: one chat turn searches with its message several times (each kind,
  * self-reflection's second search, the reranker's candidates), and for a user with a small memory the embedding
  * is most of a search's cost. The cache belongs to this embedder, so a change of model never reads an old vector.
+ *
+ * <p>Every call of the model (not a query answered from the cache) is one {@code memoir.embedding} observation,
+ * tagged with the model, what is embedded (query or document) and the batch's size class; never with the texts.
  */
 public final class TextEmbedder {
 
@@ -23,10 +30,12 @@ public final class TextEmbedder {
     private final String queryInstruction;
     private final Map<String, float[]> queryCache;
     private final PassageSplitter passages;
+    private final ObservationRegistry observations;
 
     TextEmbedder(EmbeddingModel model, String modelName, String queryInstruction, int queryCacheSize,
-            PassageSplitter passages) {
+            PassageSplitter passages, ObservationRegistry observations) {
         this.model = model;
+        this.observations = observations;
         this.modelName = modelName;
         this.passages = passages;
         this.queryInstruction = queryInstruction == null ? "" : queryInstruction;
@@ -49,7 +58,7 @@ public final class TextEmbedder {
     /** The query's embedding; callers must not modify the array (it may be shared through the cache). */
     public float[] embedQuery(String query) {
         if (queryCache == null) {
-            return model.embed(queryInstruction + query);
+            return embedOneQuery(query);
         }
         synchronized (queryCache) {
             float[] cached = queryCache.get(query);
@@ -58,7 +67,7 @@ public final class TextEmbedder {
             }
         }
         // Embedded outside the lock: two threads may embed the same new query once each, which is harmless.
-        float[] embedding = model.embed(queryInstruction + query);
+        float[] embedding = embedOneQuery(query);
         synchronized (queryCache) {
             queryCache.put(query, embedding);
         }
@@ -66,11 +75,33 @@ public final class TextEmbedder {
     }
 
     public float[] embedDocument(String text) {
-        return model.embed(text);
+        return observed("document", 1, () -> model.embed(text));
     }
 
     public List<float[]> embedDocuments(List<String> texts) {
-        return texts.isEmpty() ? List.of() : model.embed(texts);
+        return texts.isEmpty() ? List.of() : observed("document", texts.size(), () -> model.embed(texts));
+    }
+
+    private float[] embedOneQuery(String query) {
+        return observed("query", 1, () -> model.embed(queryInstruction + query));
+    }
+
+    /** One call of the model as an observation; the number of texts goes to the span, its size class to metrics. */
+    private <T> T observed(String purpose, int texts, Supplier<T> embedding) {
+        return Observation.createNotStarted("memoir.embedding", observations)
+                .lowCardinalityKeyValue("memoir.embedding.model", modelName)
+                .lowCardinalityKeyValue("memoir.embedding.purpose", purpose)
+                .lowCardinalityKeyValue("memoir.embedding.batch", batchClass(texts))
+                .highCardinalityKeyValue("memoir.embedding.texts", Integer.toString(texts))
+                .observe(embedding);
+    }
+
+    /** A batch's size as a few classes, so that the timer's series stay few: 1, 2-16, 17-256, 257+. */
+    private static String batchClass(int texts) {
+        if (texts <= 1) {
+            return "1";
+        }
+        return texts <= 16 ? "2-16" : texts <= 256 ? "17-256" : "257+";
     }
 
     /**

@@ -256,8 +256,13 @@ class HybridSearchRepository {
     private record Prepared(String sql, MapSqlParameterSource params) {
     }
 
+    /** The rankings the search uses: its own choice, or the configured default. */
+    SearchMode mode(MemorySearch search) {
+        return search.mode() != null ? search.mode() : properties.mode();
+    }
+
     private Prepared prepare(MemorySearch search, String model) {
-        SearchMode mode = search.mode() != null ? search.mode() : properties.mode();
+        SearchMode mode = mode(search);
         int candidates = Math.max(search.limit(), properties.candidates());
         int denseCandidates = mode.usesDense() ? candidates : 0;
         int lexicalCandidates = mode.usesLexical() && search.query().text() != null

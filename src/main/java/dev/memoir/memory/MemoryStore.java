@@ -10,6 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.domain.Limit;
@@ -43,12 +47,15 @@ public class MemoryStore {
     private final Jobs jobs;
     private final SupersessionProperties supersession;
     private final MemoryPurge purge;
+    private final ObservationRegistry observations;
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
             HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users,
             MemoryPassages passages, Supersessions supersessions, Jobs jobs, SupersessionProperties supersession,
-            MemoryPurge purge, @Value("${memoir.session.clock-skew:5m}") Duration clockSkew) {
+            MemoryPurge purge, @Value("${memoir.session.clock-skew:5m}") Duration clockSkew,
+            ObservationRegistry observations) {
         this.purge = purge;
+        this.observations = observations;
         this.jobs = jobs;
         this.supersession = supersession;
         this.passages = passages;
@@ -370,11 +377,24 @@ public class MemoryStore {
                 .toList();
     }
 
+    /**
+     * Every search is one {@code memoir.memory.search} observation, tagged with its mode, and on its span with the
+     * kinds searched, the limit and how many were found: never the query, the user or what was found.
+     */
     private List<HybridSearchRepository.Hit> hits(MemorySearch search) {
         if (search.limit() <= 0 || search.kinds().isEmpty()) {
             return List.of();
         }
-        return hybridSearch.search(search, embedder.modelName());
+        Observation observation = Observation.createNotStarted("memoir.memory.search", observations)
+                .lowCardinalityKeyValue("memoir.search.mode", hybridSearch.mode(search).wireName())
+                .highCardinalityKeyValue("memoir.search.kinds", search.kinds().stream().map(MemoryKind::wireName)
+                        .sorted().collect(Collectors.joining(",")))
+                .highCardinalityKeyValue("memoir.search.limit", Integer.toString(search.limit()));
+        return observation.observe(() -> {
+            List<HybridSearchRepository.Hit> found = hybridSearch.search(search, embedder.modelName());
+            observation.highCardinalityKeyValue("memoir.search.results", Integer.toString(found.size()));
+            return found;
+        });
     }
 
     /**

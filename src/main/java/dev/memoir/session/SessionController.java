@@ -8,6 +8,8 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -39,9 +41,11 @@ import dev.memoir.web.UserIdentifier;
 class SessionController {
 
     private final SessionService sessionService;
+    private final ObservationRegistry observations;
 
-    SessionController(SessionService sessionService) {
+    SessionController(SessionService sessionService, ObservationRegistry observations) {
         this.sessionService = sessionService;
+        this.observations = observations;
     }
 
     @PostMapping
@@ -93,6 +97,14 @@ class SessionController {
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
                     @ApiResponse(responseCode = "409", description = "The session is closed")})
     TurnsImported importTurns(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody TurnsImport request) {
+        // One memoir.import observation; the number of messages goes to the span, never their words.
+        return Observation.createNotStarted("memoir.import", observations)
+                .lowCardinalityKeyValue("memoir.import.what", "turns")
+                .highCardinalityKeyValue("memoir.import.messages", Integer.toString(request.turns().size()))
+                .observe(() -> storeTurns(tenant, id, request));
+    }
+
+    private TurnsImported storeTurns(TenantId tenant, UUID id, TurnsImport request) {
         List<NewTurn> dialogue = new ArrayList<>();
         List<Integer> positions = new ArrayList<>();
         List<TurnsImported.Skipped> skipped = new ArrayList<>();

@@ -27,6 +27,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.UserMessage;
@@ -89,7 +90,7 @@ class ModelStepsTest {
         PromptTemplates templates = new PromptTemplates();
         ChatModelClient client = new ChatModelClient(chatModel,
                 new ContextWindow(properties, tokens, templates, chatModel, Duration.ofSeconds(5)), templates, tokens,
-                properties, meters);
+                properties, meters, ObservationRegistry.NOOP);
 
         for (ModelStep<?> step : DeclaredSteps.all()) {
             String marker = "probe-" + UUID.randomUUID();

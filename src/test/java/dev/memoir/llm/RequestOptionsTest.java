@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.UserMessage;
@@ -37,7 +38,7 @@ class RequestOptionsTest {
 
     private ChatModelClient client(OpenAiChatModel chatModel, ModelProperties properties) {
         return new ChatModelClient(chatModel, window(chatModel, properties), templates, tokens, properties,
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), ObservationRegistry.NOOP);
     }
 
     private ContextWindow window(OpenAiChatModel chatModel, ModelProperties properties) {

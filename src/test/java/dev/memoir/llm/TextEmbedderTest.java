@@ -3,7 +3,12 @@ package dev.memoir.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.document.Document;
@@ -44,7 +49,7 @@ class TextEmbedderTest {
     @Test
     void aRepeatedQueryIsEmbeddedOnceWithItsInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP);
 
         float[] first = embedder.embedQuery("marathon");
         float[] second = embedder.embedQuery("marathon");
@@ -54,9 +59,41 @@ class TextEmbedderTest {
     }
 
     @Test
+    void everyCallOfTheModelIsObservedByModelPurposeAndBatchSizeClassAndACachedQueryIsNot() {
+        List<Observation.Context> observed = new ArrayList<>();
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+
+            @Override
+            public void onStop(Observation.Context context) {
+                observed.add(context);
+            }
+        });
+        TextEmbedder embedder = new TextEmbedder(new RecordingModel(), "m", "Find: ", 8, PASSAGES, observations);
+
+        embedder.embedQuery("marathon");
+        embedder.embedQuery("marathon");
+        embedder.embedDocuments(Collections.nCopies(20, "a run"));
+
+        assertThat(observed).extracting(Observation.Context::getName).containsOnly("memoir.embedding");
+        assertThat(observed).extracting(context -> context.getLowCardinalityKeyValues().stream()
+                        .map(kv -> kv.getKey() + "=" + kv.getValue()).toList())
+                .containsExactly(
+                        List.of("memoir.embedding.batch=1", "memoir.embedding.model=m",
+                                "memoir.embedding.purpose=query"),
+                        List.of("memoir.embedding.batch=17-256", "memoir.embedding.model=m",
+                                "memoir.embedding.purpose=document"));
+        assertThat(observed.get(1).getHighCardinalityKeyValue("memoir.embedding.texts").getValue()).isEqualTo("20");
+    }
+
+    @Test
     void theLeastRecentlyUsedQueryLeavesAFullCache() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 2, PASSAGES);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 2, PASSAGES, ObservationRegistry.NOOP);
 
         embedder.embedQuery("a");
         embedder.embedQuery("bb");
@@ -71,7 +108,7 @@ class TextEmbedderTest {
     @Test
     void documentsAreNeverCachedNorGivenTheQueryInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP);
 
         embedder.embedDocument("marathon");
         embedder.embedDocument("marathon");
@@ -83,7 +120,7 @@ class TextEmbedderTest {
     @Test
     void aCacheSizeOfZeroEmbedsEveryQuery() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, PASSAGES);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, PASSAGES, ObservationRegistry.NOOP);
 
         embedder.embedQuery("a");
         embedder.embedQuery("a");
@@ -94,7 +131,8 @@ class TextEmbedderTest {
     @Test
     void aTextWithinOnePassageIsEmbeddedWholeAndALongerOneInOverlappingPassagesStandingForItTogether() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5));
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5),
+                ObservationRegistry.NOOP);
         String shortText = "A short memory.";
         String longText = "one two three four five six seven eight nine ten ".repeat(5).strip();
 
@@ -120,7 +158,8 @@ class TextEmbedderTest {
     @Test
     void passagesOfZeroTokensEmbedEveryTextWhole() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0));
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0),
+                ObservationRegistry.NOOP);
         String longText = "word ".repeat(2000).strip();
 
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(longText)).getFirst();

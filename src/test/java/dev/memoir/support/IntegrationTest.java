@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -22,9 +23,11 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The whole service on a random port, against real PostgreSQL with pgvector and the scripted fake model over
- * HTTP. Every test class shares one application context; tests stay apart by using tenants of their own.
+ * HTTP. Every test class shares one application context; tests stay apart by using tenants of their own. The
+ * context's spans can be captured ({@link CapturedSpans}).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@Import(CapturedSpans.Config.class)
 public abstract class IntegrationTest {
 
     protected static final FakeOpenAiServer fake = FakeOpenAiServer.instance();
