@@ -15,14 +15,6 @@ interface EpisodeRepository extends JpaRepository<Episode, UUID> {
 
     Optional<Episode> findByReplyTurnIdAndTenantId(UUID replyTurnId, UUID tenantId);
 
-    /**
-     * Serialises everything done about one reply's episode until the transaction ends, also before the episode
-     * exists: two first feedbacks on a reply would otherwise both create it.
-     */
-    @Query(value = "select count(*) from (select pg_advisory_xact_lock(hashtextextended(cast(:replyTurnId as text), 17)))"
-            + " as locked", nativeQuery = true)
-    long serialiseOnReply(UUID replyTurnId);
-
     /** Locks the reply's episode while feedback is recorded on it or its outcome stored. */
     @Lock(LockModeType.PESSIMISTIC_WRITE)
     @Query("select e from Episode e where e.replyTurnId = :replyTurnId")

@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.retrieval.RamProperties;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RecursiveReasoner;
@@ -13,6 +14,7 @@ import dev.memoir.session.RepliedTurn;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.AdvisoryLocks;
 
 /**
  * Learning from the user's feedback on a reply (RAM). The feedback is stored first, so that a failing
@@ -39,11 +41,13 @@ class FeedbackLearner {
     private final MemoryStore store;
     private final TransactionTemplate transaction;
     private final RamProperties properties;
+    private final AdvisoryLocks locks;
 
     FeedbackLearner(SessionService sessions, SessionMemoryWrite memoryWrite, EpisodeRepository episodes,
             ReplyFeedbackRepository feedbackRows, ReplyTraces traces, RecursiveReasoner reasoner,
             LessonWriter lessons, Reranker reranker, MemoryStore store, TransactionTemplate transaction,
-            RamProperties properties) {
+            RamProperties properties, AdvisoryLocks locks) {
+        this.locks = locks;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
         this.episodes = episodes;
@@ -88,7 +92,7 @@ class FeedbackLearner {
     }
 
     private Received receive(TenantId tenant, RepliedTurn replied, Trial.FeedbackNote note) {
-        episodes.serialiseOnReply(replied.reply().id());
+        locks.lock(AdvisoryLocks.Space.REPLY_EPISODE, replied.reply().id().toString());
         Episode episode = episodes.lockByReplyTurnId(replied.reply().id()).orElseGet(() -> episodes.save(
                 new Episode(tenant.value(), replied.session().userId(), replied.session().id(), replied.question().id(),
                         replied.reply().id(), replied.question().content(), new Trial(1, List.of(),

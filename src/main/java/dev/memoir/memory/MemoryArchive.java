@@ -28,6 +28,7 @@ import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.StreamingJdbc;
 import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.AdvisoryLocks;
 
 /**
  * A user's memories as a user archive carries them, with their revisions and passages: read as streams in the
@@ -63,10 +64,12 @@ public class MemoryArchive {
     private final NamedParameterJdbcTemplate jdbc;
     private final TextEmbedder embedder;
     private final MemoryPassages passages;
+    private final AdvisoryLocks locks;
     private final MemoryRecordRepository records;
 
     MemoryArchive(javax.sql.DataSource dataSource, TextEmbedder embedder, MemoryPassages passages,
-            MemoryRecordRepository records) {
+            MemoryRecordRepository records, AdvisoryLocks locks) {
+        this.locks = locks;
         this.records = records;
         this.jdbc = StreamingJdbc.of(dataSource);
         this.embedder = embedder;
@@ -84,7 +87,7 @@ public class MemoryArchive {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void holdUser(TenantId tenant, String userId) {
-        records.holdUserForErasure(tenant.value(), userId);
+        locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
     }
 
     @Transactional(propagation = Propagation.MANDATORY)

@@ -1,5 +1,8 @@
 package dev.memoir.memory;
 
+import java.util.EnumMap;
+import java.util.Map;
+
 import org.springframework.stereotype.Component;
 
 /** Resolves a session's memory strategy: the configured defaults with the session's overrides on top. */
@@ -14,5 +17,19 @@ public class MemoryDefaults {
 
     public MemorySettings resolve(MemorySettingsOverride override) {
         return defaults.overriddenBy(override);
+    }
+
+    /**
+     * Settings stored with a session, completed with the configured top-K of every kind they do not name: a kind
+     * added after the session was stored reads its default, not none, without a migration for its stored sessions.
+     */
+    public MemorySettings completed(MemorySettings stored) {
+        if (stored.topK().keySet().containsAll(defaults.topK().keySet())) {
+            return stored;
+        }
+        Map<MemoryKind, Integer> topK = new EnumMap<>(defaults.topK());
+        topK.putAll(stored.topK());
+        return new MemorySettings(stored.strategy(), stored.write(), stored.read(), Map.copyOf(topK),
+                stored.reflectionRounds(), stored.promptTokenBudget(), stored.rerank(), stored.reasoning());
     }
 }

@@ -31,23 +31,6 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     boolean existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(UUID tenantId, String userId, MemoryKind kind,
             String prefix);
 
-    /**
-     * Held, until the transaction ends, by a client's direct add of a memory to the user (shared: adds do not wait
-     * for each other) and by erasing the user (exclusive): an erasure waits for adds in flight and so erases them.
-     */
-    @Query(value = "select count(*) from (select pg_advisory_xact_lock_shared(hashtextextended("
-            + "cast(:tenantId as text) || '/' || :userId, 37))) as held", nativeQuery = true)
-    long holdUserForAdd(UUID tenantId, String userId);
-
-    @Query(value = "select count(*) from (select pg_advisory_xact_lock(hashtextextended("
-            + "cast(:tenantId as text) || '/' || :userId, 37))) as held", nativeQuery = true)
-    long holdUserForErasure(UUID tenantId, String userId);
-
-    /** Serialises, until the transaction ends, the writes under one dedup key (two adds of the same fact). */
-    @Query(value = "select count(*) from (select pg_advisory_xact_lock(hashtextextended(:dedupKey, 37))) as held",
-            nativeQuery = true)
-    long serialiseOnDedupKey(String dedupKey);
-
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")
     int deleteAllForUser(UUID tenantId, String userId);

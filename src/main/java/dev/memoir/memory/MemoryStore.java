@@ -1,6 +1,5 @@
 package dev.memoir.memory;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,7 +14,6 @@ import java.util.stream.Collectors;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -28,6 +26,9 @@ import dev.memoir.tenant.TenantId;
 import dev.memoir.web.Cursor;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
+import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.web.ClockSkew;
+import dev.memoir.web.Hashes;
 
 /** Stores, embeds and searches memory records. The only way other features reach the memory table. */
 @Service
@@ -39,7 +40,7 @@ public class MemoryStore {
     private final TextEmbedder embedder;
     private final MemoryUserQueries users;
     // The skew allowed for turns' occurredAt (memoir.session.clock-skew) bounds added memories' dates the same way.
-    private final Duration clockSkew;
+    private final ClockSkew clockSkew;
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
     private final MemoryPassages passages;
@@ -48,12 +49,14 @@ public class MemoryStore {
     private final SupersessionProperties supersession;
     private final MemoryPurge purge;
     private final ObservationRegistry observations;
+    private final AdvisoryLocks locks;
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
             HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users,
             MemoryPassages passages, Supersessions supersessions, Jobs jobs, SupersessionProperties supersession,
-            MemoryPurge purge, @Value("${memoir.session.clock-skew:5m}") Duration clockSkew,
-            ObservationRegistry observations) {
+            MemoryPurge purge, ClockSkew clockSkew,
+            ObservationRegistry observations, AdvisoryLocks locks) {
+        this.locks = locks;
         this.purge = purge;
         this.observations = observations;
         this.jobs = jobs;
@@ -121,13 +124,13 @@ public class MemoryStore {
             throw new InvalidRequestException("kind", "cannot be " + kind + ": only fact memories can be added; "
                     + "the other kinds are written by Memoir from dialogue and feedback");
         }
-        if (occurredAt != null && occurredAt.isAfter(Instant.now().plus(clockSkew))) {
+        if (occurredAt != null && occurredAt.isAfter(clockSkew.latestAllowed())) {
             throw new InvalidRequestException("occurredAt", "is in the future: " + occurredAt);
         }
         kind = kind == null ? MemoryKind.FACT : kind;
-        records.holdUserForAdd(tenant.value(), userId);
+        locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
         String dedupKey = factDedupKey(tenant, userId, text);
-        records.serialiseOnDedupKey(dedupKey);
+        locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey);
         AddedMemory added = store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
                 .occurred(occurredAt, occurredAt));
         boolean changed = false;
@@ -287,21 +290,12 @@ public class MemoryStore {
 
     /** A fact's dedup key: the same text added again for the same user finds the fact that has it. */
     static String factDedupKey(TenantId tenant, String userId, String text) {
-        return MemoryKind.FACT.wireName() + ":" + sha256(tenant.value() + "\n" + userId + "\n" + text);
+        return MemoryKind.FACT.wireName() + ":" + Hashes.sha256(tenant.value() + "\n" + userId + "\n" + text);
     }
 
     /** The dedup key of the user's one recursive summary. */
     public static String recursiveSummaryKey(TenantId tenant, String userId) {
         return "recursive_summary:" + tenant + ":" + userId;
-    }
-
-    private static String sha256(String text) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /**
@@ -605,7 +599,7 @@ public class MemoryStore {
     /** Deletes every memory of a user; part of erasing the user. */
     @Transactional(propagation = Propagation.MANDATORY)
     public int deleteAllForUser(TenantId tenant, String userId) {
-        records.holdUserForErasure(tenant.value(), userId);
+        locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
         return records.deleteAllForUser(tenant.value(), userId);
     }
 

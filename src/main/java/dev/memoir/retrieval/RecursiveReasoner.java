@@ -39,9 +39,9 @@ public class RecursiveReasoner {
 
     private final MemoryStore store;
     private final ChatModelClient model;
-    private final ReasoningProperties properties;
+    private final RamProperties properties;
 
-    RecursiveReasoner(MemoryStore store, ChatModelClient model, ReasoningProperties properties) {
+    RecursiveReasoner(MemoryStore store, ChatModelClient model, RamProperties properties) {
         this.store = store;
         this.model = model;
         this.properties = properties;

@@ -37,7 +37,6 @@ public class SessionArchive {
             Instant createdAt, Instant occurredAt, UUID replyTo) {
     }
 
-    private static final MemorySettingsConverter SETTINGS = new MemorySettingsConverter();
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -81,7 +80,7 @@ public class SessionArchive {
     public void restoreSessions(TenantId tenant, String userId, List<ArchivedSession> sessions) {
         for (ArchivedSession session : sessions) {
             try {
-                SETTINGS.convertToEntityAttribute(session.settings());
+                MemorySettingsConverter.read(session.settings());
             } catch (RuntimeException e) {
                 throw new InvalidRequestException("archive", "session " + session.id()
                         + " has memory settings Memoir cannot read");

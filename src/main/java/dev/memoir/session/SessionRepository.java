@@ -45,11 +45,6 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     Optional<Session> findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(UUID tenantId, String userId,
             SessionStatus status);
 
-    /** Serialises, until the transaction ends, the creation of one user's conversation session. */
-    @Query(value = "select count(*) from (select pg_advisory_xact_lock(hashtextextended("
-            + "cast(:tenantId as text) || '/' || :userId, 29))) as locked", nativeQuery = true)
-    long serialiseOnUser(UUID tenantId, String userId);
-
     @Modifying
     @Query("delete from Session s where s.tenantId = :tenantId and s.userId = :userId")
     int deleteAllForUser(UUID tenantId, String userId);

@@ -22,6 +22,7 @@ import dev.memoir.web.Cursor;
 import dev.memoir.web.FieldError;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
+import dev.memoir.web.AdvisoryLocks;
 
 /**
  * Sessions and their turns. The methods that take a {@link TenantId} serve a caller's request and check that the
@@ -38,11 +39,13 @@ public class SessionService {
     private final SessionProperties properties;
     private final TransactionTemplate transaction;
     private final Jobs jobs;
+    private final AdvisoryLocks locks;
     private final SessionUserQueries users;
 
     SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
             ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction,
-            Jobs jobs, SessionUserQueries users) {
+            Jobs jobs, SessionUserQueries users, AdvisoryLocks locks) {
+        this.locks = locks;
         this.jobs = jobs;
         this.users = users;
         this.transaction = transaction;
@@ -100,7 +103,7 @@ public class SessionService {
      */
     @Transactional
     public OpenSession conversationOf(TenantId tenant, String userId) {
-        sessions.serialiseOnUser(tenant.value(), userId);
+        locks.lock(AdvisoryLocks.Space.CONVERSATION, AdvisoryLocks.userKey(tenant.value(), userId));
         Session session = sessions.findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(tenant.value(), userId,
                         SessionStatus.OPEN)
                 .orElseGet(() -> sessions.save(new Session(tenant.value(), userId, memoryDefaults.resolve(null))));

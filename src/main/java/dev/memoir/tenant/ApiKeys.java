@@ -2,10 +2,10 @@ package dev.memoir.tenant;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HexFormat;
+
+import dev.memoir.web.Hashes;
 
 /** Makes and hashes API keys. A key carries 256 random bits, so an unsalted SHA-256 digest is safe to store. */
 final class ApiKeys {
@@ -23,12 +23,7 @@ final class ApiKeys {
     }
 
     static String hash(String key) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is always available", e);
-        }
+        return Hashes.sha256(key);
     }
 
     static boolean sameKey(String a, String b) {

@@ -25,6 +25,7 @@ import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.AdvisoryLocks;
 
 /**
  * Recursive summary (recursive-summary paper): each user has one evolving memory, M_i = model(M_{i-1}, session i),
@@ -49,10 +50,13 @@ class RecursiveSummaryWriter {
     private final RecursiveSummaryProperties properties;
     private final DialogueParts dialogueParts;
     private final ContextWindow window;
+    private final AdvisoryLocks locks;
 
     RecursiveSummaryWriter(SummaryFoldRepository folds, SessionService sessions, SessionMemoryWrite memoryWrite,
             MemoryStore store, ChatModelClient model, TransactionTemplate transaction,
-            RecursiveSummaryProperties properties, DialogueParts dialogueParts, ContextWindow window) {
+            RecursiveSummaryProperties properties, DialogueParts dialogueParts, ContextWindow window,
+            AdvisoryLocks locks) {
+        this.locks = locks;
         this.window = window;
         this.folds = folds;
         this.sessions = sessions;
@@ -106,7 +110,7 @@ class RecursiveSummaryWriter {
         }
         return memoryWrite.write(start, this::fold, (read, folded, hold) -> {
             String updated = folded.orElse(null);
-            folds.lockUser(dedupKey(tenant, userId));
+            locks.lock(AdvisoryLocks.Space.SUMMARY_FOLD, dedupKey(tenant, userId));
             Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
                     tenant.value(), userId);
             Optional<MemoryView> current = store.findByDedupKey(tenant, userId, dedupKey(tenant, userId));

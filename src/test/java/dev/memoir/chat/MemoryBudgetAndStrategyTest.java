@@ -103,6 +103,25 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
     }
 
     @Test
+    void aSessionStoredBeforeAKindExistedReadsThatKindsDefaultTopKAndRetrievesIt() {
+        String key = api.newTenant();
+        api.send("POST", "/memory", key, "{\"userId\": \"zoe\", \"text\": \"Zoe rows every morning " + tag + "\"}");
+        String session = api.newSession(key, "zoe", null);
+        // As the session was stored before facts existed: its settings name no top-K for them.
+        jdbc.sql("update sessions set settings = jsonb_set(settings, '{topK}', (settings->'topK') - 'fact') "
+                + "where id = ?").param(UUID.fromString(session)).update();
+        assertThat(jdbc.sql("select jsonb_exists(settings->'topK', 'fact') from sessions where id = ?")
+                .param(UUID.fromString(session)).query(Boolean.class).single()).isFalse();
+
+        assertThat(api.get(key, "/sessions/" + session).body().path("memory").path("topK").path("fact").asInt())
+                .isEqualTo(3);
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions("What sport? " + tag),
+                call -> Answer.json("{\"reply\": \"Rowing.\", \"remember\": false}"));
+        assertThat(api.chat(key, session, "What sport? " + tag).body().path("memories").toString())
+                .contains("Zoe rows every morning");
+    }
+
+    @Test
     void anUnknownStrategyIsRejectedNamingTheKnownOnes() {
         String key = api.newTenant();
         Api.Response response = api.send("POST", "/sessions", key,

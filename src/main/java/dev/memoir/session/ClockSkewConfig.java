@@ -1,0 +1,16 @@
+package dev.memoir.session;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.memoir.web.ClockSkew;
+
+/** Offers {@code memoir.session.clock-skew}, bound here, to the features that check a time a client gave. */
+@Configuration(proxyBeanMethods = false)
+class ClockSkewConfig {
+
+    @Bean
+    ClockSkew clockSkew(SessionProperties properties) {
+        return new ClockSkew(properties.clockSkew());
+    }
+}
