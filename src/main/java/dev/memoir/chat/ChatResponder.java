@@ -14,7 +14,7 @@ import dev.memoir.memory.ScoredMemory;
 import dev.memoir.retrieval.MemoryRecall;
 import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.NewTurn;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
@@ -57,7 +57,7 @@ class ChatResponder {
      * A chat turn up to the reply call: the user's message is stored, memory recalled and the reply prompt laid
      * out (for a reasoned reply, only the message is stored: the reasoning recalls as it goes).
      */
-    record PreparedTurn(TenantId tenant, OpenSession session, TurnView userTurn, boolean reasoned,
+    record PreparedTurn(TenantId tenant, SessionRef session, TurnView userTurn, boolean reasoned,
             Retrieval retrieval, ReplyPrompts.ReplyPrompt prompt) {
     }
 
@@ -66,7 +66,7 @@ class ChatResponder {
      * session) or fail before the reply call (a recall step's model call) happens here.
      */
     PreparedTurn prepare(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
-        OpenSession session = sessions.requireOpen(tenant, sessionId);
+        SessionRef session = sessions.requireOpen(tenant, sessionId);
         replyPrompts.requireFits(message);
         TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message))).getFirst();
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
@@ -107,7 +107,7 @@ class ChatResponder {
     /** Stores the reply with what its answer decided, and records its outcome for learning. */
     private ChatReply store(PreparedTurn turn, ChatModelClient.Answered<ReplyDecision> answered) {
         ReplyDecision decision = answered.answer();
-        OpenSession session = turn.session();
+        SessionRef session = turn.session();
         MemoryPromptBuilder.MemoryPrompt memory = turn.prompt().memory();
         List<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id).toList();
         TurnView reply = transaction.execute(status -> {

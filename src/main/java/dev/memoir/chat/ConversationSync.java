@@ -7,7 +7,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.session.NewTurn;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
@@ -29,7 +29,7 @@ class ConversationSync {
     }
 
     /** The conversation's session and the new user message to answer in it. */
-    record Synced(OpenSession session, String message) {
+    record Synced(SessionRef session, String message) {
     }
 
     Synced sync(TenantId tenant, String userId, UUID sessionId, List<OpenAiChatRequest.Message> messages) {
@@ -45,7 +45,7 @@ class ConversationSync {
             throw new InvalidRequestException("messages[" + (messages.size() - 1) + "]",
                     "the last message must be the user's, with text to answer");
         }
-        OpenSession session = resolve(tenant, userId, sessionId);
+        SessionRef session = resolve(tenant, userId, sessionId);
         List<NewTurn> history = new ArrayList<>();
         for (OpenAiChatRequest.Message message : messages.subList(0, messages.size() - 1)) {
             String text = message.text().strip();
@@ -69,7 +69,7 @@ class ConversationSync {
         return new Synced(session, last.text().strip());
     }
 
-    private OpenSession resolve(TenantId tenant, String userId, UUID sessionId) {
+    private SessionRef resolve(TenantId tenant, String userId, UUID sessionId) {
         if (sessionId == null) {
             if (userId == null) {
                 throw new InvalidRequestException("user",
@@ -77,7 +77,7 @@ class ConversationSync {
             }
             return sessions.conversationOf(tenant, userId);
         }
-        OpenSession session = sessions.requireOpen(tenant, sessionId);
+        SessionRef session = sessions.requireOpen(tenant, sessionId);
         if (userId != null && !userId.equals(session.userId())) {
             throw new InvalidRequestException("user", "session " + sessionId + " belongs to another user");
         }

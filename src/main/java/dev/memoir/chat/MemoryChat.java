@@ -6,7 +6,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.InvalidRequestException;
@@ -43,7 +43,7 @@ public class MemoryChat {
     public Reply reply(TenantId tenant, String userId, UUID sessionId, String message) {
         UUID session;
         if (sessionId != null) {
-            OpenSession open = sessions.requireOpen(tenant, sessionId);
+            SessionRef open = sessions.requireOpen(tenant, sessionId);
             if (userId != null && !userId.equals(open.userId())) {
                 throw new InvalidRequestException("userId", "is not the user of session " + sessionId);
             }

@@ -9,7 +9,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.retrieval.RecursiveReasoner;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 
@@ -41,7 +41,7 @@ class ReasonedReply {
         this.properties = properties;
     }
 
-    ChatReply answer(OpenSession session, TurnView userTurn) {
+    ChatReply answer(SessionRef session, TurnView userTurn) {
         List<UUID> inView = sessions.turnsEndingWith(userTurn.id(), properties.recentTurns()).stream()
                 .map(TurnView::id).toList();
         RecursiveReasoner.Reasoning reasoning = reasoner.reason(session.tenant(), session.userId(),

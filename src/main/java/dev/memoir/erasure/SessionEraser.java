@@ -10,6 +10,7 @@ import dev.memoir.reranker.Reranker;
 import dev.memoir.session.SessionForDeletion;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.memory.MemoryErasure;
 
 /**
  * Deletes one session with what was derived from it alone, in one transaction: its turns (and the episodes,
@@ -21,12 +22,12 @@ import dev.memoir.tenant.TenantId;
 class SessionEraser {
 
     private final SessionService sessions;
-    private final MemoryStore memories;
     private final Reranker reranker;
+    private final MemoryErasure memoryErasure;
 
-    SessionEraser(SessionService sessions, MemoryStore memories, Reranker reranker) {
+    SessionEraser(SessionService sessions, Reranker reranker, MemoryErasure memoryErasure) {
+        this.memoryErasure = memoryErasure;
         this.sessions = sessions;
-        this.memories = memories;
         this.reranker = reranker;
     }
 
@@ -34,7 +35,7 @@ class SessionEraser {
     SessionErasure erase(TenantId tenant, UUID sessionId) {
         // The session first: its lock waits for a memory job writing from it, whose memory is then deleted below.
         SessionForDeletion session = sessions.lockForDeletion(tenant, sessionId);
-        int memoryCount = memories.deleteAllOfSession(tenant, session.userId(), sessionId);
+        int memoryCount = memoryErasure.deleteAllOfSession(tenant, session.userId(), sessionId);
         int feedbackCount = reranker.deleteFeedbackOfTurns(tenant, session.turnIds());
         int turnCount = sessions.delete(sessionId);
         return new SessionErasure(sessionId, turnCount, memoryCount, feedbackCount);

@@ -3,11 +3,11 @@ package dev.memoir.erasure;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.session.ErasedSessions;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.memory.MemoryErasure;
 
 /**
  * Erases everything stored for one user of a tenant, in one transaction: sessions and turns (with what hangs off
@@ -18,12 +18,12 @@ import dev.memoir.tenant.TenantId;
 class UserDataEraser {
 
     private final SessionService sessions;
-    private final MemoryStore memories;
     private final Reranker reranker;
+    private final MemoryErasure memoryErasure;
 
-    UserDataEraser(SessionService sessions, MemoryStore memories, Reranker reranker) {
+    UserDataEraser(SessionService sessions, Reranker reranker, MemoryErasure memoryErasure) {
+        this.memoryErasure = memoryErasure;
         this.sessions = sessions;
-        this.memories = memories;
         this.reranker = reranker;
     }
 
@@ -32,7 +32,7 @@ class UserDataEraser {
         // Sessions first: deleting them waits for any memory job holding one of them, so that the memory it
         // wrote is committed, and then seen and deleted below.
         ErasedSessions erased = sessions.deleteAllForUser(tenant, userId);
-        int memoryCount = memories.deleteAllForUser(tenant, userId);
+        int memoryCount = memoryErasure.deleteAllForUser(tenant, userId);
         int feedbackCount = reranker.deleteFeedbackOfUser(tenant, userId);
         return new UserErasure(userId, erased.sessions(), erased.turns(), memoryCount, feedbackCount);
     }

@@ -7,7 +7,6 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.retrieval.RamProperties;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.session.RepliedTurn;
@@ -15,6 +14,7 @@ import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.llm.TextEmbedder;
 
 /**
  * Learning from the user's feedback on a reply (RAM). The feedback is stored first, so that a failing
@@ -38,15 +38,16 @@ class FeedbackLearner {
     private final RecursiveReasoner reasoner;
     private final LessonWriter lessons;
     private final Reranker reranker;
-    private final MemoryStore store;
     private final TransactionTemplate transaction;
     private final RamProperties properties;
+    private final TextEmbedder embedder;
     private final AdvisoryLocks locks;
 
     FeedbackLearner(SessionService sessions, SessionMemoryWrite memoryWrite, EpisodeRepository episodes,
             ReplyFeedbackRepository feedbackRows, ReplyTraces traces, RecursiveReasoner reasoner,
-            LessonWriter lessons, Reranker reranker, MemoryStore store, TransactionTemplate transaction,
-            RamProperties properties, AdvisoryLocks locks) {
+            LessonWriter lessons, Reranker reranker, TransactionTemplate transaction,
+            RamProperties properties, AdvisoryLocks locks, TextEmbedder embedder) {
+        this.embedder = embedder;
         this.locks = locks;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
@@ -56,7 +57,6 @@ class FeedbackLearner {
         this.reasoner = reasoner;
         this.lessons = lessons;
         this.reranker = reranker;
-        this.store = store;
         this.transaction = transaction;
         this.properties = properties;
     }
@@ -164,7 +164,7 @@ class FeedbackLearner {
     }
 
     private double similarity(String a, String b) {
-        return a == null || b == null ? 0 : store.similarity(a, b);
+        return a == null || b == null ? 0 : embedder.similarity(a, b);
     }
 
     private static String hints(Episode episode) {

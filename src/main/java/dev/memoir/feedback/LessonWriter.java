@@ -23,6 +23,7 @@ import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.memory.MemorySearches;
 
 /**
  * Writes what an ended episode taught into memory (RAM's memory reflection): the model writes a reflected memory
@@ -38,10 +39,12 @@ class LessonWriter {
     private final MemoryStore store;
     private final ChatModelClient model;
     private final RamProperties properties;
+    private final MemorySearches searches;
     private final SupersessionJudge supersession;
 
     LessonWriter(MemoryStore store, ChatModelClient model, RamProperties properties,
-            SupersessionJudge supersession) {
+            SupersessionJudge supersession, MemorySearches searches) {
+        this.searches = searches;
         this.supersession = supersession;
         this.store = store;
         this.model = model;
@@ -57,8 +60,8 @@ class LessonWriter {
 
     /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
     Optional<Reflection> reflect(Episode episode, String truth) {
-        List<ScoredMemory> existing = store.nearest(new TenantId(episode.getTenantId()), episode.getUserId(),
-                MemoryKind.RECORDS, store.query(episode.getQuestion() + "\n" + truth), 3, List.of());
+        List<ScoredMemory> existing = searches.nearest(new TenantId(episode.getTenantId()), episode.getUserId(),
+                MemoryKind.RECORDS, searches.query(episode.getQuestion() + "\n" + truth), 3, List.of());
         ReflectedMemory reflected = model.ask(ReflectedMemory.STEP, PromptValues.create()
                 .text("question", episode.getQuestion())
                 .items("trials", RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())), "\n",
@@ -85,8 +88,8 @@ class LessonWriter {
      * ranking), leaving out the episode's own question and reply.
      */
     private ScoredMemory nearest(TenantId tenant, Episode episode, String reflected) {
-        List<ScoredMemory> nearest = store.search(MemorySearch.of(tenant, episode.getUserId(), MemoryKind.RECORDS,
-                        store.queryLike(reflected), 1)
+        List<ScoredMemory> nearest = searches.search(MemorySearch.of(tenant, episode.getUserId(), MemoryKind.RECORDS,
+                        searches.queryLike(reflected), 1)
                 .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
                 .using(SearchMode.DENSE));
         return nearest.isEmpty() ? null : nearest.getFirst();

@@ -13,7 +13,7 @@ import dev.memoir.memory.ScoredMemory;
 import dev.memoir.reranker.RerankTrace;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RecursiveReasoner;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.TurnView;
 
 /**
@@ -42,7 +42,7 @@ public class ReplyOutcomes {
      * @param rerank how the reranker chose the memories, when the session reranks
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void record(OpenSession session, UUID replyTurnId, List<ScoredMemory> given, Collection<UUID> cited,
+    public void record(SessionRef session, UUID replyTurnId, List<ScoredMemory> given, Collection<UUID> cited,
             Optional<RerankTrace> rerank) {
         traces.record(session.tenant(), replyTurnId, given, List.copyOf(cited));
         rerank.ifPresent(trace -> reranker.recordFeedback(session.tenant(), session.userId(), replyTurnId, trace,
@@ -56,7 +56,7 @@ public class ReplyOutcomes {
      * @return the episode's id
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public UUID recordReasoned(OpenSession session, TurnView question, UUID replyTurnId,
+    public UUID recordReasoned(SessionRef session, TurnView question, UUID replyTurnId,
             RecursiveReasoner.Reasoning reasoning) {
         traces.record(session.tenant(), replyTurnId, reasoning.memories(), List.of());
         return episodes.save(new Episode(session.tenant().value(), session.userId(), session.id(), question.id(),

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -20,6 +21,9 @@ import org.springframework.ai.embedding.EmbeddingModel;
  * self-reflection's second search, the reranker's candidates), and for a user with a small memory the embedding
  * is most of a search's cost. The cache belongs to this embedder, so a change of model never reads an old vector.
  *
+ * <p>Memories to store can be embedded ahead of the write that stores them ({@link #prepare}), so that the write's
+ * transaction, and the locks it holds, do not wait for the model: the write's {@link #embedInPassages} takes them.
+ *
  * <p>Every call of the model (not a query answered from the cache) is one {@code memoir.embedding} observation,
  * tagged with the model, what is embedded (query or document) and the batch's size class; never with the texts.
  */
@@ -31,6 +35,8 @@ public final class TextEmbedder {
     private final Map<String, float[]> queryCache;
     private final PassageSplitter passages;
     private final ObservationRegistry observations;
+    // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
+    private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
 
     TextEmbedder(EmbeddingModel model, String modelName, String queryInstruction, int queryCacheSize,
             PassageSplitter passages, ObservationRegistry observations) {
@@ -111,6 +117,56 @@ public final class TextEmbedder {
      * (bge-small), so this vector, unlike the text's own, stands for all of it, and costs no second pass over it.
      */
     public List<EmbeddedDocument> embedInPassages(List<String> texts) {
+        List<EmbeddedDocument> documents = new ArrayList<>(prepared.take(texts));
+        List<Integer> missing = IntStream.range(0, texts.size()).filter(i -> documents.get(i) == null).boxed()
+                .toList();
+        List<EmbeddedDocument> computed = embedNowInPassages(missing.stream().map(texts::get).toList());
+        for (int i = 0; i < missing.size(); i++) {
+            documents.set(missing.get(i), computed.get(i));
+        }
+        return documents;
+    }
+
+    /**
+     * Embeds memory texts before they are written, outside any transaction: {@link #embedInPassages} of the same
+     * texts then takes them instead of calling the model. Each prepared text is taken once.
+     */
+    public void prepare(List<String> texts) {
+        List<String> missing = texts.stream().filter(text -> !prepared.has(text)).distinct().toList();
+        List<EmbeddedDocument> embedded = embedNowInPassages(missing);
+        for (int i = 0; i < missing.size(); i++) {
+            prepared.put(missing.get(i), embedded.get(i));
+        }
+    }
+
+    /** Whether {@link #prepare} has embedded this text and no write has taken it yet. */
+    boolean isPrepared(String text) {
+        return prepared.has(text);
+    }
+
+    /** How alike two texts are: the cosine similarity of their embeddings. */
+    public double similarity(String a, String b) {
+        List<float[]> both = embedDocuments(List.of(a, b));
+        return cosine(both.get(0), both.get(1));
+    }
+
+    /** The cosine similarity of two vectors; 0 when either is zero. */
+    public static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double normA = 0;
+        double normB = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            normA += a[i] * a[i];
+            normB += b[i] * b[i];
+        }
+        if (normA == 0 || normB == 0) {
+            return 0;
+        }
+        return dot / (Math.sqrt(normA) * Math.sqrt(normB));
+    }
+
+    private List<EmbeddedDocument> embedNowInPassages(List<String> texts) {
         List<List<PassageSplitter.Span>> spans = texts.stream().map(passages::split).toList();
         List<String> windows = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {

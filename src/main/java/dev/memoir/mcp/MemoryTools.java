@@ -27,6 +27,7 @@ import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
 import dev.memoir.web.InvalidRequestException;
+import dev.memoir.memory.MemorySearches;
 
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -80,9 +81,12 @@ class MemoryTools {
     private final MemoryStore store;
     private final MemoryChat chat;
     private final JsonMapper json;
+    private final MemorySearches searches;
     private final UserArchives archives;
 
-    MemoryTools(MemoryStore store, MemoryChat chat, JsonMapper json, UserArchives archives) {
+    MemoryTools(MemoryStore store, MemoryChat chat, JsonMapper json, UserArchives archives,
+            MemorySearches searches) {
+        this.searches = searches;
         this.archives = archives;
         this.store = store;
         this.chat = chat;
@@ -128,13 +132,13 @@ class MemoryTools {
                         new ToolAnnotations("Search memories", true, false, true, false, null),
                         (tenant, args) -> {
                             MemorySearch search = MemorySearch.of(tenant, args.userId("userId", true),
-                                    args.kinds("kind"), store.query(args.text("query", 4000, true)),
+                                    args.kinds("kind"), searches.query(args.text("query", 4000, true)),
                                     args.integer("limit", 1, 100, 10))
                                     .within(args.uuid("sessionId", false), args.instant("from"), args.instant("to"))
                                     .using(args.mode("mode"))
                                     .at(validity(args));
                             requireWindow(search);
-                            return Map.of("items", store.searchViews(search, false));
+                            return Map.of("items", searches.views(search, false));
                         }),
                 tool("list_memories", "List a user's memories",
                         "A user's memories, newest first, a page at a time. When nextCursor is in the result, more "
@@ -150,7 +154,7 @@ class MemoryTools {
                                     args.kinds("kind"), null, args.integer("limit", 1, 100, 20))
                                     .within(args.uuid("sessionId", false), args.instant("from"), args.instant("to"));
                             requireWindow(window);
-                            return store.newest(tenant, window.userId(), window.kinds(), window.sessionId(),
+                            return searches.newest(tenant, window.userId(), window.kinds(), window.sessionId(),
                                     window.from(), window.to(), validity(args), args.string("cursor", false),
                                     window.limit());
                         }),

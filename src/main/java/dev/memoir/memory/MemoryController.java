@@ -40,8 +40,10 @@ import dev.memoir.web.UserIdentifier;
 class MemoryController {
 
     private final MemoryStore store;
+    private final MemorySearches searches;
 
-    MemoryController(MemoryStore store) {
+    MemoryController(MemoryStore store, MemorySearches searches) {
+        this.searches = searches;
         this.store = store;
     }
 
@@ -124,15 +126,15 @@ class MemoryController {
         Validity validity = Validity.of(asOf, includeSuperseded);
         Set<MemoryKind> kinds = kind == null || kind.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kind;
         if (query == null || query.isBlank()) {
-            return store.newest(tenant, userId, kinds, sessionId, from, to, validity, cursor, limit);
+            return searches.newest(tenant, userId, kinds, sessionId, from, to, validity, cursor, limit);
         }
         if (cursor != null) {
             throw new InvalidRequestException("cursor", "pages the list without a query; a ranked search is not "
                     + "paged (raise limit instead)");
         }
-        MemorySearch search = MemorySearch.of(tenant, userId, kinds, store.query(query), limit)
+        MemorySearch search = MemorySearch.of(tenant, userId, kinds, searches.query(query), limit)
                 .within(sessionId, from, to).using(mode).at(validity);
-        return MemoryList.ranked(store.searchViews(search, explain));
+        return MemoryList.ranked(searches.views(search, explain));
     }
 
     @GetMapping("/{id}")

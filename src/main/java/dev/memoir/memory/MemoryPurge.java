@@ -5,17 +5,20 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Deletes memories for good, a batch at a time: their passages go by foreign key, their revisions by trigger, and
  * their provenance (the turns they rest on) is part of the row. What another memory superseded stays superseded.
+ * What the retention feature needs of memory; each batch is a transaction of its own.
  */
 @Repository
-class MemoryPurge {
+public class MemoryPurge {
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -27,7 +30,8 @@ class MemoryPurge {
      * Deletes up to {@code batch} expired memories (on the partial index of V32); answers how many of each kind. The
      * expiry is checked again as each row is deleted: a change that cleared it meanwhile keeps the memory.
      */
-    Map<MemoryKind, Integer> expired(int batch) {
+    @Transactional
+    public Map<MemoryKind, Integer> expired(int batch) {
         return counted(jdbc.queryForList("""
                 with doomed as (
                     select id, tenant_id, user_id from memory_records
@@ -44,15 +48,16 @@ class MemoryPurge {
      * has one (a null keep-for keeping them for good), else the deployment's. Reads every memory of the kinds that
      * have a rule: run it seldom.
      */
-    Map<MemoryKind, Integer> pastRetention(Collection<RetentionRule> defaults, Collection<RetentionRule> overrides,
-            int batch) {
+    @Transactional
+    public Map<MemoryKind, Integer> pastRetention(Collection<RetentionRule> defaults,
+            Collection<RetentionRule> overrides, int batch) {
         if (defaults.isEmpty() && overrides.stream().allMatch(rule -> rule.keepFor() == null)) {
             return Map.of();
         }
         MapSqlParameterSource params = new MapSqlParameterSource("batch", batch)
                 .addValue("defaultKinds", kinds(defaults))
                 .addValue("defaultSeconds", seconds(defaults))
-                .addValue("overrideTenants", overrides.stream().map(RetentionRule::tenantId).toArray(java.util.UUID[]::new))
+                .addValue("overrideTenants", overrides.stream().map(RetentionRule::tenantId).toArray(UUID[]::new))
                 .addValue("overrideKinds", kinds(overrides))
                 .addValue("overrideSeconds", seconds(overrides));
         return counted(jdbc.queryForList("""

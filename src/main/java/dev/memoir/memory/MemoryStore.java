@@ -9,10 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
-
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
@@ -30,61 +26,38 @@ import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.ClockSkew;
 import dev.memoir.web.Hashes;
 
-/** Stores, embeds and searches memory records. The only way other features reach the memory table. */
+/**
+ * Stores memories and their versions: what Memoir's pipelines write, revise, merge and supersede, and what a
+ * client adds, reads, changes and deletes directly. Searching is {@link MemorySearches}'; the counts behind the list
+ * of users, erasure and purging have facades of their own ({@link MemoryUsers}, {@link MemoryErasure},
+ * {@link MemoryPurge}).
+ */
 @Service
 public class MemoryStore {
 
     private final MemoryRecordRepository records;
     private final MemoryRevisionRepository revisions;
-    private final HybridSearchRepository hybridSearch;
     private final TextEmbedder embedder;
-    private final MemoryUserQueries users;
     // The skew allowed for turns' occurredAt (memoir.session.clock-skew) bounds added memories' dates the same way.
     private final ClockSkew clockSkew;
-    // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
-    private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
     private final MemoryPassages passages;
     private final Supersessions supersessions;
     private final Jobs jobs;
     private final SupersessionProperties supersession;
-    private final MemoryPurge purge;
-    private final ObservationRegistry observations;
     private final AdvisoryLocks locks;
 
-    MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions,
-            HybridSearchRepository hybridSearch, TextEmbedder embedder, MemoryUserQueries users,
+    MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions, TextEmbedder embedder,
             MemoryPassages passages, Supersessions supersessions, Jobs jobs, SupersessionProperties supersession,
-            MemoryPurge purge, ClockSkew clockSkew,
-            ObservationRegistry observations, AdvisoryLocks locks) {
+            ClockSkew clockSkew, AdvisoryLocks locks) {
         this.locks = locks;
-        this.purge = purge;
-        this.observations = observations;
         this.jobs = jobs;
         this.supersession = supersession;
         this.passages = passages;
         this.supersessions = supersessions;
         this.clockSkew = clockSkew;
-        this.users = users;
         this.records = records;
         this.revisions = revisions;
-        this.hybridSearch = hybridSearch;
         this.embedder = embedder;
-    }
-
-    /** A search for what answers {@code text}: a question, a message, a search term. */
-    public SearchQuery query(String text) {
-        return new SearchQuery(text, embedder.embedQuery(text));
-    }
-
-    /** A search for memories that say the same as {@code text} (merge and edit candidates). */
-    public SearchQuery queryLike(String text) {
-        return new SearchQuery(text, embedder.embedDocument(text));
-    }
-
-    /** How alike two texts are: the cosine similarity of their embeddings. */
-    public double similarity(String a, String b) {
-        List<float[]> both = embedder.embedDocuments(List.of(a, b));
-        return Vectors.cosine(both.get(0), both.get(1));
     }
 
     /** Writes a memory, or returns the one already written under the same dedup key. */
@@ -298,39 +271,12 @@ public class MemoryStore {
         return "recursive_summary:" + tenant + ":" + userId;
     }
 
-    /**
-     * Embeds memory texts (without a topic) before they are written, outside any transaction: a later
-     * {@link #writeAll} of the same texts finds them ready instead of embedding while it holds its locks.
-     */
-    public void prepare(List<String> texts) {
-        List<String> missing = texts.stream().filter(text -> !prepared.has(preparedKey(text))).distinct().toList();
-        List<EmbeddedDocument> embeddings = embedder.embedInPassages(missing);
-        for (int i = 0; i < missing.size(); i++) {
-            prepared.put(preparedKey(missing.get(i)), embeddings.get(i));
-        }
-    }
-
-    /** Whether {@link #prepare} has embedded this text and no write has taken it yet. */
-    boolean isPrepared(String text) {
-        return prepared.has(preparedKey(text));
-    }
-
-    private String preparedKey(String embeddingText) {
-        return embedder.modelName() + "\n" + embeddingText;
-    }
-
     /** Writes several memories in the caller's transaction (imported or chatted turns). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void writeAll(List<NewMemory> memories) {
-        List<String> texts = memories.stream().map(m -> embeddingText(m.topic(), m.text())).toList();
-        List<EmbeddedDocument> embeddings = new ArrayList<>(prepared.take(texts.stream().map(this::preparedKey)
-                .toList()));
-        List<Integer> missing = java.util.stream.IntStream.range(0, texts.size())
-                .filter(i -> embeddings.get(i) == null).boxed().toList();
-        List<EmbeddedDocument> computed = embedder.embedInPassages(missing.stream().map(texts::get).toList());
-        for (int i = 0; i < missing.size(); i++) {
-            embeddings.set(missing.get(i), computed.get(i));
-        }
+        // Those prepared while the turns arrived are taken, not embedded again (TextEmbedder.prepare).
+        List<EmbeddedDocument> embeddings = embedder.embedInPassages(memories.stream()
+                .map(m -> embeddingText(m.topic(), m.text())).toList());
         List<MemoryRecord> saved = new ArrayList<>(memories.size());
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
@@ -339,72 +285,6 @@ public class MemoryStore {
                     m.topic(), m.speaker(), m.occurredFrom(), m.occurredTo())));
         }
         storePassages(saved, embeddings);
-    }
-
-    /**
-     * The user's memories of the given kinds that best answer a query, best first (hybrid search unless the
-     * search says otherwise), skipping memories that rest on any of the excluded turns (those already in the
-     * prompt verbatim).
-     */
-    @Transactional(readOnly = true)
-    public List<ScoredMemory> nearest(TenantId tenant, String userId, Collection<MemoryKind> kinds,
-            SearchQuery query, int limit, Collection<UUID> excludedTurnIds) {
-        return search(MemorySearch.of(tenant, userId, Set.copyOf(kinds), query, limit)
-                .excludingTurns(excludedTurnIds));
-    }
-
-    @Transactional(readOnly = true)
-    public List<ScoredMemory> search(MemorySearch search) {
-        return hits(search).stream()
-                .map(hit -> new ScoredMemory(hit.memory().id(), hit.memory().kind(), hit.memory().topic(),
-                        hit.memory().text(), hit.similarity() == null ? 0 : hit.similarity(),
-                        hit.memory().provenance(), hit.memory().occurredFrom(), hit.memory().occurredTo(),
-                        hit.explanation()))
-                .toList();
-    }
-
-    /** Search results as the API shows them, with each result's ranking when {@code explain} is asked. */
-    @Transactional(readOnly = true)
-    public List<MemoryView> searchViews(MemorySearch search, boolean explain) {
-        return hits(search).stream()
-                .map(hit -> explain ? hit.memory().explained(hit.explanation()) : hit.memory())
-                .toList();
-    }
-
-    /**
-     * Every search is one {@code memoir.memory.search} observation, tagged with its mode, and on its span with the
-     * kinds searched, the limit and how many were found: never the query, the user or what was found.
-     */
-    private List<HybridSearchRepository.Hit> hits(MemorySearch search) {
-        if (search.limit() <= 0 || search.kinds().isEmpty()) {
-            return List.of();
-        }
-        Observation observation = Observation.createNotStarted("memoir.memory.search", observations)
-                .lowCardinalityKeyValue("memoir.search.mode", hybridSearch.mode(search).wireName())
-                .highCardinalityKeyValue("memoir.search.kinds", search.kinds().stream().map(MemoryKind::wireName)
-                        .sorted().collect(Collectors.joining(",")))
-                .highCardinalityKeyValue("memoir.search.limit", Integer.toString(search.limit()));
-        return observation.observe(() -> {
-            List<HybridSearchRepository.Hit> found = hybridSearch.search(search, embedder.modelName());
-            observation.highCardinalityKeyValue("memoir.search.results", Integer.toString(found.size()));
-            return found;
-        });
-    }
-
-    /**
-     * A page of the user's memories, newest first, optionally of one session and overlapping a time window.
-     *
-     * @param cursor the previous page's {@code nextCursor}; null for the first page (400 naming cursor if garbled)
-     */
-    @Transactional(readOnly = true)
-    public MemoryList newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
-            Instant from, Instant to, Validity validity, String cursor, int limit) {
-        Cursor after = Cursor.decode(cursor, "memory", 2);
-        List<MemoryView> fetched = hybridSearch.newest(
-                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, from, to)
-                        .at(validity),
-                after == null ? null : after.instant(0), after == null ? null : after.uuid(1));
-        return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));
     }
 
     @Transactional(readOnly = true)
@@ -513,13 +393,6 @@ public class MemoryStore {
         return view(record);
     }
 
-    /** The user's memories of one kind and speaker that best match a query, best first. */
-    @Transactional(readOnly = true)
-    public List<ScoredMemory> nearestOfSpeaker(TenantId tenant, String userId, MemoryKind kind, Speaker speaker,
-            SearchQuery query, int limit) {
-        return search(MemorySearch.of(tenant, userId, Set.of(kind), query, limit).ofSpeaker(speaker));
-    }
-
     /** The embeddings of the memories that still exist among the given ids (the reranker learns from them). */
     @Transactional(readOnly = true)
     public Map<UUID, float[]> embeddings(Collection<UUID> ids) {
@@ -563,53 +436,6 @@ public class MemoryStore {
     @Transactional
     public void delete(TenantId tenant, UUID id) {
         records.delete(find(tenant, id));
-    }
-
-    /**
-     * The tenant's users that have memories, in the database's order of user ids, after {@code after} (null: from
-     * the first), whose id contains {@code contains} ignoring case (null: any); at most {@code limit}.
-     */
-    @Transactional(readOnly = true)
-    public List<String> userIdsAfter(TenantId tenant, String after, String contains, int limit) {
-        return users.userIdsAfter(tenant.value(), after, contains, limit);
-    }
-
-    /** The memory counts of these users of the tenant (users without memories are left out). */
-    @Transactional(readOnly = true)
-    public List<UserMemories> memoriesOf(TenantId tenant, Collection<String> userIds) {
-        return users.memoriesOf(tenant.value(), userIds);
-    }
-
-    /** Deletes a batch of expired memories for good, in its own transaction; answers how many of each kind. */
-    @Transactional
-    public Map<MemoryKind, Integer> purgeExpired(int batch) {
-        return purge.expired(batch);
-    }
-
-    /**
-     * Deletes a batch of memories past their retention for good, in its own transaction; answers how many of each
-     * kind. {@code overrides} are tenants' own rules, which win over the deployment's {@code defaults}.
-     */
-    @Transactional
-    public Map<MemoryKind, Integer> purgePastRetention(Collection<RetentionRule> defaults,
-            Collection<RetentionRule> overrides, int batch) {
-        return purge.pastRetention(defaults, overrides, batch);
-    }
-
-    /** Deletes every memory of a user; part of erasing the user. */
-    @Transactional(propagation = Propagation.MANDATORY)
-    public int deleteAllForUser(TenantId tenant, String userId) {
-        locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
-        return records.deleteAllForUser(tenant.value(), userId);
-    }
-
-    /**
-     * Deletes the memories written from one session alone. Topic memories and the recursive summary combine several
-     * sessions, and corrections learned from feedback hold for every session: they stay, whichever session last
-     * changed them; erasing the user removes them.
-     */
-    public int deleteAllOfSession(TenantId tenant, String userId, UUID sessionId) {
-        return records.deleteAllOfSession(tenant.value(), userId, sessionId, MemoryKind.WRITTEN_FROM_ONE_SESSION);
     }
 
     /** A topic is part of what a memory is about, so it is embedded with the text. */

@@ -27,12 +27,13 @@ public class SupersessionJudge {
 
     private static final Logger log = LoggerFactory.getLogger(SupersessionJudge.class);
 
-    private final MemoryStore store;
     private final ChatModelClient model;
     private final SupersessionProperties properties;
+    private final MemorySearches searches;
 
-    SupersessionJudge(MemoryStore store, ChatModelClient model, SupersessionProperties properties) {
-        this.store = store;
+    SupersessionJudge(ChatModelClient model, SupersessionProperties properties,
+            MemorySearches searches) {
+        this.searches = searches;
         this.model = model;
         this.properties = properties;
     }
@@ -54,8 +55,8 @@ public class SupersessionJudge {
             return Supersession.NONE;
         }
         Instant when = said == null ? Instant.now() : said;
-        List<ScoredMemory> close = store.search(MemorySearch.of(tenant, userId, kinds,
-                        store.queryLike(text), properties.candidates() + excluded.size())
+        List<ScoredMemory> close = searches.search(MemorySearch.of(tenant, userId, kinds,
+                        searches.queryLike(text), properties.candidates() + excluded.size())
                         .using(SearchMode.DENSE))
                 .stream()
                 .filter(m -> !excluded.contains(m.id()))

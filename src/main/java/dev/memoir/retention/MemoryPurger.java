@@ -17,8 +17,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.RetentionRule;
+import dev.memoir.memory.MemoryPurge;
 
 /**
  * Deletes expired memories and those past their retention, completely (revisions, passages and provenance with
@@ -33,14 +33,14 @@ class MemoryPurger {
     record Purged(int expired, int pastRetention) {
     }
 
-    private final MemoryStore store;
     private final RetentionProperties properties;
     private final TenantRetentions tenantRules;
+    private final MemoryPurge purge;
     private final MeterRegistry meters;
 
-    MemoryPurger(MemoryStore store, RetentionProperties properties, TenantRetentions tenantRules,
-            MeterRegistry meters) {
-        this.store = store;
+    MemoryPurger(RetentionProperties properties, TenantRetentions tenantRules,
+            MeterRegistry meters, MemoryPurge purge) {
+        this.purge = purge;
         this.properties = properties;
         this.tenantRules = tenantRules;
         this.meters = meters;
@@ -50,7 +50,7 @@ class MemoryPurger {
         int expired = 0;
         Map<MemoryKind, Integer> batch;
         do {
-            batch = store.purgeExpired(properties.batch());
+            batch = purge.expired(properties.batch());
             expired += count(batch, "expired");
         } while (total(batch) == properties.batch());
         List<RetentionRule> defaults = properties.byKind().entrySet().stream()
@@ -58,7 +58,7 @@ class MemoryPurger {
         List<RetentionRule> overrides = tenantRules.all();
         int pastRetention = 0;
         do {
-            batch = store.purgePastRetention(defaults, overrides, properties.batch());
+            batch = purge.pastRetention(defaults, overrides, properties.batch());
             pastRetention += count(batch, "retention");
         } while (total(batch) == properties.batch());
         if (expired + pastRetention > 0) {

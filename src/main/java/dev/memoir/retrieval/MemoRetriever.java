@@ -13,10 +13,10 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
+import dev.memoir.memory.MemorySearches;
 
 /**
  * MemoChat memo retrieval: the memos nearest to the message are shown to the model as numbered topic
@@ -28,17 +28,17 @@ class MemoRetriever {
 
     private static final Logger log = LoggerFactory.getLogger(MemoRetriever.class);
 
-    private final MemoryStore store;
     private final ChatModelClient model;
     private final RandomGenerator random = RandomGenerator.getDefault();
+    private final MemorySearches searches;
 
-    MemoRetriever(MemoryStore store, ChatModelClient model) {
-        this.store = store;
+    MemoRetriever(ChatModelClient model, MemorySearches searches) {
+        this.searches = searches;
         this.model = model;
     }
 
-    List<ScoredMemory> retrieve(OpenSession session, String message, SearchQuery query) {
-        List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), Set.of(MemoryKind.MEMO),
+    List<ScoredMemory> retrieve(SessionRef session, String message, SearchQuery query) {
+        List<ScoredMemory> candidates = searches.nearest(session.tenant(), session.userId(), Set.of(MemoryKind.MEMO),
                 query, session.settings().topK(MemoryKind.MEMO), List.of());
         if (candidates.isEmpty()) {
             return List.of();

@@ -15,13 +15,13 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
 import dev.memoir.reranker.Reranker;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.memory.MemorySearches;
 
 /**
  * Everything a reply may draw on, for the kinds the session reads, in the order the prompt gives it: the user's
@@ -31,31 +31,31 @@ import dev.memoir.session.TurnView;
 @Service
 public class MemoryRecall {
 
-    private final MemoryStore store;
     private final MemoRetriever memos;
     private final SelfReflectiveRetriever records;
     private final Reranker reranker;
     private final SessionService sessions;
+    private final MemorySearches searches;
 
-    MemoryRecall(MemoryStore store, MemoRetriever memos, SelfReflectiveRetriever records, Reranker reranker,
-            SessionService sessions) {
-        this.store = store;
+    MemoryRecall(MemoRetriever memos, SelfReflectiveRetriever records, Reranker reranker,
+            SessionService sessions, MemorySearches searches) {
+        this.searches = searches;
         this.memos = memos;
         this.records = records;
         this.reranker = reranker;
         this.sessions = sessions;
     }
 
-    public Retrieval recall(OpenSession session, String message, Collection<UUID> turnsInPrompt) {
+    public Retrieval recall(SessionRef session, String message, Collection<UUID> turnsInPrompt) {
         List<ScoredMemory> recalled = new ArrayList<>();
         Map<UUID, List<TurnView>> dialogues = Map.of();
         boolean readsRecursive = session.settings().reads(MemoryKind.RECURSIVE_SUMMARY);
         boolean readsMemos = session.settings().reads(MemoryKind.MEMO) && session.settings().topK(MemoryKind.MEMO) > 0;
-        SearchQuery query = readsRecursive || readsMemos || session.settings().rerank() ? store.query(message) : null;
+        SearchQuery query = readsRecursive || readsMemos || session.settings().rerank() ? searches.query(message) : null;
         if (readsRecursive || readsMemos) {
             if (readsRecursive) {
                 // One per user: the nearest is the one.
-                recalled.addAll(store.nearest(session.tenant(), session.userId(),
+                recalled.addAll(searches.nearest(session.tenant(), session.userId(),
                         Set.of(MemoryKind.RECURSIVE_SUMMARY), query, 1, List.of()));
             }
             if (readsMemos) {
@@ -66,7 +66,7 @@ public class MemoryRecall {
         }
         Set<MemoryKind> recordKinds = RecordRetriever.readKinds(session);
         if (session.settings().rerank()) {
-            List<ScoredMemory> candidates = store.nearest(session.tenant(), session.userId(), recordKinds, query,
+            List<ScoredMemory> candidates = searches.nearest(session.tenant(), session.userId(), recordKinds, query,
                     reranker.candidateCount(), turnsInPrompt);
             Reranker.Reranked reranked = reranker.rerank(session.tenant(), query.embedding(), candidates);
             recalled.addAll(reranked.shown());

@@ -10,10 +10,10 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
+import dev.memoir.memory.MemorySearches;
 
 /**
  * Record retrieval: the top K memories of each record kind the session reads, by hybrid search (conditional-memory
@@ -23,10 +23,10 @@ import dev.memoir.session.OpenSession;
 @Component
 class RecordRetriever {
 
-    private final MemoryStore store;
+    private final MemorySearches searches;
 
-    RecordRetriever(MemoryStore store) {
-        this.store = store;
+    RecordRetriever(MemorySearches searches) {
+        this.searches = searches;
     }
 
     /**
@@ -34,18 +34,18 @@ class RecordRetriever {
      * hold what the user corrected, and the facts a client added directly, which the user expects the assistant
      * to know whatever the session's strategy.
      */
-    static Set<MemoryKind> readKinds(OpenSession session) {
+    static Set<MemoryKind> readKinds(SessionRef session) {
         Set<MemoryKind> kinds = EnumSet.copyOf(MemoryKind.READ_BY_EVERY_SESSION);
         kinds.addAll(session.settings().read());
         kinds.retainAll(MemoryKind.RECORDS);
         return kinds;
     }
 
-    List<ScoredMemory> retrieve(OpenSession session, String query, Collection<UUID> excludedTurnIds) {
-        SearchQuery search = store.query(query);
+    List<ScoredMemory> retrieve(SessionRef session, String query, Collection<UUID> excludedTurnIds) {
+        SearchQuery search = searches.query(query);
         List<ScoredMemory> found = new ArrayList<>();
         for (MemoryKind kind : readKinds(session)) {
-            found.addAll(store.nearest(session.tenant(), session.userId(), Set.of(kind), search,
+            found.addAll(searches.nearest(session.tenant(), session.userId(), Set.of(kind), search,
                     session.settings().topK(kind), excludedTurnIds));
         }
         return found;

@@ -20,9 +20,9 @@ import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.memory.MemorySearches;
 
 /**
  * Recursive reasoning-based retrieval, R^3 (RAM): the model thinks step by step, searching the user's
@@ -37,12 +37,12 @@ public class RecursiveReasoner {
     /** The answer of a trial that ran out of steps, from what it found; counted with the search steps as reasoning. */
     private static final ModelStep<String> INFERENCE = ModelStep.text("r3-inference").labelled("reasoning");
 
-    private final MemoryStore store;
     private final ChatModelClient model;
     private final RamProperties properties;
+    private final MemorySearches searches;
 
-    RecursiveReasoner(MemoryStore store, ChatModelClient model, RamProperties properties) {
-        this.store = store;
+    RecursiveReasoner(ChatModelClient model, RamProperties properties, MemorySearches searches) {
+        this.searches = searches;
         this.model = model;
         this.properties = properties;
     }
@@ -90,8 +90,8 @@ public class RecursiveReasoner {
                 steps.add(new Step(reasoning.thought(), "finish", reasoning.argument(), null));
                 return done(steps, reasoning.argument(), found);
             }
-            List<ScoredMemory> results = store.nearest(tenant, userId, EnumSet.allOf(MemoryKind.class),
-                    store.query(reasoning.argument()), properties.searchResults(), excludedTurnIds);
+            List<ScoredMemory> results = searches.nearest(tenant, userId, EnumSet.allOf(MemoryKind.class),
+                    searches.query(reasoning.argument()), properties.searchResults(), excludedTurnIds);
             results.forEach(m -> found.merge(m.id(), m, (a, b) -> a.score() >= b.score() ? a : b));
             steps.add(new Step(reasoning.thought(), "search", reasoning.argument(), results.isEmpty()
                     ? "Nothing found." : results.stream().map(ScoredMemory::text).collect(Collectors.joining(" | "))));

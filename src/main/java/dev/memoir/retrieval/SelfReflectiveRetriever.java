@@ -15,7 +15,7 @@ import org.springframework.stereotype.Service;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 
 /**
  * Self-reflection retrieval (conditional-memory paper): after a search the model judges whether the memories
@@ -33,7 +33,7 @@ class SelfReflectiveRetriever {
         this.model = model;
     }
 
-    Retrieval retrieve(OpenSession session, String message, Collection<UUID> excludedTurnIds) {
+    Retrieval retrieve(SessionRef session, String message, Collection<UUID> excludedTurnIds) {
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
         addAll(found, records.retrieve(session, message, excludedTurnIds));
         int searches = 1;

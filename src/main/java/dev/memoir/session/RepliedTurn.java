@@ -1,5 +1,5 @@
 package dev.memoir.session;
 
 /** An assistant reply, the user message it answered, and the session both belong to. */
-public record RepliedTurn(OpenSession session, TurnView question, TurnView reply) {
+public record RepliedTurn(SessionRef session, TurnView question, TurnView reply) {
 }

@@ -14,6 +14,7 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.ColumnTransformer;
 
 import dev.memoir.memory.MemorySettings;
+import dev.memoir.tenant.TenantId;
 
 @Entity
 @Table(name = "sessions")
@@ -93,6 +94,11 @@ class Session {
 
     UUID getId() {
         return id;
+    }
+
+    /** This session as the other features refer to it. */
+    SessionRef ref() {
+        return new SessionRef(new TenantId(tenantId), id, userId, settings);
     }
 
     UUID getTenantId() {

@@ -34,7 +34,7 @@ public class SessionMemoryWrite {
     }
 
     /** The session a memory is written from and the turns it is written from. */
-    public record SessionDialogue(OpenSession session, List<TurnView> turns) {
+    public record SessionDialogue(SessionRef session, List<TurnView> turns) {
     }
 
     /**
@@ -60,7 +60,7 @@ public class SessionMemoryWrite {
      * session is gone or the turns are.
      */
     public Optional<SessionDialogue> read(UUID sessionId, Supplier<List<TurnView>> turns) {
-        Optional<OpenSession> session = sessions.findForJob(sessionId);
+        Optional<SessionRef> session = sessions.findForJob(sessionId);
         List<TurnView> read = turns.get();
         return session.isEmpty() || read.isEmpty() ? Optional.empty()
                 : Optional.of(new SessionDialogue(session.get(), read));

@@ -40,14 +40,12 @@ public class SessionService {
     private final TransactionTemplate transaction;
     private final Jobs jobs;
     private final AdvisoryLocks locks;
-    private final SessionUserQueries users;
 
     SessionService(SessionRepository sessions, TurnRepository turns, MemoryDefaults memoryDefaults,
             ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction,
-            Jobs jobs, SessionUserQueries users, AdvisoryLocks locks) {
+            Jobs jobs, AdvisoryLocks locks) {
         this.locks = locks;
         this.jobs = jobs;
-        this.users = users;
         this.transaction = transaction;
         this.sessions = sessions;
         this.turns = turns;
@@ -83,41 +81,22 @@ public class SessionService {
     }
 
     /**
-     * The tenant's users that have sessions, in the database's order of user ids, after {@code after} (null: from
-     * the first), whose id contains {@code contains} ignoring case (null: any); at most {@code limit}.
-     */
-    @Transactional(readOnly = true)
-    public List<String> userIdsAfter(TenantId tenant, String after, String contains, int limit) {
-        return users.userIdsAfter(tenant.value(), after, contains, limit);
-    }
-
-    /** The session counts and latest activity of these users of the tenant (users without sessions are left out). */
-    @Transactional(readOnly = true)
-    public List<UserSessions> sessionsOf(TenantId tenant, java.util.Collection<String> userIds) {
-        return users.sessionsOf(tenant.value(), userIds);
-    }
-
-    /**
      * The user's open session for a client that does not manage sessions (the OpenAI-compatible endpoint): the
      * newest open one, or a new one with the default memory settings. Two first requests at once make one session.
      */
     @Transactional
-    public OpenSession conversationOf(TenantId tenant, String userId) {
+    public SessionRef conversationOf(TenantId tenant, String userId) {
         locks.lock(AdvisoryLocks.Space.CONVERSATION, AdvisoryLocks.userKey(tenant.value(), userId));
         Session session = sessions.findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(tenant.value(), userId,
                         SessionStatus.OPEN)
                 .orElseGet(() -> sessions.save(new Session(tenant.value(), userId, memoryDefaults.resolve(null))));
-        return new OpenSession(tenant, session.getId(), session.getUserId(), session.getSettings());
+        return session.ref();
     }
 
     /** The session, if it belongs to the tenant and is open; 404 or 409 otherwise. */
     @Transactional(readOnly = true)
-    public OpenSession requireOpen(TenantId tenant, UUID id) {
-        Session session = find(tenant, id);
-        if (session.getStatus() != SessionStatus.OPEN) {
-            throw new SessionClosedException(id);
-        }
-        return new OpenSession(tenant, id, session.getUserId(), session.getSettings());
+    public SessionRef requireOpen(TenantId tenant, UUID id) {
+        return open(find(tenant, id)).ref();
     }
 
     /**
@@ -126,21 +105,13 @@ public class SessionService {
      * the session, nor a transaction.
      */
     public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
-        Session unlocked = sessions.findByIdAndTenantId(sessionId, tenant.value())
-                .orElseThrow(() -> new NotFoundException("Session", sessionId));
-        if (unlocked.getStatus() != SessionStatus.OPEN) {
-            throw new SessionClosedException(sessionId);
-        }
+        Session unlocked = open(find(tenant, sessionId));
         events.publishEvent(new TurnsArriving(tenant, sessionId, unlocked.getSettings(), newTurns));
         return transaction.execute(status -> appendLocked(tenant, sessionId, newTurns));
     }
 
     private List<TurnView> appendLocked(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
-        Session session = sessions.lockByIdAndTenantId(sessionId, tenant.value())
-                .orElseThrow(() -> new NotFoundException("Session", sessionId));
-        if (session.getStatus() != SessionStatus.OPEN) {
-            throw new SessionClosedException(sessionId);
-        }
+        Session session = open(locked(tenant, sessionId));
         int seq = turns.maxSeq(sessionId);
         List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(sessionId).orElse(null));
         List<TurnView> stored = new ArrayList<>(newTurns.size());
@@ -174,14 +145,13 @@ public class SessionService {
     @Transactional
     public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content,
             boolean questionWorthRemembering) {
-        Session session = sessions.lockByIdAndTenantId(sessionId, tenant.value())
-                .orElseThrow(() -> new NotFoundException("Session", sessionId));
+        Session session = locked(tenant, sessionId);
         Turn asked = turns.findById(question).filter(t -> t.view().sessionId().equals(sessionId))
                 .orElseThrow(() -> new NotFoundException("Turn", question));
         Instant previous = turns.lastOccurredAt(sessionId).orElse(null);
         Instant now = Instant.now();
         TurnView stored = turns.save(new Turn(tenant.value(), sessionId, turns.maxSeq(sessionId) + 1, Role.ASSISTANT, content,
-                previous != null && previous.isAfter(now) ? previous : now, asked.view().id())).view();
+                notBefore(previous, now), asked.view().id())).view();
         session.heard(stored.occurredAt(), stored.occurredAt());
         events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
                 List.of(stored), questionWorthRemembering ? List.of(question) : List.of()));
@@ -190,8 +160,7 @@ public class SessionService {
 
     /**
      * When each new turn was said. A given time must not be in the future (beyond the allowed clock skew) nor
-     * before the turn before it; a turn without one is dated now, or at the previous turn's time if that is
-     * later (a client's clock may run a little ahead), so that a session's turns are always in time order.
+     * before the turn before it; a turn without one is dated by {@link #notBefore}.
      */
     private List<Instant> dialogueTimes(List<NewTurn> newTurns, Instant previous) {
         Instant now = Instant.now();
@@ -200,7 +169,7 @@ public class SessionService {
         List<Instant> times = new ArrayList<>(newTurns.size());
         for (int i = 0; i < newTurns.size(); i++) {
             Instant given = newTurns.get(i).occurredAt();
-            Instant time = given != null ? given : previous != null && previous.isAfter(now) ? previous : now;
+            Instant time = given != null ? given : notBefore(previous, now);
             if (given != null && given.isAfter(latestAllowed)) {
                 errors.add(new FieldError("turns[" + i + "].occurredAt", "is in the future: " + given));
             } else if (given != null && previous != null && given.isBefore(previous)) {
@@ -241,7 +210,7 @@ public class SessionService {
         }
         TurnView question = Optional.ofNullable(reply.replyTo()).flatMap(turns::findById).map(Turn::view)
                 .orElseThrow(() -> new NotAReplyException(turnId));
-        return new RepliedTurn(new OpenSession(tenant, session.getId(), session.getUserId(), session.getSettings()),
+        return new RepliedTurn(session.ref(),
                 question, reply);
     }
 
@@ -267,9 +236,9 @@ public class SessionService {
 
     /** A session as background jobs see it: no tenant check, since the job was queued by an authorised call. */
     @Transactional(readOnly = true)
-    Optional<OpenSession> findForJob(UUID sessionId) {
+    Optional<SessionRef> findForJob(UUID sessionId) {
         return sessions.findById(sessionId)
-                .map(s -> new OpenSession(new TenantId(s.getTenantId()), s.getId(), s.getUserId(), s.getSettings()));
+                .map(Session::ref);
     }
 
     /**
@@ -285,8 +254,7 @@ public class SessionService {
     @Transactional
     void close(TenantId tenant, UUID id) {
         // Locked like append, so that listeners of the close see every turn and no turn comes after.
-        Session session = sessions.lockByIdAndTenantId(id, tenant.value())
-                .orElseThrow(() -> new NotFoundException("Session", id));
+        Session session = locked(tenant, id);
         if (session.close()) {
             events.publishEvent(new SessionClosed(tenant, session.getUserId(), id, session.getSettings(),
                     turns.maxSeq(id)));
@@ -299,8 +267,7 @@ public class SessionService {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public SessionForDeletion lockForDeletion(TenantId tenant, UUID id) {
-        Session session = sessions.lockByIdAndTenantId(id, tenant.value())
-                .orElseThrow(() -> new NotFoundException("Session", id));
+        Session session = locked(tenant, id);
         return new SessionForDeletion(session.getUserId(), turns.idsOfSession(id));
     }
 
@@ -345,6 +312,27 @@ public class SessionService {
         jobs.forgetSessions(sessions.idsOfUser(tenant.value(), userId));
         int sessionCount = sessions.deleteAllForUser(tenant.value(), userId);
         return new ErasedSessions(sessionCount, turnCount);
+    }
+
+    /** The tenant's session, locked until the transaction ends (FOR UPDATE); 404 when it is not the tenant's. */
+    private Session locked(TenantId tenant, UUID id) {
+        return sessions.lockByIdAndTenantId(id, tenant.value()).orElseThrow(() -> new NotFoundException("Session", id));
+    }
+
+    /** The session, if it is open; 409 otherwise. */
+    private static Session open(Session session) {
+        if (session.getStatus() != SessionStatus.OPEN) {
+            throw new SessionClosedException(session.getId());
+        }
+        return session;
+    }
+
+    /**
+     * When a turn without a time of its own is said: now, or at the previous turn's time if that is later (a
+     * client's clock may run a little ahead), so that a session's turns are always in time order.
+     */
+    private static Instant notBefore(Instant previous, Instant now) {
+        return previous != null && previous.isAfter(now) ? previous : now;
     }
 
     private Session find(TenantId tenant, UUID id) {

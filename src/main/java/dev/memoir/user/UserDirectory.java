@@ -10,12 +10,13 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.UserMemories;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.UserSessions;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.Cursor;
+import dev.memoir.memory.MemoryUsers;
+import dev.memoir.session.SessionUsers;
 
 /**
  * A tenant's users. There is no user table: a user exists through their sessions and memories (a user may have
@@ -24,13 +25,13 @@ import dev.memoir.web.Cursor;
 @Service
 class UserDirectory {
 
-    private final SessionService sessions;
-    private final MemoryStore memories;
     private final JdbcTemplate jdbc;
+    private final MemoryUsers memoryUsers;
+    private final SessionUsers sessionUsers;
 
-    UserDirectory(SessionService sessions, MemoryStore memories, JdbcTemplate jdbc) {
-        this.sessions = sessions;
-        this.memories = memories;
+    UserDirectory(JdbcTemplate jdbc, MemoryUsers memoryUsers, SessionUsers sessionUsers) {
+        this.sessionUsers = sessionUsers;
+        this.memoryUsers = memoryUsers;
         this.jdbc = jdbc;
     }
 
@@ -38,14 +39,14 @@ class UserDirectory {
         Cursor position = Cursor.decode(cursor, "users", 1);
         String after = position == null ? null : position.text(0);
         // The first limit + 1 users of the union are among the first limit + 1 of each side.
-        List<String> candidates = new ArrayList<>(sessions.userIdsAfter(tenant, after, contains, limit + 1));
-        candidates.addAll(memories.userIdsAfter(tenant, after, contains, limit + 1));
+        List<String> candidates = new ArrayList<>(sessionUsers.userIdsAfter(tenant, after, contains, limit + 1));
+        candidates.addAll(memoryUsers.userIdsAfter(tenant, after, contains, limit + 1));
         Cursor.Page<String> page = Cursor.page(inDatabaseOrder(candidates, limit + 1), limit,
                 userId -> Cursor.encode("users", userId));
 
-        Map<String, UserSessions> sessionCounts = sessions.sessionsOf(tenant, page.items()).stream()
+        Map<String, UserSessions> sessionCounts = sessionUsers.sessionsOf(tenant, page.items()).stream()
                 .collect(Collectors.toMap(UserSessions::userId, Function.identity()));
-        Map<String, UserMemories> memoryCounts = memories.memoriesOf(tenant, page.items()).stream()
+        Map<String, UserMemories> memoryCounts = memoryUsers.memoriesOf(tenant, page.items()).stream()
                 .collect(Collectors.toMap(UserMemories::userId, Function.identity()));
         List<UserView> users = page.items().stream().map(userId -> {
             UserSessions s = sessionCounts.get(userId);

@@ -18,7 +18,7 @@ import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
@@ -65,7 +65,7 @@ class ConditionalMemoryWriter {
     void write(UUID userTurnId) {
         memoryWrite.write(dialogueUpTo(userTurnId), dialogue -> note(userTurnId, dialogue).map(note -> judged(
                 dialogue, note)), (dialogue, judged) -> {
-            OpenSession session = dialogue.session();
+            SessionRef session = dialogue.session();
             if (judged.supersession().repeats()) {
                 log.info("The conditional note of turn {} repeats memory {}; not stored", userTurnId,
                         judged.supersession().repeated().orElseThrow());
@@ -79,7 +79,7 @@ class ConditionalMemoryWriter {
     }
 
     private JudgedNote judged(SessionDialogue dialogue, ConditionalNote note) {
-        OpenSession session = dialogue.session();
+        SessionRef session = dialogue.session();
         return new JudgedNote(note, supersession.judge(session.tenant(), session.userId(), note.memoryText(),
                 dialogue.turns().getLast().occurredAt(), List.of()));
     }

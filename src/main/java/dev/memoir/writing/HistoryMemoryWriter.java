@@ -11,6 +11,7 @@ import dev.memoir.memory.NewMemory;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.TurnsArriving;
 import dev.memoir.session.TurnsRecorded;
+import dev.memoir.llm.TextEmbedder;
 
 /**
  * Writes a history record ("role: content") for every stored turn, in the transaction that stores the turns, so
@@ -21,8 +22,10 @@ import dev.memoir.session.TurnsRecorded;
 class HistoryMemoryWriter {
 
     private final MemoryStore store;
+    private final TextEmbedder embedder;
 
-    HistoryMemoryWriter(MemoryStore store) {
+    HistoryMemoryWriter(MemoryStore store, TextEmbedder embedder) {
+        this.embedder = embedder;
         this.store = store;
     }
 
@@ -30,7 +33,7 @@ class HistoryMemoryWriter {
     @EventListener
     void onTurnsArriving(TurnsArriving arriving) {
         if (arriving.settings().writes(MemoryKind.HISTORY)) {
-            store.prepare(arriving.turns().stream().map(NewTurn::asLine).toList());
+            embedder.prepare(arriving.turns().stream().map(NewTurn::asLine).toList());
         }
     }
 

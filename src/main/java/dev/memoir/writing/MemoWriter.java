@@ -15,7 +15,7 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionService;
@@ -82,7 +82,7 @@ class MemoWriter {
     }
 
     private void store(MemoSpan span, SessionDialogue dialogue, List<MemoRanges.Memo> memos) {
-        OpenSession session = dialogue.session();
+        SessionRef session = dialogue.session();
         // A rerun of a span already written (a crash before the job was marked done) writes nothing again,
         // even if the model split the span differently this time.
         if (store.existsWithDedupKeyPrefix(session.tenant(), session.userId(), MemoryKind.MEMO, spanKey(span))) {

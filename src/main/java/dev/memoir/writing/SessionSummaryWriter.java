@@ -17,7 +17,7 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionService;
@@ -54,7 +54,7 @@ class SessionSummaryWriter {
             log.info("Session {} is gone or empty; no summary to write", sessionId);
         }
         memoryWrite.write(dialogue, read -> Optional.of(summary(read.turns())), (read, summary) -> {
-            OpenSession session = read.session();
+            SessionRef session = read.session();
             store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,
                     read.turns().stream().map(TurnView::id).toList(), "summary:" + sessionId));
         });

@@ -25,12 +25,13 @@ import dev.memoir.memory.NewMemory;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.Speaker;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.OpenSession;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.memory.MemorySearches;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -57,6 +58,7 @@ class TopicMemoryWriter {
     private final TopicProperties properties;
     private final DialogueParts dialogueParts;
     private final ContextWindow window;
+    private final MemorySearches searches;
     private final SupersessionJudge supersessionJudge;
 
     private static final Set<MemoryKind> NOT_TOPIC = java.util.EnumSet.of(MemoryKind.CONDITIONAL,
@@ -65,7 +67,8 @@ class TopicMemoryWriter {
     TopicMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
             ChatModelClient model, TopicExtractionRepository extractions, TopicCandidateRepository candidates,
             TopicProperties properties, DialogueParts dialogueParts, ContextWindow window,
-            SupersessionJudge supersessionJudge) {
+            SupersessionJudge supersessionJudge, MemorySearches searches) {
+        this.searches = searches;
         this.supersessionJudge = supersessionJudge;
         this.window = window;
         this.sessions = sessions;
@@ -83,7 +86,7 @@ class TopicMemoryWriter {
         if (dialogue.isEmpty()) {
             return;
         }
-        OpenSession session = dialogue.get().session();
+        SessionRef session = dialogue.get().session();
         List<TurnView> turns = dialogue.get().turns();
         for (Speaker speaker : Speaker.values()) {
             if (!extractions.existsBySessionIdAndSpeaker(sessionId, speaker)) {
@@ -96,7 +99,7 @@ class TopicMemoryWriter {
         }
     }
 
-    private void extract(OpenSession session, Speaker speaker, List<TurnView> turns) {
+    private void extract(SessionRef session, Speaker speaker, List<TurnView> turns) {
         Role role = speaker == Speaker.USER ? Role.USER : Role.ASSISTANT;
         List<UUID> speakerTurns = turns.stream().filter(t -> t.role() == role).map(TurnView::id).toList();
         // The candidates are not memory yet, so the session is not held for them: it is when they are applied.
@@ -145,7 +148,7 @@ class TopicMemoryWriter {
                 .max(Instant::compareTo).orElse(null);
     }
 
-    private void apply(OpenSession session, TopicCandidate candidate, Instant said) {
+    private void apply(SessionRef session, TopicCandidate candidate, Instant said) {
         memoryWrite.write(candidate, c -> decision(session, c, said), (c, decision, hold) -> {
             if (!hold.session(session.id())) {
                 return null;
@@ -155,9 +158,9 @@ class TopicMemoryWriter {
         });
     }
 
-    private Decision decision(OpenSession session, TopicCandidate candidate, Instant said) {
-        List<ScoredMemory> similar = store.nearestOfSpeaker(session.tenant(), session.userId(), MemoryKind.TOPIC,
-                candidate.getSpeaker(), store.queryLike(candidate.getSummary()), properties.mergeCandidates());
+    private Decision decision(SessionRef session, TopicCandidate candidate, Instant said) {
+        List<ScoredMemory> similar = searches.nearestOfSpeaker(session.tenant(), session.userId(), MemoryKind.TOPIC,
+                candidate.getSpeaker(), searches.queryLike(candidate.getSummary()), properties.mergeCandidates());
         List<TopicAnswers.Action> actions = similar.isEmpty() ? List.of(TopicAnswers.Action.add())
                 : decide(candidate, similar);
         // The topic step already chose between this summary and the speaker's topic memories (merge, or add as a
@@ -171,7 +174,7 @@ class TopicMemoryWriter {
     }
 
     /** Applies the actions to the candidate, in the transaction that holds the session. */
-    private void applyActions(OpenSession session, TopicCandidate candidate, Decision decision) {
+    private void applyActions(SessionRef session, TopicCandidate candidate, Decision decision) {
         List<ScoredMemory> similar = decision.similar();
         Set<Integer> merged = new HashSet<>();
         boolean added = false;

@@ -1,6 +1,7 @@
 package dev.memoir.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -166,5 +167,13 @@ class TextEmbedderTest {
 
         assertThat(embedded.passages()).isEmpty();
         assertThat(model.embedded).containsExactly(longText);
+    }
+
+    @Test
+    void cosineOfParallelOrthogonalAndOppositeVectors() {
+        assertThat(TextEmbedder.cosine(new float[] {1, 2}, new float[] {2, 4})).isCloseTo(1.0, within(1e-9));
+        assertThat(TextEmbedder.cosine(new float[] {1, 0}, new float[] {0, 3})).isCloseTo(0.0, within(1e-9));
+        assertThat(TextEmbedder.cosine(new float[] {1, 1}, new float[] {-1, -1})).isCloseTo(-1.0, within(1e-9));
+        assertThat(TextEmbedder.cosine(new float[] {0, 0}, new float[] {1, 1})).isZero();
     }
 }

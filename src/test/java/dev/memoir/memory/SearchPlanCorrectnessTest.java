@@ -151,7 +151,7 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
         Instant april = Instant.parse("2021-04-01T00:00:00Z");
         List<UUID> nearestInMarch = IntStream.range(0, large.size())
                 .filter(i -> !said.get(i).isBefore(march) && said.get(i).isBefore(april)).mapToObj(large::get)
-                .sorted(Comparator.comparingDouble((Stored s) -> -Vectors.cosine(query, s.vector())))
+                .sorted(Comparator.comparingDouble((Stored s) -> -TextEmbedder.cosine(query, s.vector())))
                 .map(Stored::id).toList();
 
         List<HybridSearchRepository.Hit> hits = transaction.execute(
@@ -176,7 +176,7 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
         for (int q = 0; q < queries; q++) {
             float[] query = near(centres.get(q % centres.size()), 0.5);
             List<UUID> exact = stored.stream()
-                    .sorted(Comparator.comparingDouble((Stored s) -> -Vectors.cosine(query, s.vector())))
+                    .sorted(Comparator.comparingDouble((Stored s) -> -TextEmbedder.cosine(query, s.vector())))
                     .limit(10).map(Stored::id).toList();
             List<UUID> got = transaction.execute(status -> {
                 if (forceIndex) {

@@ -311,7 +311,7 @@ class SupersessionTest extends IntegrationTest {
     org.springframework.transaction.support.TransactionTemplate transaction;
 
     @Autowired
-    MemoryStore store;
+    MemorySearches searches;
 
     @Autowired
     dev.memoir.llm.TextEmbedder embedder;
@@ -331,7 +331,7 @@ class SupersessionTest extends IntegrationTest {
                 d.rrfK(), d.denseWeight(), d.lexicalWeight(), d.candidates(), d.lexicalRanking(),
                 d.lexicalNormalization(), d.efSearchFactor(), d.raritySample(), d.fusion(), d.periodWeight(), 5.0));
         MemorySearch search = MemorySearch.of(tenant, "ova", java.util.Set.of(MemoryKind.FACT),
-                store.query("favourite tea " + tag), 2);
+                searches.query("favourite tea " + tag), 2);
 
         List<HybridSearchRepository.Hit> hits = transaction.execute(
                 status -> withRecency.search(search, embedder.modelName()));

@@ -1,7 +1,6 @@
 package dev.memoir.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.UUID;
@@ -9,14 +8,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class VectorsTest {
-
-    @Test
-    void cosineOfParallelOrthogonalAndOppositeVectors() {
-        assertThat(Vectors.cosine(new float[] {1, 2}, new float[] {2, 4})).isCloseTo(1.0, within(1e-9));
-        assertThat(Vectors.cosine(new float[] {1, 0}, new float[] {0, 3})).isCloseTo(0.0, within(1e-9));
-        assertThat(Vectors.cosine(new float[] {1, 1}, new float[] {-1, -1})).isCloseTo(-1.0, within(1e-9));
-        assertThat(Vectors.cosine(new float[] {0, 0}, new float[] {1, 1})).isZero();
-    }
 
     @Test
     void literalsArePgvectorAndPostgresArraySyntax() {

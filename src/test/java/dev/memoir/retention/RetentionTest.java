@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.MemoryPurge;
 import dev.memoir.memory.RetentionRule;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
@@ -30,7 +30,7 @@ class RetentionTest extends IntegrationTest {
     MemoryPurger purger;
 
     @Autowired
-    MemoryStore store;
+    MemoryPurge purge;
 
     @Autowired
     MeterRegistry meters;
@@ -163,7 +163,7 @@ class RetentionTest extends IntegrationTest {
                 + "cast(:b as uuid))").param("a", keptId).param("b", defaultedId).update();
 
         // Until nothing is left: the database may hold other tests' old facts too.
-        while (!store.purgePastRetention(List.of(new RetentionRule(null, MemoryKind.FACT, Duration.ofDays(9))),
+        while (!purge.pastRetention(List.of(new RetentionRule(null, MemoryKind.FACT, Duration.ofDays(9))),
                 List.of(new RetentionRule(kept.id(), MemoryKind.FACT, null)), 1000).isEmpty()) {
             // next batch
         }

@@ -1,11 +1,10 @@
-package dev.memoir.memory;
+package dev.memoir.llm;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.memoir.llm.EmbeddedDocument;
 
 /**
  * Embeddings computed ahead of the write that stores them, so that the write's transaction (and any lock it

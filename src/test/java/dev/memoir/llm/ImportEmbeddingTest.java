@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
@@ -22,7 +23,7 @@ class ImportEmbeddingTest extends IntegrationTest {
     DataSource dataSource;
 
     @Autowired
-    MemoryStore store;
+    TextEmbedder embedder;
 
     @Test
     void importedTurnsAreEmbeddedWhileAnotherTransactionHoldsTheirSession() throws Exception {
@@ -43,14 +44,14 @@ class ImportEmbeddingTest extends IntegrationTest {
             }
             imported = CompletableFuture.supplyAsync(() -> api.importTurns(key, session, turns));
 
-            eventually().until(() -> java.util.stream.IntStream.range(0, turns.length).allMatch(i ->
-                    store.isPrepared((i % 2 == 0 ? "User: " : "Assistant: ") + turns[i])));
+            eventually().until(() -> IntStream.range(0, turns.length).allMatch(i ->
+                    embedder.isPrepared((i % 2 == 0 ? "User: " : "Assistant: ") + turns[i])));
             assertThat(imported).as("the import waits for the session, its embeddings already made").isNotDone();
             holder.rollback();
         }
 
         assertThat(imported.get().status()).isEqualTo(201);
         assertThat(items(api.get(key, "/memory?userId=ivy&limit=100"))).hasSize(40);
-        assertThat(store.isPrepared("User: " + turns[0])).as("taken by the write").isFalse();
+        assertThat(embedder.isPrepared("User: " + turns[0])).as("taken by the write").isFalse();
     }
 }

@@ -1,0 +1,43 @@
+package dev.memoir.memory;
+
+import java.util.UUID;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.AdvisoryLocks;
+
+/** Deleting memory for good because its user or session is erased: what the erasure feature needs of memory. */
+@Component
+public class MemoryErasure {
+
+    private final MemoryRecordRepository records;
+    private final AdvisoryLocks locks;
+
+    MemoryErasure(MemoryRecordRepository records, AdvisoryLocks locks) {
+        this.records = records;
+        this.locks = locks;
+    }
+
+    /**
+     * Deletes every memory of a user; part of erasing the user. Waits for a client's adds in flight, which hold the
+     * user shared, so that they are erased too.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public int deleteAllForUser(TenantId tenant, String userId) {
+        locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
+        return records.deleteAllForUser(tenant.value(), userId);
+    }
+
+    /**
+     * Deletes the memories written from one session alone. Topic memories and the recursive summary combine several
+     * sessions, and corrections learned from feedback hold for every session: they stay, whichever session last
+     * changed them; erasing the user removes them.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public int deleteAllOfSession(TenantId tenant, String userId, UUID sessionId) {
+        return records.deleteAllOfSession(tenant.value(), userId, sessionId, MemoryKind.WRITTEN_FROM_ONE_SESSION);
+    }
+}

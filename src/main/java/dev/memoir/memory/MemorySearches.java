@@ -1,0 +1,116 @@
+package dev.memoir.memory;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.llm.TextEmbedder;
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.Cursor;
+
+/**
+ * Finding a user's memories: every search of memory, hybrid unless it says otherwise, and the newest-first
+ * listing. Each search is one {@code memoir.memory.search} observation, tagged with its mode, and on its span with
+ * the kinds searched, the limit and how many were found: never the query, the user or what was found.
+ */
+@Service
+public class MemorySearches {
+
+    private final HybridSearchRepository hybridSearch;
+    private final TextEmbedder embedder;
+    private final ObservationRegistry observations;
+
+    MemorySearches(HybridSearchRepository hybridSearch, TextEmbedder embedder, ObservationRegistry observations) {
+        this.hybridSearch = hybridSearch;
+        this.embedder = embedder;
+        this.observations = observations;
+    }
+
+    /** A search for what answers {@code text}: a question, a message, a search term. */
+    public SearchQuery query(String text) {
+        return new SearchQuery(text, embedder.embedQuery(text));
+    }
+
+    /** A search for memories that say the same as {@code text} (merge and edit candidates). */
+    public SearchQuery queryLike(String text) {
+        return new SearchQuery(text, embedder.embedDocument(text));
+    }
+
+    /** The memories that best answer the search, best first, each with its score. */
+    @Transactional(readOnly = true)
+    public List<ScoredMemory> search(MemorySearch search) {
+        return hits(search).stream()
+                .map(hit -> new ScoredMemory(hit.memory().id(), hit.memory().kind(), hit.memory().topic(),
+                        hit.memory().text(), hit.similarity() == null ? 0 : hit.similarity(),
+                        hit.memory().provenance(), hit.memory().occurredFrom(), hit.memory().occurredTo(),
+                        hit.explanation()))
+                .toList();
+    }
+
+    /**
+     * The user's memories of the given kinds that best answer a query, best first, skipping memories that rest on
+     * any of the excluded turns (those already in the prompt verbatim).
+     */
+    @Transactional(readOnly = true)
+    public List<ScoredMemory> nearest(TenantId tenant, String userId, Collection<MemoryKind> kinds,
+            SearchQuery query, int limit, Collection<UUID> excludedTurnIds) {
+        return search(MemorySearch.of(tenant, userId, Set.copyOf(kinds), query, limit)
+                .excludingTurns(excludedTurnIds));
+    }
+
+    /** The user's memories of one kind and speaker that best match a query, best first. */
+    @Transactional(readOnly = true)
+    public List<ScoredMemory> nearestOfSpeaker(TenantId tenant, String userId, MemoryKind kind, Speaker speaker,
+            SearchQuery query, int limit) {
+        return search(MemorySearch.of(tenant, userId, Set.of(kind), query, limit).ofSpeaker(speaker));
+    }
+
+    /** Search results as the API shows them, with each result's ranking when {@code explain} is asked. */
+    @Transactional(readOnly = true)
+    public List<MemoryView> views(MemorySearch search, boolean explain) {
+        return hits(search).stream()
+                .map(hit -> explain ? hit.memory().explained(hit.explanation()) : hit.memory())
+                .toList();
+    }
+
+    /**
+     * A page of the user's memories, newest first, optionally of one session and overlapping a time window.
+     *
+     * @param cursor the previous page's {@code nextCursor}; null for the first page (400 naming cursor if garbled)
+     */
+    @Transactional(readOnly = true)
+    public MemoryList newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
+            Instant from, Instant to, Validity validity, String cursor, int limit) {
+        Cursor after = Cursor.decode(cursor, "memory", 2);
+        List<MemoryView> fetched = hybridSearch.newest(
+                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, from, to)
+                        .at(validity),
+                after == null ? null : after.instant(0), after == null ? null : after.uuid(1));
+        return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));
+    }
+
+    private List<HybridSearchRepository.Hit> hits(MemorySearch search) {
+        if (search.limit() <= 0 || search.kinds().isEmpty()) {
+            return List.of();
+        }
+        Observation observation = Observation.createNotStarted("memoir.memory.search", observations)
+                .lowCardinalityKeyValue("memoir.search.mode", hybridSearch.mode(search).wireName())
+                .highCardinalityKeyValue("memoir.search.kinds", search.kinds().stream().map(MemoryKind::wireName)
+                        .sorted().collect(Collectors.joining(",")))
+                .highCardinalityKeyValue("memoir.search.limit", Integer.toString(search.limit()));
+        return observation.observe(() -> {
+            List<HybridSearchRepository.Hit> found = hybridSearch.search(search, embedder.modelName());
+            observation.highCardinalityKeyValue("memoir.search.results", Integer.toString(found.size()));
+            return found;
+        });
+    }
+}

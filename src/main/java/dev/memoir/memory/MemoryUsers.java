@@ -1,0 +1,62 @@
+package dev.memoir.memory;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.UserIdScan;
+
+/**
+ * The users a tenant's memories belong to, and how much each has, read off the memory index without scanning every
+ * memory: what the tenant's list of users needs of memory.
+ */
+@Repository
+public class MemoryUsers {
+
+    private final NamedParameterJdbcTemplate jdbc;
+
+    MemoryUsers(NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * The tenant's users that have memories, in the database's order of user ids, after {@code after} (null: from
+     * the first), whose id contains {@code contains} ignoring case (null: any); at most {@code limit}. See
+     * {@link UserIdScan}: one index probe per user passed.
+     */
+    @Transactional(readOnly = true)
+    public List<String> userIdsAfter(TenantId tenant, String after, String contains, int limit) {
+        return UserIdScan.userIdsAfter(jdbc, "memory_records", tenant.value(), after, contains, limit);
+    }
+
+    /**
+     * The memory counts of these users of the tenant (users without memories are left out), counted on the index
+     * (tenant_id, user_id, created_at desc, id desc), which holds all the answer needs.
+     */
+    @Transactional(readOnly = true)
+    public List<UserMemories> memoriesOf(TenantId tenant, Collection<String> userIds) {
+        UUID tenantId = tenant.value();
+        if (userIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.query("""
+                select user_id, count(*) as memories, max(created_at) as last_written_at from memory_records
+                where tenant_id = :tenantId and user_id in (:userIds)
+                group by user_id""",
+                new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
+                (rs, row) -> new UserMemories(rs.getString("user_id"), rs.getLong("memories"),
+                        instant(rs.getTimestamp("last_written_at"))));
+    }
+
+    private static Instant instant(Timestamp timestamp) {
+        return timestamp == null ? null : timestamp.toInstant();
+    }
+}
