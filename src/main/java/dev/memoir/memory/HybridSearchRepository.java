@@ -49,7 +49,8 @@ import org.springframework.stereotype.Repository;
 class HybridSearchRepository {
 
     // The statement's parts, in src/main/resources/sql/memory-search/ (each file says what it is and which
-    // placeholders it takes); the scale benchmark composes the same files (bench/scale/search_sql.py).
+    // placeholders it takes). bench/scale/search_sql.py composes the same files for the scale benchmark's raw SQL,
+    // so a change to how they are composed goes there too.
     private static final String FILTERS = part("filters");
     private static final String COLUMNS = part("columns");
     private static final String DENSE = part("dense");
