@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Measures memory search on a database filled by load.py, per user size class (~40, 1k, 10k, 100k memories).
 
- (a) raw SQL: the statement HybridSearchRepository runs, with literal values, in one psql session, inside a
-     transaction that sets plan_cache_mode and hnsw.ef_search as the service does (hnsw.iterative_scan =
-     strict_order for the session, as the service's connection-init-sql). Time = psql's \\timing of the search
+ (a) raw SQL: the statement HybridSearchRepository runs, composed from the service's own SQL files
+     (search_sql.py), with literal values, in one psql session, inside a transaction that first runs the service's
+     settings statement (hnsw.iterative_scan = relaxed_order for the session, as the service's
+     connection-init-sql; ITERATIVE_SCAN overrides it). Time = psql's \\timing of the search
      statement alone (client-side: planning + execution + sending the 10 rows over the local socket).
      Query vectors: drawn from the data's own distribution (around an anchor of one of the user's topics);
      query text: 2..4 content words of that anchor's text (synthetic mode: Zipf-weighted content words).
@@ -11,10 +12,11 @@
      embeds the text with bge, so its query vectors are bge vectors, not the synthetic ones. API floor: the
      same requests for a user with no memories (HTTP + embedding + transaction, almost no SQL work).
  (c) API with --concurrency clients (threads) on the 100k user and on the 1k users.
- (d) recall@10 of the dense ranking (HNSW, ef_search and iterative scan as the service sets them) against
-     exact search (the same ordering written so that no index can serve it), with the synthetic vectors.
+ (d) recall@10 of the dense ranking (the service's dense CTE; HNSW, ef_search and iterative scan as the service
+     sets them) against exact search (the same CTE with index scans off, so that no index can serve it), with the
+     synthetic vectors.
  (e) EXPLAIN (ANALYZE, BUFFERS) of one query per class, and plain EXPLAIN of every query to count plans;
-     the dense and the lexical ranking timed alone; for 10k and 100k, recall and time at ef_search 400, 1000.
+     the dense and the lexical ranking timed alone; for 10k and 100k, recall and time at ef_search 200, 1000.
  (f) with --replay-log: the API queried again while the server logs every statement; the logged search
      statements give the server-side duration and the bge query vectors, which are replayed with psql
      (raw SQL with the API's own vectors) and checked for recall@10 against exact search.
@@ -37,96 +39,33 @@ import urllib.parse
 import urllib.request
 
 import datagen
+import search_sql
 
 CLASSES = ["40", "1k", "10k", "100k"]
 CANDIDATES = 100          # memoir.search.candidates
 EF_SEARCH = min(1000, max(40, CANDIDATES * 4))   # HybridSearchRepository: candidates x ef-search-factor (4)
 RARITY_SAMPLE = 2000      # memoir.search.rarity-sample
+KINDS = datagen.KINDS + ["fact"]   # GET /memory without kind searches every kind; the data hold no facts
 
-FILTERS = """m.tenant_id = {tenant} and m.user_id = {user} and m.kind in ({kinds})
-              and not (m.turn_ids && cast('{{}}' as uuid[]))
-              and (cast(null as text) is null or m.speaker = cast(null as text))
-              and (cast(null as uuid) is null or m.session_id = cast(null as uuid))
-              and (cast(null as timestamptz) is null or m.occurred_to >= cast(null as timestamptz))
-              and (cast(null as timestamptz) is null or m.occurred_from < cast(null as timestamptz))"""
+# The statement HybridSearchRepository runs with the default settings (rarity ranking, coverage-weighted fusion,
+# no recency ranking), from the service's own SQL files. Runs before commit faa3799 measured plain fusion with
+# lexical weight 0.3; the two cost the same (docs/benchmarks.md).
+SQL = search_sql.statement()
 
-# HybridSearchRepository.LEXICAL_BY_RARITY (memoir.search.lexical-ranking=rarity, the default), with literals.
-LEXICAL_CTES = """sample as (
-    select m.search_vector from memory_records m where {filters}
-    order by m.created_at desc limit {rarity_sample}
-), terms as materialized (
-    select distinct lexeme, quote_literal(lexeme)::tsquery as query
-    from unnest(tsvector_to_array(to_tsvector('english', {text}))) as lexeme
-), weights as materialized (
-    select t.query, ln(1 + ((select count(*) from sample) - count(s.search_vector) + 0.5)
-                           / (count(s.search_vector) + 0.5)) as idf
-    from terms t left join sample s on s.search_vector @@ t.query
-    group by t.lexeme, t.query
-), lexical as (
-    select m.id, (select sum(w.idf) from weights w where m.search_vector @@ w.query) as score,
-           ts_rank(m.search_vector, q.query, 0) as tie
-    from memory_records m,
-         (select replace(plainto_tsquery('english', {text})::text, ' & ', ' | ')::tsquery as query) q
-    where {filters} and m.search_vector @@ q.query
-    order by score desc nulls last, tie desc, m.id
-    limit {candidates}
-)"""
+# The dense ranking alone, the service's dense CTE: run as the service runs it (HNSW may serve it), and with index
+# scans off in its transaction (EXACT_SETTINGS), where no index can serve it, as exact search.
+DENSE = "with " + search_sql.dense() + "\nselect id from dense order by distance, id"
+EXACT_SETTINGS = "set local enable_indexscan = off;"
 
-# HybridSearchRepository.SQL with the default settings (rarity lexical ranking, coverage-weighted fusion, rrf-k 20,
-# dense and lexical weight 1.0), named parameters replaced by literals. Runs before commit faa3799 measured plain
-# fusion with lexical weight 0.3; the two cost the same (docs/benchmarks.md).
-SQL = """with dense as (
-    select m.id, m.embedding <=> {vector} as distance
-    from memory_records m
-    where {filters} and m.embedding_model = {model}
-    order by m.embedding <=> {vector}
-    limit {candidates}
-), dense_ranked as (
-    select id, distance, row_number() over (order by distance, id) as rank from dense
-), """ + LEXICAL_CTES + """, lexical_ranked as (
-    select id, score, row_number() over (order by score desc, id) as rank,
-           score / nullif((select sum(w.idf) from weights w), 0) as coverage
-    from lexical
-), fused as (
-    select coalesce(d.id, l.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
-           l.rank as lexical_rank, l.score as lexical_score, l.coverage as lexical_coverage,
-           coalesce(cast(1.0 as double precision) / (20 + d.rank), 0)
-               + coalesce(cast(1.0 as double precision) * l.coverage / (20 + l.rank), 0) as fused_score
-    from dense_ranked d full join lexical_ranked l on l.id = d.id
-), best as (
-    select * from fused
-    order by fused_score desc, dense_rank nulls last, lexical_rank nulls last, id
-    limit 10
-)
-select m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
-       m.updated_at, m.occurred_from, m.occurred_to,
-       case when m.embedding_model = {model} then 1 - (m.embedding <=> {vector}) end as similarity,
-       f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.fused_score
-from best f join memory_records m
-    on m.id = f.id and m.tenant_id = {tenant} and m.user_id = {user}
-order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id"""
-
-# The dense ranking alone, as the service runs it (HNSW may serve it), and the exact ranking (no index can).
-DENSE = """select m.id from memory_records m
-where {filters} and m.embedding_model = {model}
-order by m.embedding <=> {vector} limit {candidates}"""
-EXACT = """select m.id from memory_records m
-where {filters} and m.embedding_model = {model}
-order by (m.embedding <=> {vector}) + 0, m.id limit 10"""
-
-LEXICAL = "with " + LEXICAL_CTES + " select id, score from lexical"
+LEXICAL = "with " + search_sql.lexical() + "\nselect id, score from lexical"
 
 
 def tx_settings(ef=None):
-    return ("select set_config('plan_cache_mode', 'force_custom_plan', true), "
-            f"set_config('hnsw.ef_search', '{ef or EF_SEARCH}', true) \\g /dev/null")
+    """The service's settings statement, run first in each transaction."""
+    return search_sql.bind(search_sql.SETTINGS, {"efSearch": str(ef or EF_SEARCH)}) + " \\g /dev/null"
 
 
 TX_SETTINGS = tx_settings()
-
-
-def lit(s):
-    return "'" + s.replace("'", "''") + "'"
 
 
 class Query:
@@ -134,18 +73,24 @@ class Query:
         self.cls, self.user, self.text, self.vector = cls, user, text, vector
 
     def params(self, tenant):
+        """The statement's named parameters as HybridSearchRepository binds them for GET /memory?query=..&limit=10
+        with the default settings. The query texts are content words and name no month with its year, so the
+        period ranking has no period (QueryPeriod)."""
         if isinstance(self.vector, str):     # a vector literal as the service bound it (replay)
-            vec = f"cast({lit(self.vector)} as vector)"
+            vec = self.vector
         else:
-            vec = "cast('[" + ",".join("%.6f" % x for x in self.vector) + "]' as vector)"
-        filters = FILTERS.format(tenant=f"cast({lit(tenant)} as uuid)", user=lit(self.user),
-                                 kinds=", ".join(lit(k) for k in datagen.KINDS))
-        return dict(filters=filters, vector=vec, model=lit(datagen.EMBEDDING_MODEL), text=lit(self.text),
-                    candidates=CANDIDATES, rarity_sample=RARITY_SAMPLE, tenant=f"cast({lit(tenant)} as uuid)",
-                    user=lit(self.user))
+            vec = "[" + ",".join("%.6f" % x for x in self.vector) + "]"
+        return {"tenantId": search_sql.Cast(tenant, "uuid"), "userId": self.user, "kinds": KINDS,
+                "excludedTurnIds": search_sql.Cast("{}", "uuid[]"), "speaker": None, "sessionId": None,
+                "from": None, "to": None, "asOf": None, "includeSuperseded": False,
+                "vector": search_sql.Cast(vec, "vector"), "model": datagen.EMBEDDING_MODEL, "text": self.text,
+                "normalization": 0, "denseCandidates": CANDIDATES, "lexicalCandidates": CANDIDATES,
+                "denseWeight": 1.0, "lexicalWeight": 1.0, "rrfK": 20, "periodWeight": 1.0, "recencyWeight": 0.0,
+                "periodFrom": None, "periodTo": None, "periodCandidates": 0, "raritySample": RARITY_SAMPLE,
+                "limit": 10}
 
     def sql(self, tenant, template=SQL):
-        return template.format(**self.params(tenant))
+        return search_sql.bind(template, self.params(tenant))
 
 
 def pct(xs, q):
@@ -210,9 +155,9 @@ def recall(url, tenant, queries, ef=None):
     """recall@10 of the dense ranking (as the service runs it) against exact search, per query."""
     parts = [session_prelude()]
     for i, q in enumerate(queries):
-        p = q.params(tenant)
-        parts.append(f"begin;\n{tx_settings(ef)}\n\\echo @@D {i}\n{DENSE.format(**p)};\n"
-                     f"\\echo @@X {i}\n{EXACT.format(**p)};\ncommit;\n")
+        statement = q.sql(tenant, DENSE)
+        parts.append(f"begin;\n{tx_settings(ef)}\n\\echo @@D {i}\n{statement};\n"
+                     f"{EXACT_SETTINGS}\n\\echo @@X {i}\n{statement};\ncommit;\n")
     out = run_psql(url, "".join(parts))
     dense, exact, cur = {}, {}, None
     for line in out.splitlines():

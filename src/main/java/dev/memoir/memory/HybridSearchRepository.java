@@ -1,5 +1,9 @@
 package dev.memoir.memory;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -44,158 +48,19 @@ import org.springframework.stereotype.Repository;
 @Repository
 class HybridSearchRepository {
 
-    private static final String FILTERS = """
-            m.tenant_id = :tenantId and m.user_id = :userId and m.kind in (:kinds)
-              and not (m.turn_ids && :excludedTurnIds)
-              and (cast(:speaker as text) is null or m.speaker = cast(:speaker as text))
-              and (cast(:sessionId as uuid) is null or m.session_id = cast(:sessionId as uuid))
-              and (cast(:from as timestamptz) is null or m.occurred_to >= cast(:from as timestamptz))
-              and (cast(:to as timestamptz) is null or m.occurred_from < cast(:to as timestamptz))
-              and (m.expires_at is null or m.expires_at > now())
-              and (cast(:includeSuperseded as boolean)
-                   or (cast(:asOf as timestamptz) is null and m.valid_to is null)
-                   or (m.occurred_from <= cast(:asOf as timestamptz)
-                       and (m.valid_to is null or m.valid_to > cast(:asOf as timestamptz))))""";
-
-    /**
-     * A memory's columns as views show them, with the memories it superseded (on the partial index of V32). The
-     * user is named by parameter, not by the row: then the planner reads that one partition.
-     */
-    private static final String COLUMNS = """
-            m.id, m.kind, m.topic, m.speaker, m.text, m.session_id, m.turn_ids, m.version, m.created_at,
-            m.updated_at, m.occurred_from, m.occurred_to, m.valid_to, m.superseded_by, m.expires_at,
-            array(select s.id from memory_records s
-                  where s.tenant_id = :tenantId and s.user_id = :userId and s.superseded_by = m.id
-                  order by s.valid_to, s.id) as supersedes""";
-
-    /** The lexical candidates ranked by one of PostgreSQL's ranking functions, which know no word rarity. */
-    private static final String LEXICAL_BY_FUNCTION = """
-            lexical as (
-                select m.id, %2$s(m.search_vector, q.query, :normalization) as score
-                from memory_records m,
-                     (select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query) q
-                where %1$s and m.search_vector @@ q.query
-                order by score desc, m.id
-                limit :lexicalCandidates
-            )""";
-
-    /**
-     * The lexical candidates ranked by the rarity of the query words they contain, as BM25 weighs them: each
-     * word counts ln(1 + (n - df + 0.5) / (df + 0.5)), df being how many of n of the user's memories hold it.
-     * The counts come from the user's newest memories, at most {@code raritySample} of them (all of them for most
-     * users), so a name in every greeting counts for little and "Copenhagen" for much. The newest, not any: read
-     * in the order of the user's index, the sample costs the same for every user, where an unordered one was
-     * planned as a scan of the partition for a user who fills most of it (scale benchmark, run 7). Every memory
-     * holding any query word is read and scored, so the cost grows with how many of the user's memories hold one
-     * (bounding the rows read per word was measured slower for mid-sized users: docs/scale-benchmark.md, run 5).
-     * Ties go to ts_rank, which counts repetitions. The weights are materialised: inlined into the per-row sum,
-     * PostgreSQL would count the sample again for every candidate.
-     */
-    private static final String LEXICAL_BY_RARITY = """
-            sample as (
-                select m.search_vector from memory_records m where %1$s
-                order by m.created_at desc limit :raritySample
-            ), terms as materialized (
-                select distinct lexeme, quote_literal(lexeme)::tsquery as query
-                from unnest(tsvector_to_array(to_tsvector('english', :text))) as lexeme
-            ), weights as materialized (
-                select t.query, ln(1 + ((select count(*) from sample) - count(s.search_vector) + 0.5)
-                                       / (count(s.search_vector) + 0.5)) as idf
-                from terms t left join sample s on s.search_vector @@ t.query
-                group by t.lexeme, t.query
-            ), lexical as (
-                select m.id, (select sum(w.idf) from weights w where m.search_vector @@ w.query) as score,
-                       ts_rank(m.search_vector, q.query, :normalization) as tie
-                from memory_records m,
-                     (select replace(plainto_tsquery('english', :text)::text, ' & ', ' | ')::tsquery as query) q
-                where %1$s and m.search_vector @@ q.query
-                order by score desc nulls last, tie desc, m.id
-                limit :lexicalCandidates
-            )""";
-
-    /**
-     * The dense candidates: the memories nearest by their own vector, and those nearest by one of their passages
-     * (V29: a long memory's passages), each memory at its best distance, with the passage that gave it (none for
-     * its own vector). Each side is its own HNSW scan of the user's partition, filtered alike.
-     */
-    private static final String SQL = """
-            with dense as (
-                select id, min(distance) as distance, (array_agg(passage order by distance))[1] as passage
-                from (
-                    (select m.id, m.embedding <=> :vector as distance, null::int as passage
-                     from memory_records m
-                     where %1$s and m.embedding_model = :model
-                     order by m.embedding <=> :vector
-                     limit :denseCandidates)
-                    union all
-                    (select p.memory_id, p.embedding <=> :vector, p.position
-                     from memory_passages p
-                     join memory_records m on m.id = p.memory_id and m.tenant_id = p.tenant_id and m.user_id = p.user_id
-                     where p.tenant_id = :tenantId and p.user_id = :userId and p.embedding_model = :model and %1$s
-                     order by p.embedding <=> :vector
-                     limit :denseCandidates)
-                ) candidates
-                group by id
-                order by distance, id
-                limit :denseCandidates
-            ), dense_ranked as (
-                select id, distance, passage, row_number() over (order by distance, id) as rank from dense
-            ), period_ranked as (
-                select id, row_number() over (order by distance, id) as rank
-                from (select m.id, m.embedding <=> :vector as distance
-                      from memory_records m
-                      where %1$s and m.embedding_model = :model
-                        and m.occurred_from >= cast(:periodFrom as timestamptz)
-                        and m.occurred_from < cast(:periodTo as timestamptz)
-                      order by m.embedding <=> :vector
-                      limit :periodCandidates) in_period
-            ), %2$s, lexical_ranked as (
-                select id, score, row_number() over (order by score desc, id) as rank, %3$s as coverage
-                from lexical
-            ), fused as (
-                select coalesce(d.id, l.id, t.id) as id, d.rank as dense_rank, 1 - d.distance as dense_score,
-                       d.passage, l.rank as lexical_rank, l.score as lexical_score, l.coverage as lexical_coverage,
-                       t.rank as period_rank,
-                       coalesce(:denseWeight / (:rrfK + d.rank), 0)
-                           + coalesce(:lexicalWeight * l.coverage / (:rrfK + l.rank), 0)
-                           + coalesce(:periodWeight / (:rrfK + t.rank), 0) as fused_score
-                from dense_ranked d full join lexical_ranked l on l.id = d.id
-                full join period_ranked t on t.id = coalesce(d.id, l.id)
-            ), %5$s, best as (
-                select * from ranked
-                order by fused_score desc, dense_rank nulls last, lexical_rank nulls last, id
-                limit :limit
-            )
-            select %4$s,
-                   case when m.embedding_model = :model
-                        then greatest(1 - (m.embedding <=> :vector), coalesce(f.dense_score, -1)) end as similarity,
-                   f.dense_rank, f.dense_score, f.lexical_rank, f.lexical_score, f.lexical_coverage, f.period_rank,
-                   f.recency_rank, f.fused_score,
-                   f.passage, p.start_char as passage_start, p.end_char as passage_end
-            from best f join memory_records m
-                on m.id = f.id and m.tenant_id = :tenantId and m.user_id = :userId
-            left join memory_passages p
-                on p.memory_id = f.id and p.position = f.passage and p.tenant_id = :tenantId and p.user_id = :userId
-            order by f.fused_score desc, f.dense_rank nulls last, f.lexical_rank nulls last, m.id""";
-
-    private static final String RANKED = """
-            ranked as (select *, null::bigint as recency_rank from fused)""";
-
-    /**
-     * A fourth ranking, when memoir.search.recency-weight is above 0: the fused candidates by when their dialogue
-     * began, newest first, so that of two memories about the same thing the newer gains. Each candidate is looked
-     * up by its key for its date.
-     */
-    private static final String RANKED_WITH_RECENCY = """
-            dated as (
-                select f.*, row_number() over (order by m.occurred_from desc, f.id) as recency_rank
-                from fused f join memory_records m
-                    on m.id = f.id and m.tenant_id = :tenantId and m.user_id = :userId
-            ), ranked as (
-                select id, dense_rank, dense_score, passage, lexical_rank, lexical_score, lexical_coverage,
-                       period_rank, recency_rank, fused_score + :recencyWeight / (:rrfK + recency_rank) as fused_score
-                from dated
-            )""";
+    // The statement's parts, in src/main/resources/sql/memory-search/ (each file says what it is and which
+    // placeholders it takes). bench/scale/search_sql.py composes the same files for the scale benchmark's raw SQL,
+    // so a change to how they are composed goes there too.
+    private static final String FILTERS = part("filters");
+    private static final String COLUMNS = part("columns");
+    private static final String DENSE = part("dense");
+    private static final String LEXICAL_BY_FUNCTION = part("lexical-by-function");
+    private static final String LEXICAL_BY_RARITY = part("lexical-by-rarity");
+    private static final String LEXICAL_COVERAGE = part("lexical-coverage");
+    private static final String RANKED = part("ranked");
+    private static final String RANKED_WITH_RECENCY = part("ranked-with-recency");
+    private static final String SEARCH = part("search");
+    private static final String SETTINGS = part("settings");
 
     private final NamedParameterJdbcTemplate jdbc;
     private final SearchProperties properties;
@@ -204,14 +69,39 @@ class HybridSearchRepository {
     HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
         this.jdbc = jdbc;
         this.properties = properties;
+        this.sql = statement(properties);
+    }
+
+    /** The search statement for these settings, composed of its parts. */
+    static String statement(SearchProperties properties) {
         boolean rarity = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY;
         String lexical = rarity ? LEXICAL_BY_RARITY.formatted(FILTERS)
                 : LEXICAL_BY_FUNCTION.formatted(FILTERS, properties.lexicalRanking().function());
-        // The share of the query's word rarity that a memory holds: 1 when it holds every query word.
         String coverage = rarity && properties.fusion() == SearchProperties.Fusion.COVERAGE_WEIGHTED
-                ? "score / nullif((select sum(w.idf) from weights w), 0)" : "1";
-        this.sql = SQL.formatted(FILTERS, lexical, coverage, COLUMNS,
-                properties.recencyWeight() > 0 ? RANKED_WITH_RECENCY : RANKED);
+                ? LEXICAL_COVERAGE : "1";
+        return SEARCH.formatted(FILTERS, lexical, coverage, COLUMNS,
+                properties.recencyWeight() > 0 ? RANKED_WITH_RECENCY : RANKED, DENSE.formatted(FILTERS));
+    }
+
+    /**
+     * One part of the statement without its header comment, read once when the class loads: a part missing from
+     * the classpath stops the service at startup, not at its first search.
+     */
+    private static String part(String name) {
+        String path = "sql/memory-search/" + name + ".sql";
+        try (InputStream in = HybridSearchRepository.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("The search statement's part " + path + " is not on the classpath");
+            }
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            int body = 0;
+            while (body < lines.size() && (lines.get(body).startsWith("--") || lines.get(body).isBlank())) {
+                body++;
+            }
+            return String.join("\n", lines.subList(body, lines.size()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + path, e);
+        }
     }
 
     /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
@@ -287,13 +177,8 @@ class HybridSearchRepository {
                 .addValue("periodCandidates", period == null ? 0 : candidates)
                 .addValue("raritySample", properties.raritySample())
                 .addValue("limit", search.limit());
-        // No parallel workers: when a big user fills most of its partition, the planner read the rarity sample with
-        // a parallel sequential scan whose workers took 60 ms to start for 4 ms of reading (scale benchmark, run 7).
-        jdbc.queryForList("select set_config('plan_cache_mode', 'force_custom_plan', true), "
-                        + "set_config('max_parallel_workers_per_gather', '0', true), "
-                        + "set_config('hnsw.ef_search', :efSearch, true)",
-                new MapSqlParameterSource("efSearch",
-                        String.valueOf(Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor())))));
+        jdbc.queryForList(SETTINGS, new MapSqlParameterSource("efSearch",
+                String.valueOf(Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor())))));
         return new Prepared(sql, params);
     }
 
