@@ -6,12 +6,13 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.VisibleText;
 
 record ChatRequest(
         @Schema(description = "An open session of the calling tenant") @NotNull UUID sessionId,
         @Schema(description = "The user's message", example = "Please always answer me in French.")
-        @NotBlank @VisibleText @Size(max = 32000) String message,
+        @NotBlank @VisibleText @Size(max = FieldConstraints.CHAT_MESSAGE) String message,
         @Schema(description = "Answer by reasoning step by step over memory (R^3) for this message; omitted, the "
                 + "session's setting decides", example = "false") Boolean reasoning) {
 }

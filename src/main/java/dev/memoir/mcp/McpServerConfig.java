@@ -6,6 +6,7 @@ import java.util.Map;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.SyncToolSpecification;
+import jakarta.validation.Validator;
 
 import org.springframework.ai.mcp.server.common.autoconfigure.properties.McpServerStreamableHttpProperties;
 import org.springframework.ai.mcp.server.webmvc.transport.WebMvcStatelessServerTransport;
@@ -38,8 +39,13 @@ class McpServerConfig {
                 .build();
     }
 
+    /**
+     * The tools {@link MemoryTools} declares. Registered here rather than by the starter's annotation scanner
+     * (switched off in application.yml), whose call handlers would neither validate the arguments nor answer
+     * errors as the REST API does.
+     */
     @Bean
-    List<SyncToolSpecification> memoirTools(MemoryTools tools) {
-        return tools.specifications();
+    List<SyncToolSpecification> memoirTools(MemoryTools tools, Validator validator, JsonMapper json) {
+        return new ValidatingToolProvider(List.of(tools), validator, json).getToolSpecifications();
     }
 }

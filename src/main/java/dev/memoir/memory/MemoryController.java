@@ -31,6 +31,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.UserIdentifier;
 
@@ -97,13 +98,14 @@ class MemoryController {
             @Parameter(description = "The user whose memories to read", required = true)
             @RequestParam @UserIdentifier String userId,
             @Parameter(description = "Words to search the memories for") @RequestParam(required = false)
-            @Size(max = 4000) String query,
+            @Size(max = FieldConstraints.SEARCH_QUERY) String query,
             @Parameter(description = "Only these kinds (repeatable); all kinds when omitted")
             @RequestParam(required = false) Set<MemoryKind> kind,
             @Parameter(description = "Memories per page (or search results), 1 to 100")
-            @RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit,
+            @RequestParam(defaultValue = "20") @Min(1) @Max(FieldConstraints.MEMORY_PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
-                    + "page. Not with a query.") @RequestParam(required = false) @Size(max = 1000) String cursor,
+                    + "page. Not with a query.") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR)
+            String cursor,
             @Parameter(description = "Rankings to use with a query: hybrid (default), dense or lexical",
                     schema = @Schema(allowableValues = {"hybrid", "dense", "lexical"}))
             @RequestParam(required = false) SearchMode mode,

@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.VisibleText;
 
@@ -16,10 +17,11 @@ import tools.jackson.databind.JsonNode;
 @Schema(description = "A change of a memory: only the fields given change (JSON merge patch)")
 record MemoryUpdate(
         @Schema(description = "New text; the memory is re-embedded and its old text kept as a revision")
-        @Pattern(regexp = "(?s).*\\S.*", message = "must not be blank") @VisibleText @Size(max = 20000) String text,
+        @Pattern(regexp = "(?s).*\\S.*", message = "must not be blank") @VisibleText
+        @Size(max = FieldConstraints.MEMORY_TEXT) String text,
         @Schema(description = "The user's memories this one supersedes from now on, replacing the previous set; [] "
                 + "makes the ones it superseded live again. Only the user's own live fact-bearing memories.")
-        @Size(max = 100) List<UUID> supersedes,
+        @Size(max = FieldConstraints.SUPERSEDED_MEMORIES) List<UUID> supersedes,
         // A JSON node, not an Instant: null (clear the expiry) and absent (keep it) must be told apart.
         @Schema(description = "When the memory expires (ISO-8601, in the future); null clears the expiry",
                 implementation = Instant.class, example = "2025-01-01T00:00:00Z")
