@@ -1,18 +1,13 @@
 package dev.memoir.memory;
 
-import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
 
+import dev.memoir.web.WireNameAttributeConverter;
+
 @Converter(autoApply = true)
-class SpeakerConverter implements AttributeConverter<Speaker, String> {
+class SpeakerConverter extends WireNameAttributeConverter<Speaker> {
 
-    @Override
-    public String convertToDatabaseColumn(Speaker speaker) {
-        return speaker == null ? null : speaker.wireName();
-    }
-
-    @Override
-    public Speaker convertToEntityAttribute(String value) {
-        return value == null ? null : Speaker.fromWireName(value);
+    SpeakerConverter() {
+        super(Speaker.class);
     }
 }
