@@ -3,9 +3,9 @@
 -- the user's memories hold it. The counts come from the user's newest memories, at most :raritySample of them (all
 -- of them for most users), so a name in every greeting counts for little and "Copenhagen" for much. The newest,
 -- not any: read in the order of the user's index, the sample costs the same for every user, where an unordered one
--- was planned as a scan of the partition for a user who fills most of it (scale benchmark, run 7). Every memory
--- holding any query word is read and scored, so the cost grows with how many of the user's memories hold one
--- (bounding the rows read per word was measured slower for mid-sized users: docs/scale-benchmark.md, run 5).
+-- was planned as a scan of the partition for a user who fills most of it. Every memory holding any query word is
+-- read and scored, so the cost grows with how many of the user's memories hold one (bounding the rows read per
+-- word was slower for mid-sized users: docs/scale-benchmark.md).
 -- Ties go to ts_rank, which counts repetitions. The weights are materialised: inlined into the per-row sum,
 -- PostgreSQL would count the sample again for every candidate.
 -- %1$s: filters.sql. Named parameters: :raritySample :text :normalization :lexicalCandidates.

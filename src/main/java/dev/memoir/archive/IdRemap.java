@@ -2,6 +2,7 @@ package dev.memoir.archive;
 
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,7 +32,7 @@ final class IdRemap {
         return UUID.nameUUIDFromBytes(bytes.array());
     }
 
-    java.util.List<UUID> map(java.util.List<UUID> old) {
+    List<UUID> map(List<UUID> old) {
         return old == null ? null : old.stream().map(this::map).toList();
     }
 

@@ -3,6 +3,8 @@ package dev.memoir.archive;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -80,8 +82,8 @@ class UserArchiveController {
             @Parameter(description = "The user to import as") @PathVariable @UserIdentifier String userId,
             InputStream body) throws IOException {
         UserImporter.Imported imported = importer.restore(tenant, userId, body);
-        return ResponseEntity.created(URI.create("/memory?userId=" + java.net.URLEncoder.encode(userId,
-                        java.nio.charset.StandardCharsets.UTF_8)))
+        return ResponseEntity.created(URI.create("/memory?userId=" + URLEncoder.encode(userId,
+                        StandardCharsets.UTF_8)))
                 .body(new ImportedUser(imported.userId(), imported.counts(), imported.reembedded()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.memoir.archive;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,7 +73,7 @@ class UserImporter {
     }
 
     Imported restore(TenantId tenant, String userId, InputStream archive) {
-        InputStream buffered = new java.io.BufferedInputStream(archive, 1 << 16);
+        InputStream buffered = new BufferedInputStream(archive, 1 << 16);
         return Observation.createNotStarted("memoir.import", observations)
                 .lowCardinalityKeyValue("memoir.import.what", "user-archive")
                 .observe(() -> transaction.execute(status -> new Run(tenant, userId, buffered).run()));

@@ -2,10 +2,12 @@ package dev.memoir.chat;
 
 import java.util.UUID;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.VisibleText;
 

@@ -7,8 +7,8 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.session.NewTurn;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.Role;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;

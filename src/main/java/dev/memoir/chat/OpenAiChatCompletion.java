@@ -1,6 +1,7 @@
 package dev.memoir.chat;
 
 import java.util.List;
+import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -21,7 +22,7 @@ record OpenAiChatCompletion(String id, String object, long created, String model
     }
 
     /** The session used, the turns stored and the memories the reply was given. */
-    record Memoir(java.util.UUID sessionId, java.util.UUID userTurnId, java.util.UUID turnId, boolean remembered,
+    record Memoir(UUID sessionId, UUID userTurnId, UUID turnId, boolean remembered,
             List<UsedMemory> memories) {
     }
 }

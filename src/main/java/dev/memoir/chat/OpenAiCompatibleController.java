@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import jakarta.validation.Valid;
+
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -12,7 +14,6 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.validation.Valid;
 
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -23,6 +24,8 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.TokenCounter;
@@ -59,7 +62,7 @@ class OpenAiCompatibleController {
     record ModelList(String object, List<Model> data) {
     }
 
-    record Model(String id, String object, long created, @com.fasterxml.jackson.annotation.JsonProperty("owned_by")
+    record Model(String id, String object, long created, @JsonProperty("owned_by")
             String ownedBy) {
     }
 

@@ -11,6 +11,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -47,7 +48,7 @@ class OpenAiErrors {
         var field = ex.getBindingResult().getFieldErrors().stream().findFirst();
         return error(HttpStatus.BAD_REQUEST, "invalid-request",
                 field.map(f -> f.getField() + ": " + f.getDefaultMessage()).orElse("The request is invalid"),
-                field.map(org.springframework.validation.FieldError::getField).orElse(null));
+                field.map(FieldError::getField).orElse(null));
     }
 
     @ExceptionHandler({HttpMessageNotReadableException.class, MethodArgumentTypeMismatchException.class})

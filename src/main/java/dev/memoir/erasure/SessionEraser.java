@@ -5,12 +5,12 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.memory.MemoryErasure;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.session.SessionForDeletion;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.memory.MemoryErasure;
 
 /**
  * Deletes one session with what was derived from it alone, in one transaction: its turns (and the episodes,

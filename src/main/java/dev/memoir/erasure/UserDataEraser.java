@@ -3,11 +3,11 @@ package dev.memoir.erasure;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.memory.MemoryErasure;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.session.ErasedSessions;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.memory.MemoryErasure;
 
 /**
  * Erases everything stored for one user of a tenant, in one transaction: sessions and turns (with what hangs off

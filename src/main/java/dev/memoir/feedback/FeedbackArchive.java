@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import javax.sql.DataSource;
+
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -39,7 +41,7 @@ public class FeedbackArchive {
 
     private final NamedParameterJdbcTemplate jdbc;
 
-    FeedbackArchive(javax.sql.DataSource dataSource) {
+    FeedbackArchive(DataSource dataSource) {
         this.jdbc = StreamingJdbc.of(dataSource);
     }
 

@@ -6,15 +6,15 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.memoir.retrieval.RamProperties;
+import dev.memoir.llm.TextEmbedder;
 import dev.memoir.reranker.Reranker;
+import dev.memoir.retrieval.RamProperties;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.session.RepliedTurn;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
-import dev.memoir.llm.TextEmbedder;
 
 /**
  * Learning from the user's feedback on a reply (RAM). The feedback is stored first, so that a failing

@@ -1,11 +1,16 @@
 package dev.memoir.feedback;
 
+import java.util.Locale;
 import java.util.UUID;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 
 import dev.memoir.web.VisibleText;
 import dev.memoir.web.WireNames;
@@ -27,12 +32,12 @@ record FeedbackRequest(
     enum Verdict {
         CORRECT, INCORRECT;
 
-        @com.fasterxml.jackson.annotation.JsonValue
+        @JsonValue
         String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
-        @com.fasterxml.jackson.annotation.JsonCreator
+        @JsonCreator
         static Verdict fromWireName(String value) {
             return WireNames.parse(Verdict.class, value, "verdict");
         }

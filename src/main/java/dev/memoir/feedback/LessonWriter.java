@@ -9,21 +9,21 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Service;
 
-import dev.memoir.retrieval.RamProperties;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearch;
+import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.NewMemory;
-import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
+import dev.memoir.retrieval.RamProperties;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.memory.MemorySearches;
 
 /**
  * Writes what an ended episode taught into memory (RAM's memory reflection): the model writes a reflected memory

@@ -1,5 +1,6 @@
 package dev.memoir.feedback;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -43,7 +44,7 @@ class ReplyTraces {
             List<UUID> given = trace.getMemoryIds();
             double[] scores = trace.getScores();
             List<UUID> cited = trace.getCitedIds();
-            List<ReplyTraceView.GivenMemory> memories = new java.util.ArrayList<>();
+            List<ReplyTraceView.GivenMemory> memories = new ArrayList<>();
             for (int i = 0; i < given.size(); i++) {
                 memories.add(new ReplyTraceView.GivenMemory(given.get(i), i < scores.length ? scores[i] : 0,
                         cited.contains(given.get(i))));

@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
@@ -45,7 +46,7 @@ class JobRuns {
         return count == null ? 0 : count;
     }
 
-    void forgetSessions(java.util.Collection<UUID> sessionIds) {
+    void forgetSessions(Collection<UUID> sessionIds) {
         if (!sessionIds.isEmpty()) {
             jdbc.update("delete from job_runs where session_id = any(?)", (Object) sessionIds.toArray(UUID[]::new));
         }

@@ -2,6 +2,7 @@ package dev.memoir.jobs;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,8 +22,8 @@ import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.Execution;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.Priority;
-import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -61,7 +62,7 @@ public class Jobs {
     }
 
     /** Forgets the outcomes of these sessions' memory jobs: part of deleting the sessions. */
-    public void forgetSessions(java.util.Collection<UUID> sessionIds) {
+    public void forgetSessions(Collection<UUID> sessionIds) {
         runs.forgetSessions(sessionIds);
     }
 

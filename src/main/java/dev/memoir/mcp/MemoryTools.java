@@ -8,13 +8,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import io.modelcontextprotocol.common.McpTransportContext;
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.Size;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 import org.springframework.ai.mcp.annotation.McpTool;
 import org.springframework.ai.mcp.annotation.McpTool.McpAnnotations;
@@ -30,6 +31,7 @@ import dev.memoir.memory.MemoryChange;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryList;
 import dev.memoir.memory.MemorySearch;
+import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
@@ -40,7 +42,6 @@ import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.UserIdentifier;
 import dev.memoir.web.VisibleText;
-import dev.memoir.memory.MemorySearches;
 
 /**
  * Memoir's MCP tools: a user's memory to add, search, list, read, edit and delete, export and import, and a chat

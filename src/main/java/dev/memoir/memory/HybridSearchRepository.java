@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -26,8 +27,8 @@ import org.springframework.stereotype.Repository;
  * ranking (the query's words OR-ed, on the GIN index) of the same user's memories, fused by reciprocal rank.
  * Tenant, user and every filter apply inside both rankings, so no other user's row is ever ranked or returned.
  * Because the words are OR-ed, a memory sharing one common word with the question gets a lexical rank too; by
- * default its rank counts only in proportion to the share of the query's word rarity it holds (retrieval
- * benchmark, recall@1/5/10: 42.4/62.1/73.8 with plain fusion, 48.5/69.6/76.9 weighted; docs/benchmarks.md).
+ * default its rank counts only in proportion to the share of the query's word rarity it holds, which ranks the
+ * right memory higher than plain fusion does (docs/benchmarks.md#retrieval-quality).
  *
  * <p>The plan matters more than the SQL: a cached generic plan cannot know whether the user has forty memories
  * (an exact scan of them is cheapest and exact) or a hundred thousand (the HNSW index is the only fast way), so
@@ -36,7 +37,7 @@ import org.springframework.stereotype.Repository;
  * statement, the final join included, reads only the partition that holds that user (V27). Only the best
  * {@code limit} fused candidates are joined back to their rows: where a partition has no statistics yet, the
  * planner may look each one up through the user's index instead of the key, and then each costs a scan of the
- * user's rows (retrieval benchmark on a database without autovacuum: hybrid p50 28.8 ms instead of 10).
+ * user's rows.
  *
  * <p>A question that names a month with its year ({@link QueryPeriod}) gets a third ranking: the memories whose
  * dialogue began in that period, nearest first, fused like the other two, so that "What did Melanie buy in October
@@ -246,7 +247,7 @@ class HybridSearchRepository {
         return pgObject("vector", Vectors.literal(embedding));
     }
 
-    private static PGobject uuidArray(java.util.Collection<UUID> ids) {
+    private static PGobject uuidArray(Collection<UUID> ids) {
         return pgObject("uuid[]", ids.stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}")));
     }
 

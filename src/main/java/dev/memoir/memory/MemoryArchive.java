@@ -17,6 +17,9 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import javax.sql.DataSource;
+
+import org.postgresql.util.PGobject;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -26,9 +29,9 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.StreamingJdbc;
-import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.StreamingJdbc;
 
 /**
  * A user's memories as a user archive carries them, with their revisions and passages: read as streams in the
@@ -67,7 +70,7 @@ public class MemoryArchive {
     private final AdvisoryLocks locks;
     private final MemoryRecordRepository records;
 
-    MemoryArchive(javax.sql.DataSource dataSource, TextEmbedder embedder, MemoryPassages passages,
+    MemoryArchive(DataSource dataSource, TextEmbedder embedder, MemoryPassages passages,
             MemoryRecordRepository records, AdvisoryLocks locks) {
         this.locks = locks;
         this.records = records;
@@ -290,9 +293,9 @@ public class MemoryArchive {
         return array == null ? List.of() : Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
     }
 
-    private static org.postgresql.util.PGobject uuidArray(List<UUID> ids) {
+    private static PGobject uuidArray(List<UUID> ids) {
         try {
-            org.postgresql.util.PGobject object = new org.postgresql.util.PGobject();
+            PGobject object = new PGobject();
             object.setType("uuid[]");
             object.setValue((ids == null ? List.<UUID>of() : ids).stream().map(UUID::toString)
                     .collect(Collectors.joining(",", "{", "}")));

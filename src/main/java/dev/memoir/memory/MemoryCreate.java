@@ -4,9 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
+
+import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.UserIdentifier;

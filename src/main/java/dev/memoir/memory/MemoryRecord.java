@@ -1,7 +1,9 @@
 package dev.memoir.memory;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.UUID;
 
@@ -130,7 +132,7 @@ class MemoryRecord {
     /** Sets or clears (null) when the memory expires. */
     void expireAt(Instant when) {
         // As PostgreSQL stores it, so that the answer to the change is what every later read shows.
-        this.expiresAt = when == null ? null : when.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        this.expiresAt = when == null ? null : when.truncatedTo(ChronoUnit.MICROS);
     }
 
     Instant getExpiresAt() {
@@ -191,7 +193,7 @@ class MemoryRecord {
 
     /** Adds turns that the memory now also rests on, keeping dialogue order of first appearance. */
     void addProvenance(List<UUID> moreTurnIds) {
-        java.util.LinkedHashSet<UUID> union = new java.util.LinkedHashSet<>(getTurnIds());
+        LinkedHashSet<UUID> union = new LinkedHashSet<>(getTurnIds());
         union.addAll(moreTurnIds);
         this.turnIds = union.toArray(UUID[]::new);
     }

@@ -1,14 +1,15 @@
 package dev.memoir.memory;
 
-import jakarta.persistence.LockModeType;
-
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import jakarta.persistence.LockModeType;
+
 import org.springframework.data.jpa.repository.JpaRepository;
-import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Lock;
+import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
 interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
@@ -39,5 +40,5 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId "
             + "and m.sessionId = :sessionId and m.kind in :kinds")
-    int deleteAllOfSession(UUID tenantId, String userId, UUID sessionId, java.util.Collection<MemoryKind> kinds);
+    int deleteAllOfSession(UUID tenantId, String userId, UUID sessionId, Collection<MemoryKind> kinds);
 }

@@ -2,8 +2,13 @@ package dev.memoir.memory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,12 +25,9 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
-import dev.memoir.llm.EmbeddingProperties;
 import dev.memoir.llm.EmbeddedDocument;
+import dev.memoir.llm.EmbeddingProperties;
 import dev.memoir.llm.TextEmbedder;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Re-embeds memories stored by another embedding model than the configured one, as a durable background job in
@@ -136,7 +138,7 @@ class MemoryReembedder {
                 }
                 return updated;
             });
-            long done = java.util.Arrays.stream(counts).filter(c -> c > 0).count();
+            long done = Arrays.stream(counts).filter(c -> c > 0).count();
             reembedded.increment(done);
             after = batch.getLast().id();
             processedAny = true;

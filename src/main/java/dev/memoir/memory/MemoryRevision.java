@@ -1,12 +1,17 @@
 package dev.memoir.memory;
 
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 
 import dev.memoir.memory.MemoryRevisionView.Absorbed;
 
@@ -33,8 +38,8 @@ class MemoryRevision {
 
     private String absorbedText;
 
-    @org.hibernate.annotations.JdbcTypeCode(org.hibernate.type.SqlTypes.ARRAY)
-    @jakarta.persistence.Column(columnDefinition = "uuid[]")
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(columnDefinition = "uuid[]")
     private UUID[] absorbedTurnIds;
 
     private Instant createdAt;
@@ -54,7 +59,7 @@ class MemoryRevision {
         this.createdAt = createdAt;
     }
 
-    MemoryRevision absorbing(String text, java.util.List<UUID> turnIds) {
+    MemoryRevision absorbing(String text, List<UUID> turnIds) {
         this.absorbedText = text;
         this.absorbedTurnIds = turnIds.toArray(UUID[]::new);
         return this;
@@ -62,7 +67,7 @@ class MemoryRevision {
 
     MemoryRevisionView view() {
         return new MemoryRevisionView(version, text, sessionId, reason,
-                absorbedText == null ? null : new Absorbed(absorbedText, java.util.Arrays.asList(absorbedTurnIds)),
+                absorbedText == null ? null : new Absorbed(absorbedText, Arrays.asList(absorbedTurnIds)),
                 createdAt);
     }
 }

@@ -4,11 +4,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
@@ -19,12 +22,12 @@ import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.Cursor;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.NotFoundException;
 import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.ClockSkew;
+import dev.memoir.web.Cursor;
 import dev.memoir.web.Hashes;
+import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.NotFoundException;
 
 /**
  * Stores memories and their versions: what Memoir's pipelines write, revise, merge and supersede, and what a
@@ -158,7 +161,7 @@ public class MemoryStore {
      * a live one: a chain of supersessions can then never loop.
      */
     private void replaceSupersedes(TenantId tenant, MemoryRecord by, List<UUID> ids) {
-        Set<UUID> wanted = new java.util.LinkedHashSet<>(ids);
+        Set<UUID> wanted = new LinkedHashSet<>(ids);
         if (!wanted.isEmpty() && !by.getKind().factBearing()) {
             throw new InvalidRequestException("supersedes", "only " + MemoryKind.FACT_BEARING + " memories supersede "
                     + "others; this one is a " + by.getKind() + " memory");
@@ -168,7 +171,7 @@ public class MemoryStore {
         }
         records.flush();
         Map<UUID, Supersessions.Row> found = new HashMap<>();
-        Set<UUID> locked = new java.util.HashSet<>(wanted);
+        Set<UUID> locked = new HashSet<>(wanted);
         locked.add(by.getId());
         // Read as locked now, not as this transaction first loaded it: another change may have superseded it since.
         supersessions.lock(by.getTenantId(), locked).forEach(row -> found.put(row.id(), row));
@@ -300,7 +303,7 @@ public class MemoryStore {
     public MemoryView update(TenantId tenant, UUID id, MemoryChange change) {
         if (change.supersedes() != null) {
             // Every row the change locks, in id order first: two changes naming each other cannot deadlock.
-            Set<UUID> rows = new java.util.HashSet<>(change.supersedes());
+            Set<UUID> rows = new HashSet<>(change.supersedes());
             rows.add(id);
             supersessions.lock(tenant.value(), rows);
         }
@@ -410,7 +413,7 @@ public class MemoryStore {
         List<MemoryRevisionView> fetched = revisions.existsByMemoryId(id)
                 ? revisions.findByMemoryIdAndVersionLessThanOrderByVersionDesc(id, below, Limit.of(limit + 1))
                         .stream().map(MemoryRevision::view).toList()
-                : java.util.stream.Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
+                : Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
                         "created", null, record.getCreatedAt())).filter(r -> r.version() < below).toList();
         Cursor.Page<MemoryRevisionView> page = Cursor.page(fetched, limit,
                 r -> Cursor.encode("revisions", id, r.version()));

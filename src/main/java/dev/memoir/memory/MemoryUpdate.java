@@ -1,13 +1,15 @@
 package dev.memoir.memory;
 
 import java.time.Instant;
-import java.util.List;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.UUID;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.VisibleText;

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
@@ -50,7 +51,7 @@ public class SupersessionJudge {
 
     /** As {@link #judge(TenantId, String, String, Instant, List)}, against memories of some fact-bearing kinds. */
     public Supersession judge(TenantId tenant, String userId, String text, Instant said, List<UUID> excluded,
-            java.util.Set<MemoryKind> kinds) {
+            Set<MemoryKind> kinds) {
         if (!properties.enabled()) {
             return Supersession.NONE;
         }

@@ -1,7 +1,9 @@
 package dev.memoir.memory;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -72,7 +74,7 @@ class Supersessions {
         if (ids.isEmpty()) {
             return 0;
         }
-        java.util.Set<UUID> rows = new java.util.HashSet<>(ids);
+        Set<UUID> rows = new HashSet<>(ids);
         rows.add(by);
         boolean live = lock(tenantId, rows).stream()
                 .anyMatch(row -> row.id().equals(by) && row.userId().equals(userId) && row.supersededBy() == null);

@@ -2,6 +2,7 @@ package dev.memoir.reranker;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,7 +95,7 @@ public class Reranker {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void recordFeedback(TenantId tenant, String userId, UUID turnId, RerankTrace trace,
-            java.util.Collection<UUID> givenIds, java.util.Collection<UUID> citedIds) {
+            Collection<UUID> givenIds, Collection<UUID> citedIds) {
         List<UUID> shown = trace.shownIds().stream().filter(givenIds::contains).toList();
         List<UUID> cited = trace.shownIds().stream().filter(citedIds::contains).toList();
         feedback.save(new RerankerFeedback(tenant.value(), userId, turnId, trace.query(), trace.candidateIds(),
@@ -130,7 +131,7 @@ public class Reranker {
     }
 
     /** Forgets what replies among these turns taught; part of deleting their session. */
-    public int deleteFeedbackOfTurns(TenantId tenant, java.util.Collection<UUID> turnIds) {
+    public int deleteFeedbackOfTurns(TenantId tenant, Collection<UUID> turnIds) {
         return turnIds.isEmpty() ? 0 : feedback.deleteAllOfTurns(tenant.value(), turnIds);
     }
 

@@ -1,6 +1,8 @@
 package dev.memoir.reranker;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.data.domain.Limit;
@@ -14,7 +16,7 @@ interface RerankerFeedbackRepository extends JpaRepository<RerankerFeedback, UUI
 
     long countByTenantIdAndTrainedAtIsNull(UUID tenantId);
 
-    java.util.Optional<RerankerFeedback> findFirstByTenantIdAndTurnIdOrderByCreatedAtAsc(UUID tenantId, UUID turnId);
+    Optional<RerankerFeedback> findFirstByTenantIdAndTurnIdOrderByCreatedAtAsc(UUID tenantId, UUID turnId);
 
     long countByTenantId(UUID tenantId);
 
@@ -26,7 +28,7 @@ interface RerankerFeedbackRepository extends JpaRepository<RerankerFeedback, UUI
 
     @Modifying
     @Query("delete from RerankerFeedback f where f.tenantId = :tenantId and f.turnId in :turnIds")
-    int deleteAllOfTurns(UUID tenantId, java.util.Collection<UUID> turnIds);
+    int deleteAllOfTurns(UUID tenantId, Collection<UUID> turnIds);
 
     @Modifying
     @Query("update RerankerFeedback f set f.trainedAt = current_timestamp where f.tenantId = :tenantId "

@@ -1,6 +1,9 @@
 package dev.memoir.reranker;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -75,9 +78,9 @@ class RerankerInspector {
     @Transactional(readOnly = true)
     RerankerHistory history(TenantId tenant, int replies) {
         List<RerankerFeedback> recent = feedback.findByTenantIdOrderByCreatedAtDesc(tenant.value(), Limit.of(replies));
-        Map<Long, List<RerankerFeedback>> byVersion = new java.util.LinkedHashMap<>();
+        Map<Long, List<RerankerFeedback>> byVersion = new LinkedHashMap<>();
         for (RerankerFeedback reply : recent.reversed()) {
-            byVersion.computeIfAbsent(reply.getModelVersion(), v -> new java.util.ArrayList<>()).add(reply);
+            byVersion.computeIfAbsent(reply.getModelVersion(), v -> new ArrayList<>()).add(reply);
         }
         List<RerankerHistory.Period> periods = byVersion.entrySet().stream().map(entry -> {
             List<RerankerFeedback> served = entry.getValue();
@@ -100,7 +103,7 @@ class RerankerInspector {
                     citedTotal == 0 ? null : (double) inTopK / citedTotal,
                     citedTotal == 0 ? null : (double) inRetrievalTopK / citedTotal,
                     served.getFirst().getCreatedAt(), served.getLast().getCreatedAt());
-        }).sorted(java.util.Comparator.comparing(RerankerHistory.Period::from)).toList();
+        }).sorted(Comparator.comparing(RerankerHistory.Period::from)).toList();
         return new RerankerHistory(recent.size(), periods);
     }
 

@@ -3,6 +3,9 @@ package dev.memoir.retention;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -13,12 +16,9 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.RetentionRule;
 import dev.memoir.memory.MemoryPurge;
+import dev.memoir.memory.RetentionRule;
 
 /**
  * Deletes expired memories and those past their retention, completely (revisions, passages and provenance with

@@ -1,6 +1,8 @@
 package dev.memoir.retention;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,6 +22,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.RetentionRule;
@@ -49,7 +53,7 @@ class RetentionController {
     record RetentionUpdate(@Schema(description = "ISO-8601 duration, at least a minute; null keeps this tenant's "
             + "memories of the kind for good. Required: an empty body is refused, not read as null",
             example = "P30D", requiredMode = Schema.RequiredMode.REQUIRED)
-            @com.fasterxml.jackson.annotation.JsonProperty(required = true) Duration keepFor) {
+            @JsonProperty(required = true) Duration keepFor) {
     }
 
     private final TenantRetentions rules;
@@ -70,9 +74,9 @@ class RetentionController {
     TenantRetention get(OperatorAccess operator, @PathVariable UUID tenantId) {
         requireTenant(tenantId);
         Map<MemoryKind, Duration> defaults = properties.byKind();
-        Map<MemoryKind, RetentionRule> own = new java.util.EnumMap<>(MemoryKind.class);
+        Map<MemoryKind, RetentionRule> own = new EnumMap<>(MemoryKind.class);
         rules.of(tenantId).forEach(rule -> own.put(rule.kind(), rule));
-        return new TenantRetention(tenantId, java.util.Arrays.stream(MemoryKind.values())
+        return new TenantRetention(tenantId, Arrays.stream(MemoryKind.values())
                 .map(kind -> own.containsKey(kind)
                         ? new KindRetention(kind, own.get(kind).keepFor(), "tenant")
                         : new KindRetention(kind, defaults.get(kind), "default"))

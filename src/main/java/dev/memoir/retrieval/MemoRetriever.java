@@ -13,10 +13,10 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
 import dev.memoir.session.SessionRef;
-import dev.memoir.memory.MemorySearches;
 
 /**
  * MemoChat memo retrieval: the memos nearest to the message are shown to the model as numbered topic

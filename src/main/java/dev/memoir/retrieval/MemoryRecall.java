@@ -3,10 +3,10 @@ package dev.memoir.retrieval;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.Optional;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
@@ -15,13 +15,13 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
-import dev.memoir.memory.MemorySearches;
 
 /**
  * Everything a reply may draw on, for the kinds the session reads, in the order the prompt gives it: the user's

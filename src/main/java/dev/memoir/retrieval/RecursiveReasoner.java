@@ -1,6 +1,8 @@
 package dev.memoir.retrieval;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,19 +12,19 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import org.springframework.stereotype.Service;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-
-import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.memory.MemorySearches;
 
 /**
  * Recursive reasoning-based retrieval, R^3 (RAM): the model thinks step by step, searching the user's
@@ -71,7 +73,7 @@ public class RecursiveReasoner {
      * @param excludedTurnIds turns whose memories are not searched: the question and replies already in view
      */
     public Reasoning reason(TenantId tenant, String userId, String question, List<EarlierAnswer> earlier,
-            java.util.Collection<UUID> excludedTurnIds) {
+            Collection<UUID> excludedTurnIds) {
         List<Step> steps = new ArrayList<>();
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
         List<String> earlierTrials = describe(earlier);
@@ -110,7 +112,7 @@ public class RecursiveReasoner {
 
     private static Reasoning done(List<Step> steps, String inference, Map<UUID, ScoredMemory> found) {
         List<ScoredMemory> memories = found.values().stream()
-                .sorted(java.util.Comparator.comparingDouble(ScoredMemory::score).reversed()).toList();
+                .sorted(Comparator.comparingDouble(ScoredMemory::score).reversed()).toList();
         return new Reasoning(List.copyOf(steps), inference, memories);
     }
 

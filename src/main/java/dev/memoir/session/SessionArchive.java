@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import javax.sql.DataSource;
+
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -17,8 +19,8 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.StreamingJdbc;
 import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.StreamingJdbc;
 
 /**
  * A user's sessions and turns as a user archive carries them: read as streams, oldest first, and written back
@@ -40,7 +42,7 @@ public class SessionArchive {
 
     private final NamedParameterJdbcTemplate jdbc;
 
-    SessionArchive(javax.sql.DataSource dataSource) {
+    SessionArchive(DataSource dataSource) {
         this.jdbc = StreamingJdbc.of(dataSource);
     }
 

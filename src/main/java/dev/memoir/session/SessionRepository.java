@@ -30,7 +30,7 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     /** Open sessions without a turn since the cutoff, longest idle first. */
     @Query("select s.id from Session s where s.status = dev.memoir.session.SessionStatus.OPEN "
             + "and s.updatedAt < :cutoff order by s.updatedAt, s.id")
-    List<UUID> findIdleOpen(java.time.Instant cutoff, Limit limit);
+    List<UUID> findIdleOpen(Instant cutoff, Limit limit);
 
     List<Session> findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(UUID tenantId, String userId, Limit limit);
 

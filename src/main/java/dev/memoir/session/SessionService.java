@@ -2,6 +2,8 @@ package dev.memoir.session;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -18,11 +20,11 @@ import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.Cursor;
 import dev.memoir.web.FieldError;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
-import dev.memoir.web.AdvisoryLocks;
 
 /**
  * Sessions and their turns. The methods that take a {@link TenantId} serve a caller's request and check that the
@@ -218,7 +220,7 @@ public class SessionService {
     @Transactional(readOnly = true)
     public List<TurnView> turnsByIds(List<UUID> ids) {
         return turns.findAllById(ids).stream().map(Turn::view)
-                .sorted(java.util.Comparator.comparing(TurnView::sessionId).thenComparingInt(TurnView::seq))
+                .sorted(Comparator.comparing(TurnView::sessionId).thenComparingInt(TurnView::seq))
                 .toList();
     }
 
@@ -342,7 +344,7 @@ public class SessionService {
 
     private static List<TurnView> oldestFirst(List<Turn> newestFirst) {
         List<TurnView> views = new ArrayList<>(newestFirst.stream().map(Turn::view).toList());
-        java.util.Collections.reverse(views);
+        Collections.reverse(views);
         return views;
     }
 

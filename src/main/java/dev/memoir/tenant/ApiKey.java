@@ -1,6 +1,7 @@
 package dev.memoir.tenant;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 
 import jakarta.persistence.Entity;
@@ -32,7 +33,7 @@ class ApiKey {
         this.tenantId = tenantId;
         this.keyHash = keyHash;
         this.keyPrefix = keyPrefix;
-        this.createdAt = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        this.createdAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
     }
 
     UUID getId() {
@@ -51,7 +52,7 @@ class ApiKey {
     void revoke() {
         if (revokedAt == null) {
             // PostgreSQL keeps microseconds: the time answered now is the time listed later.
-            revokedAt = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+            revokedAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
         }
     }
 

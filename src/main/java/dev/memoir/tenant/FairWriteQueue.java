@@ -12,10 +12,10 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
-import org.springframework.stereotype.Component;
-
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.stereotype.Component;
 
 /**
  * The writing requests this instance works on at once ({@link TenantLimits#concurrentWrites()}), shared fairly

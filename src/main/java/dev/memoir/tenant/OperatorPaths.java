@@ -1,5 +1,6 @@
 package dev.memoir.tenant;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -59,7 +60,7 @@ final class OperatorPaths {
 
     /** Decodes every valid %XX escape and keeps malformed ones as they are, so one bad escape cannot hide another. */
     private static String decode(String path) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(path.length());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(path.length());
         int i = 0;
         while (i < path.length()) {
             char c = path.charAt(i);

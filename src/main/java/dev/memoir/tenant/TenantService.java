@@ -34,7 +34,7 @@ class TenantService {
 
     /**
      * Keys are looked up on every request, never cached, so a revoked key is refused from its revocation on. One
-     * plain query: through a JPA repository and its transaction, the lookup was a tenth of an import's own work
+     * plain query: through a JPA repository and its transaction, the lookup was a large part of an import's own work
      * (docs/benchmarks.md#import-speed).
      */
     Optional<TenantId> authenticate(String key) {

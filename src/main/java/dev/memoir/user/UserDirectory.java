@@ -10,13 +10,13 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
+import dev.memoir.memory.MemoryUsers;
 import dev.memoir.memory.UserMemories;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.SessionUsers;
 import dev.memoir.session.UserSessions;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.Cursor;
-import dev.memoir.memory.MemoryUsers;
-import dev.memoir.session.SessionUsers;
 
 /**
  * A tenant's users. There is no user table: a user exists through their sessions and memories (a user may have

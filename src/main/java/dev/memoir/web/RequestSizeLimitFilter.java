@@ -1,6 +1,7 @@
 package dev.memoir.web;
 
 import java.io.IOException;
+import java.util.regex.Pattern;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -13,6 +14,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -25,8 +27,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
 class RequestSizeLimitFilter extends OncePerRequestFilter {
 
-    private static final java.util.regex.Pattern ARCHIVE_IMPORT =
-            java.util.regex.Pattern.compile("/users/[^/]+/import/?");
+    private static final Pattern ARCHIVE_IMPORT =
+            Pattern.compile("/users/[^/]+/import/?");
 
     private final long maxRequestBytes;
     private final long maxArchiveBytes;
@@ -50,7 +52,7 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
         chain.doFilter(new LimitedRequest(request, maxBytes), response);
     }
 
-    private static org.springframework.http.ProblemDetail tooLarge(long maxBytes) {
+    private static ProblemDetail tooLarge(long maxBytes) {
         return Problems.of(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
                 "The request body is larger than the allowed " + maxBytes + " bytes");
     }

@@ -1,9 +1,15 @@
 package dev.memoir.web;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -55,7 +61,7 @@ class RequestTextFilter extends OncePerRequestFilter {
         }
         if (!errors.isEmpty()) {
             String detail = errors.stream().map(e -> e.field() + " " + e.message())
-                    .collect(java.util.stream.Collectors.joining("; "));
+                    .collect(Collectors.joining("; "));
             ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", detail);
             problem.setProperty("errors", errors);
             problemWriter.write(request, response, problem);
@@ -66,7 +72,7 @@ class RequestTextFilter extends OncePerRequestFilter {
 
     /** Percent escapes that do not decode to UTF-8 text: the servlet container may drop such parameters silently. */
     private static boolean hasMalformedEscape(String rawQuery) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (int i = 0; i < rawQuery.length(); i++) {
             char c = rawQuery.charAt(i);
             if (c == '%' && i + 2 < rawQuery.length() && Character.digit(rawQuery.charAt(i + 1), 16) >= 0
@@ -80,12 +86,12 @@ class RequestTextFilter extends OncePerRequestFilter {
             }
         }
         try {
-            java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()));
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray()));
             return false;
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             return true;
         }
     }

@@ -14,14 +14,14 @@ import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.NewMemory;
 import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
-import dev.memoir.memory.NewMemory;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 

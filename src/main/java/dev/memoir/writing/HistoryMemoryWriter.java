@@ -5,13 +5,13 @@ import java.util.List;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.TurnsArriving;
 import dev.memoir.session.TurnsRecorded;
-import dev.memoir.llm.TextEmbedder;
 
 /**
  * Writes a history record ("role: content") for every stored turn, in the transaction that stores the turns, so

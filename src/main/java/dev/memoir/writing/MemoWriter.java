@@ -9,15 +9,15 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.PromptValues;
 import dev.memoir.llm.ModelCallException;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 

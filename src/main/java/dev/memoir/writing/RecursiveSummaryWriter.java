@@ -12,10 +12,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.PromptValues;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.ModelStep;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;

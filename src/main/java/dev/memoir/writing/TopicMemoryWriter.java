@@ -2,6 +2,7 @@ package dev.memoir.writing;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -14,24 +15,24 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.PromptValues;
 import dev.memoir.llm.ContextWindow;
+import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
-import dev.memoir.memory.Supersession;
-import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.Speaker;
+import dev.memoir.memory.Supersession;
+import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
-import dev.memoir.memory.MemorySearches;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -61,7 +62,7 @@ class TopicMemoryWriter {
     private final MemorySearches searches;
     private final SupersessionJudge supersessionJudge;
 
-    private static final Set<MemoryKind> NOT_TOPIC = java.util.EnumSet.of(MemoryKind.CONDITIONAL,
+    private static final Set<MemoryKind> NOT_TOPIC = EnumSet.of(MemoryKind.CONDITIONAL,
             MemoryKind.REFLECTED, MemoryKind.FACT);
 
     TopicMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,

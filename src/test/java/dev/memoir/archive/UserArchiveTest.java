@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -156,9 +157,9 @@ class UserArchiveTest extends IntegrationTest {
         assertThat(listings(otherKey, "ada-moved").replace("ada-moved", "ada")).isEqualTo(listings(key, "ada"));
         String again = export(otherKey, "ada-moved");
         assertThat(again.lines().count()).isEqualTo(archive.lines().count());
-        assertThat(UUID_TEXT.matcher(again).results().map(java.util.regex.MatchResult::group).collect(Collectors.toSet()))
+        assertThat(UUID_TEXT.matcher(again).results().map(MatchResult::group).collect(Collectors.toSet()))
                 .as("every id is new").doesNotContainAnyElementsOf(
-                        UUID_TEXT.matcher(archive).results().map(java.util.regex.MatchResult::group).collect(Collectors.toSet()));
+                        UUID_TEXT.matcher(archive).results().map(MatchResult::group).collect(Collectors.toSet()));
     }
 
     @Test

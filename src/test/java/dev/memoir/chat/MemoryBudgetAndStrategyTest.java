@@ -2,6 +2,8 @@ package dev.memoir.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +64,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
         int given = reply.body().path("memories").size();
         assertThat(given).isBetween(1, 19);
         // Each memory shows the day its turn was said.
-        assertThat(system).contains("[Memory]:\n1. [history, " + java.time.LocalDate.now(java.time.ZoneOffset.UTC));
+        assertThat(system).contains("[Memory]:\n1. [history, " + LocalDate.now(ZoneOffset.UTC));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -153,7 +154,7 @@ class ModelFailureTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "u", null);
         AtomicInteger attempts = new AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean healthy = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean healthy = new AtomicBoolean();
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"ok\", \"remember\": true}"));
         onModelCall(call -> call.is(Step.CONDITIONAL_MEMORY) && call.mentions(tag), call -> {

@@ -2,6 +2,10 @@ package dev.memoir.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,12 +15,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * A model server's refusal reaches the person who can act on it: its own message in the 502's detail, in a job's
@@ -118,12 +122,12 @@ class ModelServerErrorsTest extends IntegrationTest {
 
     @Test
     void theFakeRefusesAnotherModelAsOllamaDoes() throws Exception {
-        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder()
-                .uri(java.net.URI.create(fake.baseUrl() + "/chat/completions"))
+        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder()
+                .uri(URI.create(fake.baseUrl() + "/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Memoir-Step", "reply")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"model\": \"gpt-5-mini\", \"max_tokens\": 10, "
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\": \"gpt-5-mini\", \"max_tokens\": 10, "
                         + "\"messages\": [{\"role\": \"user\", \"content\": \"Hi " + tag + "\"}]}"))
-                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                .build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.body()).contains("model \\\"gpt-5-mini\\\" not found, try pulling it first");

@@ -3,6 +3,7 @@ package dev.memoir.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import com.openai.client.OpenAIClient;
 import com.openai.errors.BadRequestException;
+import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
@@ -36,7 +38,7 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
     private List<JsonNode> turnsOf(String key, String user) {
         JsonNode sessions = api.get(key, "/sessions?userId=" + user).body().path("items");
         assertThat(sessions).hasSize(1);
-        List<JsonNode> turns = new java.util.ArrayList<>();
+        List<JsonNode> turns = new ArrayList<>();
         api.get(key, "/sessions/" + sessions.get(0).path("id").asString()).body().path("turns").forEach(turns::add);
         return turns;
     }
@@ -124,7 +126,7 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
     @Test
     void errorsRaisedBeforeTheControllerAlsoUseOpenAisErrorBody() {
         assertThatThrownBy(() -> client("not-a-key").models().list())
-                .isInstanceOf(com.openai.errors.UnauthorizedException.class)
+                .isInstanceOf(UnauthorizedException.class)
                 .hasMessageContaining("Unknown or revoked API key");
 
         Api.Response noKey = api.send("POST", "/v1/chat/completions", null,

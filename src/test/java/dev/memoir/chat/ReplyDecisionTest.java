@@ -2,13 +2,16 @@ package dev.memoir.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+import java.util.Optional;
+
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.llm.LenientJson;
 
 class ReplyDecisionTest {
 
-    private static java.util.Optional<ReplyDecision> read(String json) {
+    private static Optional<ReplyDecision> read(String json) {
         return ReplyDecision.read(LenientJson.object(json).orElseThrow());
     }
 
@@ -31,6 +34,6 @@ class ReplyDecisionTest {
     @Test
     void citationsOutOfIntRangeAreSkippedInsteadOfFailingTheReply() {
         assertThat(read("{\"reply\": \"Hi\", \"citations\": [2147483648, 1, \"99999999999\", 2]}"))
-                .contains(new ReplyDecision("Hi", false, java.util.List.of(1, 2)));
+                .contains(new ReplyDecision("Hi", false, List.of(1, 2)));
     }
 }

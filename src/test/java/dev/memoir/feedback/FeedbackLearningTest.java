@@ -2,8 +2,11 @@ package dev.memoir.feedback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -244,11 +247,11 @@ class FeedbackLearningTest extends IntegrationTest {
         userWithAStaleFact();
         Api.Response reply = askWhereTheBandFormed(tag, "Lisbon.");
         String[] answers = {"Madrid.", "A small village by the sea near Tromsø.", "Under the Eiffel tower in Paris."};
-        java.util.concurrent.atomic.AtomicInteger trial = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger trial = new AtomicInteger();
         onModelCall(call -> call.is(Step.REASONING_STEP) && call.mentions(tag), call -> Answer.json(
                 "{\"thought\": \"guess\", \"action\": \"finish\", \"argument\": \"" + answers[trial.getAndIncrement()] + "\"}"));
 
-        List<String> outcomes = new java.util.ArrayList<>();
+        List<String> outcomes = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             outcomes.add(feedback(reply.text("turnId"), "\"verdict\": \"incorrect\", \"hint\": \"Think north.\"")
                     .text("outcome"));
@@ -285,7 +288,7 @@ class FeedbackLearningTest extends IntegrationTest {
                 {"search", "Portugal prime minister"}, {"finish", "Luis Montenegro"}};
         onModelCall(call -> call.is(Step.REASONING_STEP) && call.mentions(tag), call -> {
             String scratchpad = call.lastUserMessage().substring(call.lastUserMessage().indexOf(question));
-            int done = (int) java.util.regex.Pattern.compile("Observation \\d+:").matcher(scratchpad).results().count();
+            int done = (int) Pattern.compile("Observation \\d+:").matcher(scratchpad).results().count();
             return Answer.json("{\"thought\": \"step " + done + "\", \"action\": \"" + plan[done][0]
                     + "\", \"argument\": \"" + plan[done][1] + "\"}");
         });

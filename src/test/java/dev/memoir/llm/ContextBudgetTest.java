@@ -2,6 +2,7 @@ package dev.memoir.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -14,8 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
@@ -23,6 +22,8 @@ import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Prose;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * No request exceeds the model's context, whatever Memoir has to show: every step is driven with the largest
@@ -170,7 +171,7 @@ class ContextBudgetTest extends IntegrationTest {
     }
 
     private void awaitJobsDone(String session) {
-        eventually().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
+        eventually().atMost(Duration.ofSeconds(60)).until(() -> {
             List<String> states = new ArrayList<>();
             for (JsonNode job : api.get(key, "/sessions/" + session).body().path("jobs")) {
                 states.add(job.path("state").asString());

@@ -37,10 +37,10 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
+import dev.memoir.support.FakeOpenAiServer;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import dev.memoir.support.FakeOpenAiServer;
 
 /**
  * Every model step of the application, found as the {@link ModelStep} constants in the main code: each has its own

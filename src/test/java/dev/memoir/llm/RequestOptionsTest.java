@@ -10,6 +10,7 @@ import java.util.UUID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.openai.OpenAiChatModel;
@@ -93,7 +94,7 @@ class RequestOptionsTest {
 
     @Test
     void aContextTooSmallForAStepsInstructionsStopsTheServiceWithTheReason() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> window(model(OpenAiChatOptions.builder()),
+        Assertions.assertThatThrownBy(() -> window(model(OpenAiChatOptions.builder()),
                         properties(1024, 512)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("memoir.model.context-tokens 1024");
     }

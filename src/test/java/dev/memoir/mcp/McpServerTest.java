@@ -154,7 +154,7 @@ class McpServerTest extends IntegrationTest {
                 List.of("not-a-uuid")), "supersedes");
 
         String id = berlin.path("id").asString();
-        String soon = java.time.Instant.now().plus(Duration.ofDays(1)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+        String soon = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS)
                 .toString();
         assertThat(ok(call(mcp, "update_memory", "id", id, "expiresAt", soon)).path("expiresAt").asString())
                 .isEqualTo(soon);

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -18,6 +19,7 @@ import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 class AddedMemoryTest extends IntegrationTest {
 
@@ -72,7 +74,7 @@ class AddedMemoryTest extends IntegrationTest {
         Instant from = Instant.parse(created.text("occurredFrom"));
         assertThat(from).isAfterOrEqualTo(before).isBeforeOrEqualTo(Instant.now());
         assertThat(Instant.parse(api.get(key, "/memory/" + created.text("id")).text("occurredFrom")))
-                .isCloseTo(from, org.assertj.core.api.Assertions.within(1, ChronoUnit.MILLIS));
+                .isCloseTo(from, Assertions.within(1, ChronoUnit.MILLIS));
     }
 
     @Test
@@ -239,6 +241,6 @@ class AddedMemoryTest extends IntegrationTest {
     }
 
     private static JsonNode parse(String body) {
-        return tools.jackson.databind.json.JsonMapper.builder().build().readTree(body);
+        return JsonMapper.builder().build().readTree(body);
     }
 }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+
 import tools.jackson.databind.JsonNode;
 
 class HybridSearchTest extends IntegrationTest {
@@ -103,7 +105,7 @@ class HybridSearchTest extends IntegrationTest {
         double lexical = first.path("lexicalRank").isNull() ? 0
                 : first.path("lexicalCoverage").asDouble() / (20 + first.path("lexicalRank").asInt());
         assertThat(first.path("fusedScore").asDouble()).isCloseTo(dense + lexical + 1.0 / 21,
-                org.assertj.core.data.Offset.offset(1e-9));
+                Offset.offset(1e-9));
 
         List<JsonNode> noMonth = items(api.get(key, "/memory?userId=shopper&kind=history&explain=true&limit=8"
                 + "&query=What%20did%20I%20buy%3F"));
@@ -137,7 +139,7 @@ class HybridSearchTest extends IntegrationTest {
         JsonNode everyWord = found.stream().filter(m -> m.path("text").asString().endsWith("last spring"))
                 .findFirst().orElseThrow().path("explanation");
         assertThat(everyWord.path("lexicalCoverage").asDouble()).isCloseTo(1.0,
-                org.assertj.core.data.Offset.offset(1e-9));
+                Offset.offset(1e-9));
         List<JsonNode> greetings = found.stream().filter(m -> m.path("text").asString().contains("Hi Melanie"))
                 .map(m -> m.path("explanation")).toList();
         assertThat(greetings).isNotEmpty().allSatisfy(why -> {
@@ -146,7 +148,7 @@ class HybridSearchTest extends IntegrationTest {
             double dense = why.path("denseRank").isNull() ? 0 : 1.0 / (20 + why.path("denseRank").asInt());
             assertThat(why.path("fusedScore").asDouble()).isCloseTo(
                     dense + why.path("lexicalCoverage").asDouble() / (20 + why.path("lexicalRank").asInt()),
-                    org.assertj.core.data.Offset.offset(1e-9));
+                    Offset.offset(1e-9));
         });
         assertThat(found.getFirst().path("text").asString()).endsWith("last spring");
     }
@@ -169,7 +171,7 @@ class HybridSearchTest extends IntegrationTest {
         assertThat(top.path("lexicalCoverage").asDouble()).isBetween(0.0, 1.0);
         assertThat(top.path("fusedScore").asDouble()).isCloseTo(
                 1.0 / (20 + top.path("denseRank").asInt()) + top.path("lexicalCoverage").asDouble() / 21,
-                org.assertj.core.data.Offset.offset(1e-9));
+                Offset.offset(1e-9));
         JsonNode unmatched = results.getLast().path("explanation");
         assertThat(unmatched.path("lexicalRank").isNull()).isTrue();
         assertThat(unmatched.path("denseRank").asInt()).isPositive();

@@ -11,11 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import tools.jackson.databind.JsonNode;
-
+import dev.memoir.llm.TextEmbedder;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Prose;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * A memory longer than one passage (memoir.embedding.passage-tokens, 256) is also embedded passage by passage, and
@@ -96,7 +97,7 @@ class PassageSearchTest extends IntegrationTest {
     }
 
     @Autowired
-    dev.memoir.llm.TextEmbedder embedder;
+    TextEmbedder embedder;
 
     private int nearestPassage(JsonNode memory, String question) {
         return jdbc.sql("select position from memory_passages where memory_id = ? and user_id = ? "

@@ -17,6 +17,8 @@ import dev.memoir.llm.TextEmbedder;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 
+import tools.jackson.databind.JsonNode;
+
 /**
  * After a change of embedding model, memories of the old model are re-embedded by a durable job: it waits in
  * PostgreSQL while no job runner is up (a restart), search finds the waiting memories by their words meanwhile,
@@ -70,7 +72,7 @@ class ReembeddingTest extends IntegrationTest {
         eventually().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql(
                 "select count(*) from memory_records where session_id = cast(? as uuid) and embedding_model = ?")
                 .params(sessionUuid, embedder.modelName()).query(Integer.class).single() == 4);
-        List<tools.jackson.databind.JsonNode> dense = items(api.get(key,
+        List<JsonNode> dense = items(api.get(key,
                 "/memory?userId=rex&mode=dense&query=Who%20grew%20saffron%3F&limit=1"));
         assertThat(dense).extracting(m -> m.path("text").asString())
                 .containsExactly("User: My grandmother grew saffron crocuses in Kozani.");

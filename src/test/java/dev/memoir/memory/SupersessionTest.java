@@ -4,15 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.llm.TextEmbedder;
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.tenant.TenantId;
 
 import tools.jackson.databind.JsonNode;
 
@@ -305,16 +311,16 @@ class SupersessionTest extends IntegrationTest {
     SearchProperties searchDefaults;
 
     @Autowired
-    org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate namedJdbc;
+    NamedParameterJdbcTemplate namedJdbc;
 
     @Autowired
-    org.springframework.transaction.support.TransactionTemplate transaction;
+    TransactionTemplate transaction;
 
     @Autowired
     MemorySearches searches;
 
     @Autowired
-    dev.memoir.llm.TextEmbedder embedder;
+    TextEmbedder embedder;
 
     @Test
     void aRecencyWeightRanksTheNewerOfTwoEquallyCloseMemoriesFirstAndExplainsIt() {
@@ -323,14 +329,14 @@ class SupersessionTest extends IntegrationTest {
                 "\"supersedes\": []").text("id");
         String newer = add(key, "ova", "Ova's favourite tea is green tea, " + tag, "2024-01-01T00:00:00Z",
                 "\"supersedes\": []").text("id");
-        dev.memoir.tenant.TenantId tenant = new dev.memoir.tenant.TenantId(jdbc.sql(
+        TenantId tenant = new TenantId(jdbc.sql(
                 "select tenant_id from memory_records where id = cast(:id as uuid)").param("id", older)
                 .query(UUID.class).single());
         SearchProperties d = searchDefaults;
         HybridSearchRepository withRecency = new HybridSearchRepository(namedJdbc, new SearchProperties(d.mode(),
                 d.rrfK(), d.denseWeight(), d.lexicalWeight(), d.candidates(), d.lexicalRanking(),
                 d.lexicalNormalization(), d.efSearchFactor(), d.raritySample(), d.fusion(), d.periodWeight(), 5.0));
-        MemorySearch search = MemorySearch.of(tenant, "ova", java.util.Set.of(MemoryKind.FACT),
+        MemorySearch search = MemorySearch.of(tenant, "ova", Set.of(MemoryKind.FACT),
                 searches.query("favourite tea " + tag), 2);
 
         List<HybridSearchRepository.Hit> hits = transaction.execute(
@@ -342,7 +348,7 @@ class SupersessionTest extends IntegrationTest {
     }
 
     @Autowired
-    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+    JdbcClient jdbc;
 
     private long jobsWaiting(String id) {
         return jdbc.sql("select count(*) from scheduled_tasks where task_instance = :id").param("id", id)

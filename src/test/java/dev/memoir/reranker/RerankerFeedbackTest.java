@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.UUID;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -14,6 +15,7 @@ import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 class RerankerFeedbackTest extends IntegrationTest {
 
@@ -67,7 +69,7 @@ class RerankerFeedbackTest extends IntegrationTest {
         JsonNode status = status(tenant[0]);
         assertThat(status.path("feedback").asInt()).isEqualTo(1);
         assertThat(status.path("averageReward").asDouble())
-                .isEqualTo((1.0 - (memories.size() - 1)) / memories.size(), org.assertj.core.data.Offset.offset(1e-9));
+                .isEqualTo((1.0 - (memories.size() - 1)) / memories.size(), Offset.offset(1e-9));
 
         JsonNode erased = api.send("DELETE", "/memory?userId=tom", tenant[0], null).body();
         assertThat(erased.path("rerankerFeedback").asInt()).isEqualTo(1);
@@ -75,7 +77,7 @@ class RerankerFeedbackTest extends IntegrationTest {
     }
 
     private static JsonNode tree(int[] values) {
-        var node = tools.jackson.databind.json.JsonMapper.builder().build().createObjectNode();
+        var node = JsonMapper.builder().build().createObjectNode();
         node.put("candidates", values[0]);
         node.put("shown", values[1]);
         node.put("citedFirst", values[2]);

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -163,7 +164,7 @@ class RerankerLearningTest {
             for (int d = 0; d < DIMENSIONS; d++) {
                 cosine += e.query()[d] * e.candidates().get(i)[d];
             }
-            assertThat(scores[i]).isCloseTo(cosine, org.assertj.core.data.Offset.offset(1e-5));
+            assertThat(scores[i]).isCloseTo(cosine, Offset.offset(1e-5));
         }
     }
 

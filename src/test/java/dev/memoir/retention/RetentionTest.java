@@ -4,20 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
-
-import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryPurge;
 import dev.memoir.memory.RetentionRule;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
 
 class RetentionTest extends IntegrationTest {
 
@@ -56,8 +59,8 @@ class RetentionTest extends IntegrationTest {
                 .query(Long.class).single();
     }
 
-    private static tools.jackson.databind.JsonNode kind(Api.Response retention, String kind) {
-        for (tools.jackson.databind.JsonNode entry : retention.body().path("kinds")) {
+    private static JsonNode kind(Api.Response retention, String kind) {
+        for (JsonNode entry : retention.body().path("kinds")) {
             if (entry.path("kind").asString().equals(kind)) {
                 return entry;
             }
@@ -121,7 +124,7 @@ class RetentionTest extends IntegrationTest {
         assertThat(garbled.raw()).contains("expiresAt");
         String soon = Instant.now().plus(Duration.ofHours(1)).toString();
         Api.Response set = api.send("PATCH", "/memory/" + id, tenant.key(), "{\"expiresAt\": \"" + soon + "\"}");
-        Instant stored = Instant.parse(soon).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        Instant stored = Instant.parse(soon).truncatedTo(ChronoUnit.MICROS);
         assertThat(Instant.parse(set.text("expiresAt"))).as("as every later read shows it").isEqualTo(stored);
         assertThat(Instant.parse(api.send("PATCH", "/memory/" + id, tenant.key(), "{\"text\": \"Bea is in Porto "
                 + tag + "\"}").text("expiresAt"))).as("a new text keeps the expiry").isEqualTo(stored);

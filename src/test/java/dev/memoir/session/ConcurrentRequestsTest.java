@@ -2,6 +2,12 @@ package dev.memoir.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +18,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +35,7 @@ class ConcurrentRequestsTest extends IntegrationTest {
 
     private final String tag = UUID.randomUUID().toString();
 
-    private static <T> List<T> all(int count, java.util.function.IntFunction<Callable<T>> task) throws Exception {
+    private static <T> List<T> all(int count, IntFunction<Callable<T>> task) throws Exception {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<T>> futures = new ArrayList<>();
             for (int i = 0; i < count; i++) {
@@ -139,18 +147,18 @@ class ConcurrentRequestsTest extends IntegrationTest {
      * the model (a model held longer than the client's timeout would fail the reply instead).
      */
     private static final class SlowChat implements AutoCloseable {
-        private final java.net.Socket socket;
+        private final Socket socket;
         private final byte[] body;
 
-        SlowChat(int port, String key, String session, String message) throws java.io.IOException {
+        SlowChat(int port, String key, String session, String message) throws IOException {
             body = ("{\"sessionId\": \"" + session + "\", \"message\": \"" + message + "\"}")
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            socket = new java.net.Socket("127.0.0.1", port);
+                    .getBytes(StandardCharsets.UTF_8);
+            socket = new Socket("127.0.0.1", port);
             socket.setSoTimeout(20_000);
             String head = "POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
                     + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
                     + "\r\nConnection: close\r\n\r\n";
-            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().write(body, 0, 5);
             socket.getOutputStream().flush();
         }
@@ -159,26 +167,26 @@ class ConcurrentRequestsTest extends IntegrationTest {
         boolean answered() {
             try {
                 return socket.getInputStream().available() > 0;
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
 
         /** Sends the rest of the body and answers the response's status code. */
-        int finish() throws java.io.IOException {
+        int finish() throws IOException {
             socket.getOutputStream().write(body, 5, body.length - 5);
             socket.getOutputStream().flush();
             return status();
         }
 
-        int status() throws java.io.IOException {
-            String statusLine = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
-                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+        int status() throws IOException {
+            String statusLine = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.US_ASCII)).readLine();
             return Integer.parseInt(statusLine.split(" ")[1]);
         }
 
         @Override
-        public void close() throws java.io.IOException {
+        public void close() throws IOException {
             socket.close();
         }
     }
@@ -219,7 +227,7 @@ class ConcurrentRequestsTest extends IntegrationTest {
 
             // FIFO would give the freed place to the busy tenant's oldest queued chat, which holds it: the quiet
             // tenant's chat would wait out memoir.tenant-limits.max-wait.
-            assertThat(quietChat.get(20, java.util.concurrent.TimeUnit.SECONDS).status()).isEqualTo(200);
+            assertThat(quietChat.get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
             assertThat(queued).noneMatch(SlowChat::answered);
 
             Future<Api.Response> close = pool.submit(() -> api.close(key, session));

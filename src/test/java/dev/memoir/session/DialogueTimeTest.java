@@ -3,12 +3,17 @@ package dev.memoir.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.IntegrationTest;
+
 import tools.jackson.databind.JsonNode;
 
 class DialogueTimeTest extends IntegrationTest {
@@ -123,13 +128,13 @@ class DialogueTimeTest extends IntegrationTest {
         importTurns(key, past, turn("user", "I planted tulips along the fence.", "2023-04-11T10:00:00Z"));
         api.close(key, past);
         String session = api.newSession(key, "ida", "{\"reflectionRounds\": 0}");
-        String tag = java.util.UUID.randomUUID().toString();
+        String tag = UUID.randomUUID().toString();
 
         api.chat(key, session, "When did I plant the tulips? " + tag);
 
-        String system = fake.calls(c -> c.is(dev.memoir.support.FakeOpenAiServer.Step.REPLY) && c.mentions(tag))
+        String system = fake.calls(c -> c.is(FakeOpenAiServer.Step.REPLY) && c.mentions(tag))
                 .getFirst().systemPrompt();
-        assertThat(system).contains("today is " + java.time.LocalDate.now(java.time.ZoneOffset.UTC));
+        assertThat(system).contains("today is " + LocalDate.now(ZoneOffset.UTC));
         assertThat(system).contains("[history, 2023-04-11] User: I planted tulips along the fence.");
     }
 }

@@ -2,6 +2,8 @@ package dev.memoir.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -60,7 +62,7 @@ class IdleSessionCloseTest extends IntegrationTest {
         idleFor(session, "31 minutes");
 
         // The job lists the session as idle, then a turn comes before it closes it: it must stay open.
-        java.time.Instant cutoff = java.time.Instant.now().minus(java.time.Duration.ofMinutes(30));
+        Instant cutoff = Instant.now().minus(Duration.ofMinutes(30));
         assertThat(sessionService.idleOpenSessions(cutoff, 10_000)).contains(UUID.fromString(session));
         api.importTurns(key, session, "And I fix watches too", "Great.");
 

@@ -2,6 +2,7 @@ package dev.memoir.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,7 +27,7 @@ class SessionJobsTest extends IntegrationTest {
     }
 
     private static List<JsonNode> items(Api.Response response, String field) {
-        List<JsonNode> found = new java.util.ArrayList<>();
+        List<JsonNode> found = new ArrayList<>();
         response.body().path(field).forEach(found::add);
         return found;
     }

@@ -5,7 +5,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.UUID;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+
+import org.springframework.ai.openai.http.okhttp.SpringAiOpenAiHttpClient;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.OpenAIClientImpl;
+import com.openai.core.ClientOptions;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,9 +42,9 @@ public final class Api {
     }
 
     /** The official OpenAI Java SDK pointed at Memoir's /v1 with a tenant key, as a user's application would be. */
-    public com.openai.client.OpenAIClient openAi(String key) {
-        return new com.openai.client.OpenAIClientImpl(com.openai.core.ClientOptions.builder()
-                .httpClient(org.springframework.ai.openai.http.okhttp.SpringAiOpenAiHttpClient.builder().build())
+    public OpenAIClient openAi(String key) {
+        return new OpenAIClientImpl(ClientOptions.builder()
+                .httpClient(SpringAiOpenAiHttpClient.builder().build())
                 .baseUrl("http://127.0.0.1:" + port + "/v1")
                 .apiKey(key)
                 .maxRetries(0)
@@ -41,15 +52,15 @@ public final class Api {
     }
 
     /** The MCP Java SDK's client, initialised against Memoir's /mcp with a tenant key; the caller closes it. */
-    public io.modelcontextprotocol.client.McpSyncClient mcp(String key) {
-        var transport = io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport
+    public McpSyncClient mcp(String key) {
+        var transport = HttpClientStreamableHttpTransport
                 .builder(baseUrl)
                 .endpoint("/mcp")
                 .httpRequestCustomizer((request, method, uri, body, context) ->
                         request.header("Authorization", "Bearer " + key))
                 .build();
-        var client = io.modelcontextprotocol.client.McpClient.sync(transport)
-                .requestTimeout(java.time.Duration.ofSeconds(30)).build();
+        var client = McpClient.sync(transport)
+                .requestTimeout(Duration.ofSeconds(30)).build();
         client.initialize();
         return client;
     }

@@ -1,10 +1,15 @@
 package dev.memoir.support;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
+import java.util.logging.Level;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -15,6 +20,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -56,7 +63,7 @@ public final class Browser implements AutoCloseable {
                 "--disable-component-update", "--disable-sync", "--disable-extensions", "--lang=en-US",
                 "--window-size=" + LAPTOP.width + "," + LAPTOP.height);
         // The console is read after each test: a script error or a blocked resource (CSP) shows up there.
-        options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
+        options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
         return new Browser(service, driver);
@@ -95,10 +102,10 @@ public final class Browser implements AutoCloseable {
      * The console errors since the last call, less the browser's own line for each refused API request (which
      * the tests cause on purpose, for instance with a wrong key).
      */
-    public java.util.List<String> consoleErrors() {
-        return driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER).getAll().stream()
-                .filter(entry -> entry.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
-                .map(org.openqa.selenium.logging.LogEntry::getMessage)
+    public List<String> consoleErrors() {
+        return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+                .map(LogEntry::getMessage)
                 .filter(message -> !message.contains("Failed to load resource: the server responded with a status"))
                 .toList();
     }
@@ -107,8 +114,8 @@ public final class Browser implements AutoCloseable {
         File shot = driver.getScreenshotAs(OutputType.FILE);
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            Files.copy(shot.toPath(), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (java.io.IOException e) {
+            Files.copy(shot.toPath(), file, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }

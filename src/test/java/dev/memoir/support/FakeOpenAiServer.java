@@ -9,25 +9,31 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
-
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 import com.knuddels.jtokkit.api.IntArrayList;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import dev.memoir.llm.ModelStep;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
-
-import dev.memoir.llm.ModelStep;
 
 /**
  * A scripted OpenAI-compatible chat server over real HTTP, so that tests exercise the real Spring AI client, its
@@ -271,11 +277,11 @@ public final class FakeOpenAiServer {
     }
 
     /** Whether the test let a held stream go on (within ten seconds). */
-    private static boolean resumed(java.util.concurrent.CompletableFuture<Void> resume) {
+    private static boolean resumed(CompletableFuture<Void> resume) {
         try {
-            resume.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            resume.get(10, TimeUnit.SECONDS);
             return true;
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        } catch (TimeoutException | ExecutionException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -286,7 +292,7 @@ public final class FakeOpenAiServer {
     /** Characters of content per streamed chunk. */
     public static final int STREAM_PIECE = 4;
 
-    private static String chunk(String id, java.util.function.Consumer<ObjectNode> delta, String finishReason) {
+    private static String chunk(String id, Consumer<ObjectNode> delta, String finishReason) {
         ObjectNode root = JSON.createObjectNode();
         root.put("id", id);
         root.put("object", "chat.completion.chunk");
@@ -354,34 +360,34 @@ public final class FakeOpenAiServer {
 
     /** How many lines a memo-writing prompt's conversation has. */
     public static int lineCount(ChatCall call) {
-        var m = java.util.regex.Pattern.compile("(\\d+)-line Task Conversation").matcher(call.lastUserMessage());
+        var m = Pattern.compile("(\\d+)-line Task Conversation").matcher(call.lastUserMessage());
         return m.find() ? Integer.parseInt(m.group(1)) : 1;
     }
 
     /** The number of the NOTO option in a memo-retrieval prompt. */
     public static int notoOption(ChatCall call) {
-        var m = java.util.regex.Pattern.compile("(?m)^\\((\\d+)\\) NOTO\\.").matcher(call.lastUserMessage());
+        var m = Pattern.compile("(?m)^\\((\\d+)\\) NOTO\\.").matcher(call.lastUserMessage());
         return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     /** The option number of the memo whose topic is given, in a memo-retrieval prompt. */
     public static int optionOf(ChatCall call, String topic) {
-        var m = java.util.regex.Pattern.compile("(?m)^\\((\\d+)\\) " + java.util.regex.Pattern.quote(topic) + "\\.")
+        var m = Pattern.compile("(?m)^\\((\\d+)\\) " + Pattern.quote(topic) + "\\.")
                 .matcher(call.lastUserMessage());
         return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     private static String optionNumbersExceptNoto(ChatCall call) {
         int noto = notoOption(call);
-        return java.util.regex.Pattern.compile("(?m)^\\((\\d+)\\) ").matcher(call.lastUserMessage()).results()
+        return Pattern.compile("(?m)^\\((\\d+)\\) ").matcher(call.lastUserMessage()).results()
                 .map(m -> m.group(1)).filter(n -> Integer.parseInt(n) != noto)
-                .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+                .collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** The numbers of the numbered candidates in a self-reflection prompt, as a JSON array: all of them. */
     private static String candidateNumbers(ChatCall call) {
-        return java.util.regex.Pattern.compile("(?m)^(\\d+)\\. ").matcher(call.lastUserMessage()).results()
-                .map(m -> m.group(1)).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+        return Pattern.compile("(?m)^(\\d+)\\. ").matcher(call.lastUserMessage()).results()
+                .map(m -> m.group(1)).collect(Collectors.joining(", ", "[", "]"));
     }
 
     private static void send(HttpExchange exchange, int status, String body) throws IOException {
@@ -415,7 +421,7 @@ public final class FakeOpenAiServer {
      * given and completed within ten seconds, when it goes on.
      */
     public record Answer(int status, String content, Duration delay, String rawBody, Integer pieces,
-            java.util.concurrent.CompletableFuture<Void> resume, Map<String, String> headers) {
+            CompletableFuture<Void> resume, Map<String, String> headers) {
 
         public Answer(int status, String content, Duration delay) {
             this(status, content, delay, null, null, null, Map.of());
@@ -439,7 +445,7 @@ public final class FakeOpenAiServer {
          * ten seconds.
          */
         public static Answer heldMidStream(String content, int pieces,
-                java.util.concurrent.CompletableFuture<Void> resume) {
+                CompletableFuture<Void> resume) {
             return new Answer(200, content, null, null, pieces, resume, Map.of());
         }
 

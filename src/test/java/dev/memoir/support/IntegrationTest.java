@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.awaitility.Awaitility;
@@ -128,8 +130,8 @@ public abstract class IntegrationTest {
     }
 
     /** Scripts the fake model for this test only. */
-    protected void onModelCall(java.util.function.Predicate<FakeOpenAiServer.ChatCall> when,
-            java.util.function.Function<FakeOpenAiServer.ChatCall, FakeOpenAiServer.Answer> answer) {
+    protected void onModelCall(Predicate<FakeOpenAiServer.ChatCall> when,
+            Function<FakeOpenAiServer.ChatCall, FakeOpenAiServer.Answer> answer) {
         rules.add(fake.on(when, answer));
     }
 

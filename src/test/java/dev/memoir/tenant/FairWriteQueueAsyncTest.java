@@ -8,14 +8,14 @@ import java.util.UUID;
 
 import jakarta.servlet.FilterChain;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockAsyncContext;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import dev.memoir.web.ProblemWriter;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import tools.jackson.databind.json.JsonMapper;
 

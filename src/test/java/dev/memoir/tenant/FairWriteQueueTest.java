@@ -7,14 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** Writing requests share the instance: a tenant alone uses all of it, tenants in competition take turns. */
 class FairWriteQueueTest {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.Resource;
@@ -76,7 +77,7 @@ class InspectorPageServingTest extends IntegrationTest {
     @Test
     void noSpellingOfAPathUnderUiReachesTheApiWithoutAKey() {
         String key = api.newTenant();
-        String user = "secret-user-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        String user = "secret-user-" + UUID.randomUUID().toString().substring(0, 8);
         assertThat(api.send("POST", "/memory", key, "{\"userId\": \"" + user + "\", \"text\": \"A secret.\"}")
                 .status()).isEqualTo(201);
         Map<String, Integer> answers = new LinkedHashMap<>();

@@ -3,8 +3,13 @@ package dev.memoir.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Year;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
@@ -12,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebElement;
@@ -84,7 +90,7 @@ class InspectorPageTest extends IntegrationTest {
     private static String route(String... parts) {
         StringBuilder hash = new StringBuilder("#");
         for (String part : parts) {
-            hash.append('/').append(java.net.URLEncoder.encode(part, java.nio.charset.StandardCharsets.UTF_8)
+            hash.append('/').append(URLEncoder.encode(part, StandardCharsets.UTF_8)
                     .replace("+", "%20"));
         }
         return hash.toString();
@@ -192,7 +198,7 @@ class InspectorPageTest extends IntegrationTest {
                   {"role": "assistant", "content": "Lovely, which variety?", "occurredAt": "2023-03-14T10:01:00Z"}
                 ]}""").status()).isEqualTo(201);
         String said = "2023";
-        String stored = String.valueOf(java.time.Year.now(java.time.ZoneOffset.UTC).getValue());
+        String stored = String.valueOf(Year.now(ZoneOffset.UTC).getValue());
 
         signIn(key);
         WebElement userEntry = browser.visible(By.cssSelector(".user-list a[data-user='" + user + "']"));
@@ -241,7 +247,7 @@ class InspectorPageTest extends IntegrationTest {
                 .contains("User: I moved to Porto in March");
         String screenshot = System.getProperty("memoir.inspector.screenshot");
         if (screenshot != null) {
-            browser.resize(new org.openqa.selenium.Dimension(1280, 1200));
+            browser.resize(new Dimension(1280, 1200));
             browser.screenshot(Path.of(screenshot));
         }
 
@@ -299,7 +305,7 @@ class InspectorPageTest extends IntegrationTest {
         assertThat(first.findElement(By.cssSelector(".part.lexical")).getText())
                 .contains("rank " + why.path("lexicalRank").asInt());
         assertThat(first.findElement(By.cssSelector(".part.fused")).getText())
-                .contains(String.format(java.util.Locale.ROOT, "%.4f", why.path("fusedScore").asDouble()));
+                .contains(String.format(Locale.ROOT, "%.4f", why.path("fusedScore").asDouble()));
         assertThat(browser.driver().findElements(By.cssSelector(".search-results > li"))).hasSize(3);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -158,7 +159,7 @@ class OpenApiFuzzTest extends IntegrationTest {
 
     /** Every enum field of a body schema, by its path in {@link #sample}'s body, with its accepted values. */
     private static Map<List<Object>, JsonNode> enumFields(JsonNode docs, JsonNode schema, List<Object> at, int depth) {
-        Map<List<Object>, JsonNode> found = new java.util.LinkedHashMap<>();
+        Map<List<Object>, JsonNode> found = new LinkedHashMap<>();
         JsonNode resolved = resolve(docs, schema);
         if (depth > 6) {
             return found;

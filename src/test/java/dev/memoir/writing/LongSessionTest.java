@@ -2,6 +2,7 @@ package dev.memoir.writing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -42,7 +43,7 @@ class LongSessionTest extends IntegrationTest {
                         && call.mentions("personal summaries of the USER from"),
                 call -> Answer.json("{\"extracted_memories\": [{\"summary\": \"USER owns an orange sea kayak.\", "
                         + "\"reference\": [35, 2]}]}"));
-        int sessionTokens = java.util.Arrays.stream(turns).mapToInt(tokens::count).sum();
+        int sessionTokens = Arrays.stream(turns).mapToInt(tokens::count).sum();
 
         api.close(key, session);
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -104,7 +105,7 @@ class MemoChatTest extends IntegrationTest {
         key = api.newTenant();
         String session = api.newSession(key, "mia", MEMOCHAT);
         api.importTurns(key, session, "I collect stamps " + tag, "Which countries?");
-        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger calls = new AtomicInteger();
         onModelCall(call -> call.is(Step.MEMO_WRITING) && call.mentions(tag),
                 call -> calls.incrementAndGet() == 1 ? Answer.json("{\"memos\": []}") : Answer.json(
                         "{\"memos\": [{\"topic\": \"stamps\", \"summary\": \"Collects stamps.\", \"start\": 1, "

@@ -6,8 +6,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
@@ -19,8 +23,8 @@ import tools.jackson.databind.JsonNode;
 
 class RecursiveSummaryTest extends IntegrationTest {
 
-    @org.springframework.beans.factory.annotation.Autowired
-    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+    @Autowired
+    JdbcClient jdbc;
 
     private static final String RECURSIVE = "{\"strategy\": \"recursive\"}";
 
@@ -95,7 +99,7 @@ class RecursiveSummaryTest extends IntegrationTest {
     @Test
     void aFoldHoldsNoLockNorTransactionWhileTheModelWrites() {
         key = api.newTenant();
-        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch asked = new CountDownLatch(1);
         onModelCall(call -> call.is(Step.RECURSIVE_SUMMARY) && call.mentions(tag), call -> {
             asked.countDown();
             return Answer.delayed(Duration.ofMillis(1500), "Likes slow models.");
@@ -105,9 +109,9 @@ class RecursiveSummaryTest extends IntegrationTest {
 
         api.close(key, session);
 
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> asked.getCount() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> asked.getCount() == 0);
         // Well into the model's 1.5 s; other tests' jobs hold locks and transactions for milliseconds only.
-        org.awaitility.Awaitility.await().pollDelay(Duration.ofMillis(800)).until(() -> true);
+        Awaitility.await().pollDelay(Duration.ofMillis(800)).until(() -> true);
         assertThat(jdbc.sql("""
                 select count(*) from pg_locks l join pg_stat_activity a on a.pid = l.pid
                 where l.locktype = 'advisory' and a.datname = current_database()
