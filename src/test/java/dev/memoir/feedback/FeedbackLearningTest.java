@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
@@ -116,11 +117,7 @@ class FeedbackLearningTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": " + Api.quote(reflected) + "}"));
         onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("live in Braga now " + tag),
-                call -> Answer.json("{\"relations\": [" + call.prompt().lines()
-                        .filter(line -> line.matches("\\d+\\. \\(said .*"))
-                        .map(line -> "{\"index\": " + line.substring(0, line.indexOf('.')) + ", \"relation\": \""
-                                + (line.contains("Ola lives in Porto") ? "updates" : "unrelated") + "\"}")
-                        .reduce((x, y) -> x + ", " + y).orElse("") + "]}"));
+                call -> Answer.json(FakeOpenAiServer.relations(call, "Ola lives in Porto", "updates")));
 
         JsonNode learned = feedback(turnId, "answer", "I moved to Braga last month.").body().path("learned");
 

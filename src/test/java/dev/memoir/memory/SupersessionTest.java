@@ -15,6 +15,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
@@ -238,7 +239,7 @@ class SupersessionTest extends IntegrationTest {
         String allergy = api.addFact(key, "hal", "Hal is allergic to peanuts " + tag, "occurredAt",
                 "2024-01-02T00:00:00Z", "supersedes", List.of());
         onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("software engineer at Acme " + tag),
-                call -> Answer.content(updatingTheNurseJob(call.prompt())));
+                call -> Answer.content(FakeOpenAiServer.relations(call, "nurse", "updates")));
 
         String newJob = api.addFact(key, "hal", "Hal now works as a software engineer at Acme " + tag, "occurredAt",
                 "2024-06-01T00:00:00Z");
@@ -284,13 +285,9 @@ class SupersessionTest extends IntegrationTest {
                         + "\"note\": \"Jo works as a software engineer at Acme and codes there " + tag + ".\"}"));
         onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("software engineer at Acme " + tag)
                         && !call.mentions("codes there"),
-                call -> Answer.content(updatingTheNurseJob(call.prompt())));
+                call -> Answer.content(FakeOpenAiServer.relations(call, "nurse", "updates")));
         onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("codes there " + tag),
-                call -> Answer.content("{\"relations\": [" + call.prompt().lines()
-                        .filter(line -> line.matches("\\d+\\. \\(said .*"))
-                        .map(line -> "{\"index\": " + line.substring(0, line.indexOf('.')) + ", \"relation\": \""
-                                + (line.contains("software engineer") ? "repeats" : "unrelated") + "\"}")
-                        .reduce((x, y) -> x + ", " + y).orElse("") + "]}"));
+                call -> Answer.content(FakeOpenAiServer.relations(call, "software engineer", "repeats")));
 
         api.chat(key, session, news);
 
@@ -357,13 +354,5 @@ class SupersessionTest extends IntegrationTest {
     private long jobsWaiting(String id) {
         return jdbc.sql("select count(*) from scheduled_tasks where task_instance = :id").param("id", id)
                 .query(Long.class).single();
-    }
-
-    /** The fake's answer for a supersession prompt: the nurse job is updated, every other memory unrelated. */
-    private static String updatingTheNurseJob(String prompt) {
-        return "{\"relations\": [" + prompt.lines().filter(line -> line.matches("\\d+\\. \\(said .*"))
-                .map(line -> "{\"index\": " + line.substring(0, line.indexOf('.')) + ", \"relation\": \""
-                        + (line.contains("nurse") ? "updates" : "unrelated") + "\"}")
-                .reduce((x, y) -> x + ", " + y).orElse("") + "]}";
     }
 }
