@@ -2,15 +2,14 @@ package dev.memoir.support;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Request bodies as objects: names and values in, JSON text out, so that no test quotes or escapes by hand.
- * Values may be null, strings, numbers, booleans, UUIDs, {@link #fields} maps, lists (or {@link #array}s) and
- * parsed JSON nodes; anything else is written as Jackson writes it.
+ * Values may be null, strings, numbers, booleans, instants (written as {@code Instant.toString()} writes them),
+ * {@link #fields} maps, lists and {@link #parsed} JSON; anything else as Jackson writes it.
  */
 public final class Json {
 
@@ -37,11 +36,6 @@ public final class Json {
             fields.put(name, namesAndValues[i + 1]);
         }
         return fields;
-    }
-
-    /** The items as a list that may hold nulls, for a JSON array. */
-    public static List<Object> array(Object... items) {
-        return Arrays.asList(items);
     }
 
     /** Any value as JSON text: a string quoted and escaped, a map an object, a list an array. */
