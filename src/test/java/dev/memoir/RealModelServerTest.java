@@ -37,6 +37,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.support.Api;
+import dev.memoir.support.Json;
 import dev.memoir.support.LlamaServer;
 import dev.memoir.support.Prose;
 import dev.memoir.support.RecordingProxy;
@@ -142,7 +143,7 @@ class RealModelServerTest {
     void everyPresetChatsClosesAndGetsEveryMemoryJobDone() {
         Map<String, String> sessions = new TreeMap<>();
         for (String preset : PRESETS) {
-            String session = api.newSession(key, "user-" + preset, "{\"strategy\": \"" + preset + "\"}");
+            String session = api.newSession(key, "user-" + preset, Json.object("strategy", preset));
             sessions.put(preset, session);
             chat(session, "Hi! My name is Alice and I live in Porto " + tag);
             chat(session, "I am a vegetarian and I cook every Sunday.");
@@ -159,16 +160,16 @@ class RealModelServerTest {
     void reasoningAndFeedbackOnItsReplyRunOnTheServer() {
         String session = api.newSession(key, "rea", "{\"strategy\": \"conditional\"}");
         chat(session, "My sister's band was formed in Lisbon " + tag);
-        Api.Response reasoned = api.send("POST", "/chat", key, "{\"sessionId\": \"" + session
-                + "\", \"message\": \"Where was my sister's band formed?\", \"reasoning\": true}");
+        Api.Response reasoned = api.send("POST", "/chat", key,
+                Json.object("sessionId", session, "message", "Where was my sister's band formed?", "reasoning", true));
         assertThat(reasoned.status()).as(reasoned.raw()).isEqualTo(200);
         String turnId = reasoned.text("turnId");
 
-        Api.Response hint = api.send("POST", "/reflection/feedback", key, "{\"turnId\": \"" + turnId
-                + "\", \"verdict\": \"incorrect\", \"hint\": \"It was formed in the capital of Portugal.\"}");
+        Api.Response hint = api.send("POST", "/reflection/feedback", key, Json.object("turnId", turnId,
+                "verdict", "incorrect", "hint", "It was formed in the capital of Portugal."));
         assertThat(hint.status()).as(hint.raw()).isEqualTo(200);
-        Api.Response answer = api.send("POST", "/reflection/feedback", key, "{\"turnId\": \"" + turnId
-                + "\", \"answer\": \"Porto, not Lisbon.\"}");
+        Api.Response answer = api.send("POST", "/reflection/feedback", key,
+                Json.object("turnId", turnId, "answer", "Porto, not Lisbon."));
         assertThat(answer.status()).as(answer.raw()).isEqualTo(200);
         assertThat(answer.body().path("outcome").asString()).isEqualTo("resolved");
     }
@@ -232,8 +233,8 @@ class RealModelServerTest {
 
     /** A reply streamed as server-sent events: deltas, then the stored reply. */
     private void streamedChat(String session, String message) {
-        HttpResponse<String> response = api.sendWithHeaders("POST", "/chat", key, "{\"sessionId\": \"" + session
-                + "\", \"message\": " + Api.quote(message) + "}", "Accept", "text/event-stream");
+        HttpResponse<String> response = api.sendWithHeaders("POST", "/chat", key,
+                Json.object("sessionId", session, "message", message), "Accept", "text/event-stream");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.body()).contains("event:delta").contains("event:reply").doesNotContain("event:error");
     }

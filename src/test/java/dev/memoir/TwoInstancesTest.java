@@ -168,8 +168,7 @@ class TwoInstancesTest extends IntegrationTest {
 
     @Test
     void aKeyRevokedThroughOneInstanceIsRefusedByTheOtherAtOnce() {
-        JsonNode tenant = api.send("POST", "/admin/tenants", Api.BOOTSTRAP_KEY, "{\"name\": \"two-" + tag + "\"}")
-                .body();
+        JsonNode tenant = api.createTenant("two-" + tag).body();
         String key = tenant.path("apiKey").asString();
         assertThat(other.get(key, "/sessions?userId=u").status()).isEqualTo(200);
         String keyId = items(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants/" + tenant.path("id").asString() + "/keys"))

@@ -24,6 +24,7 @@ import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -73,17 +74,14 @@ class UserArchiveTest extends IntegrationTest {
         eventually().until(() -> ofKind(api.get(key, "/memory?userId=" + userId + "&kind=summary"), "summary"),
                 list -> list.size() == 1);
 
-        String paris = api.send("POST", "/memory", key, "{\"userId\": \"" + userId + "\", \"text\": \"" + userId
-                + " lives in Paris " + tag + "\", \"occurredAt\": \"2024-01-01T00:00:00Z\", \"supersedes\": []}")
-                .text("id");
-        api.send("POST", "/memory", key, "{\"userId\": \"" + userId + "\", \"text\": \"" + userId
-                + " moved to Berlin " + tag + "\", \"occurredAt\": \"2024-06-01T00:00:00Z\", \"supersedes\": [\""
-                + paris + "\"]}");
-        String trip = api.send("POST", "/memory", key, "{\"userId\": \"" + userId + "\", \"text\": \"" + userId
-                + " is in Lisbon this week " + tag + "\", \"supersedes\": [], \"expiresAt\": \""
-                + Instant.now().plus(Duration.ofDays(3)) + "\"}").text("id");
-        api.send("PATCH", "/memory/" + trip, key, "{\"text\": \"" + userId + " is in Lisbon and Sintra this week "
-                + tag + "\"}");
+        String paris = api.addFact(key, userId, userId + " lives in Paris " + tag, "occurredAt",
+                "2024-01-01T00:00:00Z", "supersedes", List.of());
+        api.addMemory(key, userId, userId + " moved to Berlin " + tag, "occurredAt", "2024-06-01T00:00:00Z",
+                "supersedes", List.of(paris));
+        String trip = api.addFact(key, userId, userId + " is in Lisbon this week " + tag, "supersedes", List.of(),
+                "expiresAt", Instant.now().plus(Duration.ofDays(3)));
+        api.send("PATCH", "/memory/" + trip, key,
+                Json.object("text", userId + " is in Lisbon and Sintra this week " + tag));
 
         String asking = api.newSession(key, userId, multiView);
         String question = "Where do I live? " + tag;
@@ -93,8 +91,8 @@ class UserArchiveTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": \"The user lives in Berlin since June 2024 " + tag
                         + ".\"}"));
-        Api.Response feedback = api.send("POST", "/reflection/feedback", key, "{\"turnId\": \"" + turnId
-                + "\", \"answer\": \"I live in Berlin now.\"}");
+        Api.Response feedback = api.send("POST", "/reflection/feedback", key,
+                Json.object("turnId", turnId, "answer", "I live in Berlin now."));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
     }
 
@@ -165,8 +163,7 @@ class UserArchiveTest extends IntegrationTest {
     @Test
     void vectorsOfAnotherEmbeddingModelAreRecomputedAndSearchStillFindsTheMemories() throws Exception {
         String key = api.newTenant();
-        api.send("POST", "/memory", key, "{\"userId\": \"bo\", \"text\": \"Bo keeps bees on the roof " + tag
-                + "\", \"supersedes\": []}");
+        api.addMemory(key, "bo", "Bo keeps bees on the roof " + tag, "supersedes", List.of());
         String archive = export(key, "bo").lines().map(line -> {
             ObjectNode node = (ObjectNode) JSON.readTree(line);
             if (node.has("embeddingModel")) {
@@ -227,7 +224,7 @@ class UserArchiveTest extends IntegrationTest {
     @Test
     void anArchiveIsImportedOnlyIntoAUserWithoutDataAndAnUnknownUserHasNothingToExport() throws Exception {
         String key = api.newTenant();
-        api.send("POST", "/memory", key, "{\"userId\": \"di\", \"text\": \"Di sings " + tag + "\"}");
+        api.addMemory(key, "di", "Di sings " + tag);
         String archive = export(key, "di");
 
         Api.Response taken = importArchive(key, "di", archive);

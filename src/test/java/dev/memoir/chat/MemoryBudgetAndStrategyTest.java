@@ -25,6 +25,7 @@ import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -107,7 +108,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
     @Test
     void aSessionStoredBeforeAKindExistedReadsThatKindsDefaultTopKAndRetrievesIt() {
         String key = api.newTenant();
-        api.send("POST", "/memory", key, "{\"userId\": \"zoe\", \"text\": \"Zoe rows every morning " + tag + "\"}");
+        api.addMemory(key, "zoe", "Zoe rows every morning " + tag);
         String session = api.newSession(key, "zoe", null);
         // As the session was stored before facts existed: its settings name no top-K for them.
         jdbc.sql("update sessions set settings = jsonb_set(settings, '{topK}', (settings->'topK') - 'fact') "
@@ -156,7 +157,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
     @EnumSource(MemoryStrategy.class)
     void eachPresetReadsExactlyItsForms(MemoryStrategy strategy) {
         String key = userWithEveryKind("quinn");
-        String session = api.newSession(key, "quinn", "{\"strategy\": \"" + strategy.wireName() + "\"}");
+        String session = api.newSession(key, "quinn", Json.object("strategy", strategy.wireName()));
 
         Api.Response reply = api.chat(key, session, "What about my bees? " + tag + strategy);
 
@@ -173,7 +174,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
     @EnumSource(MemoryStrategy.class)
     void eachPresetWritesExactlyItsForms(MemoryStrategy strategy) {
         String key = api.newTenant();
-        String session = api.newSession(key, "rita", "{\"strategy\": \"" + strategy.wireName() + "\"}");
+        String session = api.newSession(key, "rita", Json.object("strategy", strategy.wireName()));
         String message = "I restore old radios " + tag + strategy;
         onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
                 call -> Answer.json("{\"reply\": \"Neat.\", \"remember\": true}"));

@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -19,6 +20,7 @@ import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -113,7 +115,7 @@ class ModelServerErrorsTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.overloaded(2));
 
         var response = api.sendWithHeaders("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": \"Hi " + tag + "\"}");
+                Json.object("sessionId", session, "message", "Hi " + tag));
 
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(response.headers().firstValue("Retry-After")).hasValue("2");
@@ -125,8 +127,8 @@ class ModelServerErrorsTest extends IntegrationTest {
         var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder()
                 .uri(URI.create(fake.baseUrl() + "/chat/completions"))
                 .header("Content-Type", "application/json").header("X-Memoir-Step", "reply")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\": \"gpt-5-mini\", \"max_tokens\": 10, "
-                        + "\"messages\": [{\"role\": \"user\", \"content\": \"Hi " + tag + "\"}]}"))
+                .POST(HttpRequest.BodyPublishers.ofString(Json.object("model", "gpt-5-mini", "max_tokens", 10,
+                        "messages", List.of(Json.fields("role", "user", "content", "Hi " + tag)))))
                 .build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(404);

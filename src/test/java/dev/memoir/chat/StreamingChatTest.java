@@ -33,6 +33,7 @@ import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -155,8 +156,8 @@ class StreamingChatTest extends IntegrationTest {
                 call -> Answer.json("{\"reply\": \"Hi! How can I help?\", \"remember\": false, \"citations\": []}"));
 
         HttpResponse<String> response = api.sendWithHeaders("POST", "/v1/chat/completions", key,
-                "{\"user\": \"bo\", \"stream\": true, \"stream_options\": {\"include_usage\": true}, "
-                        + "\"messages\": [{\"role\": \"user\", \"content\": " + Api.quote(message) + "}]}");
+                Json.object("user", "bo", "stream", true, "stream_options", Json.fields("include_usage", true),
+                        "messages", List.of(Json.fields("role", "user", "content", message))));
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
@@ -207,11 +208,10 @@ class StreamingChatTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.error(500));
 
         Api.Response openAi = api.sendWithHeadersAsResponse("POST", "/v1/chat/completions", key,
-                "{\"user\": \"alice\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": "
-                        + Api.quote(message) + "}]}", "X-Memoir-Session", session);
-        HttpResponse<String> chat = api.sendWithHeaders("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(message) + "}",
-                "Accept", "text/event-stream");
+                Json.object("user", "alice", "stream", true,
+                        "messages", List.of(Json.fields("role", "user", "content", message))),
+                "X-Memoir-Session", session);
+        HttpResponse<String> chat = stream(key, session, message);
 
         assertThat(openAi.status()).isEqualTo(502);
         assertThat(openAi.body().path("error").path("code").asString()).isEqualTo("model-error");
@@ -231,9 +231,7 @@ class StreamingChatTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.json(
                 "{\"reply\": " + Api.quote(reply) + ", \"remember\": false, \"citations\": [1]}"));
 
-        HttpResponse<String> response = api.sendWithHeaders("POST", "/chat", tenant[0],
-                "{\"sessionId\": \"" + tenant[1] + "\", \"message\": " + Api.quote(message) + "}",
-                "Accept", "text/event-stream");
+        HttpResponse<String> response = stream(tenant[0], tenant[1], message);
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
@@ -258,10 +256,10 @@ class StreamingChatTest extends IntegrationTest {
         String session = api.newSession(key, "alice", null);
 
         HttpResponse<String> reasoned = api.sendWithHeaders("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": \"Think it over " + tag + "\", "
-                        + "\"reasoning\": true}", "Accept", "text/event-stream");
+                Json.object("sessionId", session, "message", "Think it over " + tag, "reasoning", true),
+                "Accept", "text/event-stream");
         Api.Response plain = api.sendWithHeadersAsResponse("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": \"And now plainly " + tag + "\"}",
+                Json.object("sessionId", session, "message", "And now plainly " + tag),
                 "Accept", "application/json, text/event-stream;q=0.5");
 
         List<Event> events = events(reasoned.body());
@@ -316,8 +314,8 @@ class StreamingChatTest extends IntegrationTest {
     }
 
     private HttpResponse<String> stream(String key, String session, String message) {
-        return api.sendWithHeaders("POST", "/chat", key, "{\"sessionId\": \"" + session + "\", \"message\": "
-                + Api.quote(message) + "}", "Accept", "text/event-stream");
+        return api.sendWithHeaders("POST", "/chat", key, Json.object("sessionId", session, "message", message),
+                "Accept", "text/event-stream");
     }
 
     @Test
@@ -331,8 +329,7 @@ class StreamingChatTest extends IntegrationTest {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + "/chat"))
                 .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"sessionId\": \"" + session + "\", \"message\": "
-                        + Api.quote(message) + "}"))
+                .POST(HttpRequest.BodyPublishers.ofString(Json.object("sessionId", session, "message", message)))
                 .build();
 
         try (HttpClient http = HttpClient.newHttpClient()) {
@@ -363,11 +360,10 @@ class StreamingChatTest extends IntegrationTest {
             }
         }).isInstanceOf(NotFoundException.class);
         Api.Response openAi = api.sendWithHeadersAsResponse("POST", "/v1/chat/completions", intruder,
-                "{\"user\": \"alice\", \"stream\": true, \"messages\": [{\"role\": \"user\", \"content\": "
-                        + Api.quote(message) + "}]}", "X-Memoir-Session", session);
-        HttpResponse<String> chat = api.sendWithHeaders("POST", "/chat", intruder,
-                "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(message) + "}",
-                "Accept", "text/event-stream");
+                Json.object("user", "alice", "stream", true,
+                        "messages", List.of(Json.fields("role", "user", "content", message))),
+                "X-Memoir-Session", session);
+        HttpResponse<String> chat = stream(intruder, session, message);
 
         assertThat(openAi.status()).isEqualTo(404);
         assertThat(openAi.body().path("error").path("code").asString()).isEqualTo("not-found");

@@ -1,9 +1,11 @@
 package dev.memoir.feedback;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.memoir.support.Problems.assertProblem;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -11,10 +13,12 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -25,8 +29,11 @@ class FeedbackLearningTest extends IntegrationTest {
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
     private String key;
 
-    private Api.Response feedback(String turnId, String json) {
-        return api.send("POST", "/reflection/feedback", key, "{\"turnId\": \"" + turnId + "\", " + json + "}");
+    /** Feedback on the reply turn: its further fields as names and values (name, value, ...). */
+    private Api.Response feedback(String turnId, Object... fields) {
+        Map<String, Object> body = Json.fields("turnId", turnId);
+        body.putAll(Json.fields(fields));
+        return api.send("POST", "/reflection/feedback", key, Json.write(body));
     }
 
     /** A user who once said their sister's band formed in Lisbon, kept as a conditional memory. */
@@ -73,7 +80,7 @@ class FeedbackLearningTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": " + Api.quote(reflected) + "}"));
 
-        Api.Response resolved = feedback(turnId, "\"answer\": \"I moved to Braga last month.\"");
+        Api.Response resolved = feedback(turnId, "answer", "I moved to Braga last month.");
 
         assertThat(resolved.status()).as(resolved.raw()).isEqualTo(200);
         JsonNode learned = resolved.body().path("learned");
@@ -99,8 +106,8 @@ class FeedbackLearningTest extends IntegrationTest {
         String first = api.newSession(key, "ola", history);
         String said = "Hi! My name is Ola and I live in Porto " + tag;
         api.importTurns(key, first, said, "Nice to meet you, Ola.");
-        String fact = api.send("POST", "/memory", key, "{\"userId\": \"ola\", \"text\": \"Ola lives in Porto "
-                + tag + ".\", \"occurredAt\": \"2024-01-01T00:00:00Z\", \"supersedes\": []}").text("id");
+        String fact = api.addFact(key, "ola", "Ola lives in Porto " + tag + ".", "occurredAt", "2024-01-01T00:00:00Z",
+                "supersedes", List.of());
         String session = api.newSession(key, "ola", history);
         String question = "Where do I live? " + tag;
         onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
@@ -110,13 +117,9 @@ class FeedbackLearningTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": " + Api.quote(reflected) + "}"));
         onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("live in Braga now " + tag),
-                call -> Answer.json("{\"relations\": [" + call.prompt().lines()
-                        .filter(line -> line.matches("\\d+\\. \\(said .*"))
-                        .map(line -> "{\"index\": " + line.substring(0, line.indexOf('.')) + ", \"relation\": \""
-                                + (line.contains("Ola lives in Porto") ? "updates" : "unrelated") + "\"}")
-                        .reduce((x, y) -> x + ", " + y).orElse("") + "]}"));
+                call -> Answer.json(FakeOpenAiServer.relations(call, "Ola lives in Porto", "updates")));
 
-        JsonNode learned = feedback(turnId, "\"answer\": \"I moved to Braga last month.\"").body().path("learned");
+        JsonNode learned = feedback(turnId, "answer", "I moved to Braga last month.").body().path("learned");
 
         assertThat(learned.path("action").asString()).isEqualTo("added");
         assertThat(api.get(key, "/memory/" + fact).text("supersededBy")).isEqualTo(learned.path("memoryId").asString());
@@ -137,8 +140,8 @@ class FeedbackLearningTest extends IntegrationTest {
                 call -> Answer.json("{\"thought\": \"The memory says Lisbon but the user corrected it.\", "
                         + "\"action\": \"finish\", \"argument\": \"It was formed in Porto.\"}"));
 
-        Api.Response retried = feedback(turnId,
-                "\"verdict\": \"incorrect\", \"hint\": \"I misspoke before: it was Porto, not Lisbon.\"");
+        Api.Response retried = feedback(turnId, "verdict", "incorrect", "hint",
+                "I misspoke before: it was Porto, not Lisbon.");
 
         assertThat(retried.status()).as(retried.raw()).isEqualTo(200);
         assertThat(retried.text("outcome")).isEqualTo("retried");
@@ -154,7 +157,7 @@ class FeedbackLearningTest extends IntegrationTest {
 
         onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag), call -> Answer.json(
                 "{\"reflected_memory\": \"The user's sister's band was formed in Porto.\"}"));
-        Api.Response resolved = feedback(turnId, "\"verdict\": \"correct\"");
+        Api.Response resolved = feedback(turnId, "verdict", "correct");
 
         assertThat(resolved.text("outcome")).isEqualTo("resolved");
         assertThat(resolved.text("status")).isEqualTo("resolved");
@@ -178,7 +181,7 @@ class FeedbackLearningTest extends IntegrationTest {
         askWhereTheBandFormed(again, "Porto.");
         String prompt = fake.calls(c -> c.is(Step.REPLY) && c.mentions(again)).getFirst().systemPrompt();
         assertThat(prompt).contains("formed in Porto").doesNotContain("Lisbon");
-        assertProblem(feedback(turnId, "\"verdict\": \"incorrect\""), 409, "episode-ended");
+        assertProblem(feedback(turnId, "verdict", "incorrect"), 409, "episode-ended");
     }
 
     @Test
@@ -192,7 +195,7 @@ class FeedbackLearningTest extends IntegrationTest {
             return Answer.json("{\"reflected_memory\": \"The user's sister's band was formed in Porto.\"}");
         });
 
-        Api.Response learned = feedback(wrong.text("turnId"), "\"answer\": \"It was formed in Porto.\"");
+        Api.Response learned = feedback(wrong.text("turnId"), "answer", "It was formed in Porto.");
 
         assertProblem(learned, 409, "memory-changed");
         assertThat(api.get(key, "/memory/" + memoryId).body().path("text").asString()).contains("Braga");
@@ -205,7 +208,7 @@ class FeedbackLearningTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.REASONING_STEP) && call.mentions(tag), call -> Answer.json(
                 "{\"thought\": \"My memory says Lisbon.\", \"action\": \"finish\", \"argument\": \"It was formed in Lisbon.\"}"));
 
-        Api.Response stuck = feedback(wrong.text("turnId"), "\"verdict\": \"incorrect\"");
+        Api.Response stuck = feedback(wrong.text("turnId"), "verdict", "incorrect");
 
         assertThat(stuck.text("outcome")).isEqualTo("needs_feedback");
         assertThat(stuck.body().path("needsFeedback").asBoolean()).isTrue();
@@ -220,7 +223,7 @@ class FeedbackLearningTest extends IntegrationTest {
         Api.Response reply = askWhereTheBandFormed(tag, "It was formed in Lisbon.");
         int before = items(api.get(key, "/memory?userId=una&limit=100")).size();
 
-        Api.Response resolved = feedback(reply.text("turnId"), "\"verdict\": \"correct\"");
+        Api.Response resolved = feedback(reply.text("turnId"), "verdict", "correct");
 
         assertThat(resolved.text("outcome")).isEqualTo("resolved");
         assertThat(resolved.body().path("learned").path("action").asString()).isEqualTo("none");
@@ -235,8 +238,7 @@ class FeedbackLearningTest extends IntegrationTest {
         userWithAStaleFact();
         Api.Response reply = askWhereTheBandFormed(tag, "Your sister's band was formed in Lisbon.");
 
-        Api.Response resolved = feedback(reply.text("turnId"),
-                "\"answer\": \"Your sister's band was formed in Lisbon.\"");
+        Api.Response resolved = feedback(reply.text("turnId"), "answer", "Your sister's band was formed in Lisbon.");
 
         assertThat(resolved.text("outcome")).isEqualTo("resolved");
         assertThat(fake.calls(c -> c.is(Step.REASONING_STEP) && c.mentions(tag))).isEmpty();
@@ -253,7 +255,7 @@ class FeedbackLearningTest extends IntegrationTest {
 
         List<String> outcomes = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            outcomes.add(feedback(reply.text("turnId"), "\"verdict\": \"incorrect\", \"hint\": \"Think north.\"")
+            outcomes.add(feedback(reply.text("turnId"), "verdict", "incorrect", "hint", "Think north.")
                     .text("outcome"));
         }
 
@@ -267,10 +269,10 @@ class FeedbackLearningTest extends IntegrationTest {
         String otherKey = api.newTenant();
 
         assertThat(api.send("POST", "/reflection/feedback", otherKey,
-                "{\"turnId\": \"" + reply.text("turnId") + "\", \"verdict\": \"correct\"}").status()).isEqualTo(404);
-        assertProblem(feedback(reply.text("turnId"), "\"hint\": \"  \""), 400, "invalid-request");
-        assertProblem(feedback(reply.text("userTurnId"), "\"verdict\": \"correct\""), 400, "invalid-request");
-        assertProblem(feedback(reply.text("turnId"), "\"verdict\": \"maybe\""), 400, "invalid-request");
+                Json.object("turnId", reply.text("turnId"), "verdict", "correct")).status()).isEqualTo(404);
+        assertProblem(feedback(reply.text("turnId"), "hint", "  "), 400, "invalid-request");
+        assertProblem(feedback(reply.text("userTurnId"), "verdict", "correct"), 400, "invalid-request");
+        assertProblem(feedback(reply.text("turnId"), "verdict", "maybe"), 400, "invalid-request");
         assertProblem(api.get(otherKey, "/reflection/episodes/" + UUID.randomUUID()), 404, "not-found");
     }
 
@@ -293,8 +295,8 @@ class FeedbackLearningTest extends IntegrationTest {
                     + "\", \"argument\": \"" + plan[done][1] + "\"}");
         });
 
-        Api.Response reply = api.send("POST", "/chat", key, "{\"sessionId\": \"" + session + "\", \"message\": "
-                + Api.quote(question) + ", \"reasoning\": true}");
+        Api.Response reply = api.send("POST", "/chat", key,
+                Json.object("sessionId", session, "message", question, "reasoning", true));
 
         assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
         assertThat(reply.text("reply")).isEqualTo("Luis Montenegro");
@@ -321,15 +323,10 @@ class FeedbackLearningTest extends IntegrationTest {
         Api.Response reply = api.chat(key, session, question);
         assertThat(api.get(key, "/reflection/reranker").body().path("averageReward").asDouble()).isEqualTo(-1.0);
 
-        feedback(reply.text("turnId"), "\"verdict\": \"correct\"");
+        feedback(reply.text("turnId"), "verdict", "correct");
 
         JsonNode status = api.get(key, "/reflection/reranker").body();
         assertThat(status.path("feedback").asInt()).isEqualTo(1);
         assertThat(status.path("averageReward").asDouble()).isEqualTo(1.0);
-    }
-
-    private static void assertProblem(Api.Response response, int status, String code) {
-        assertThat(response.status()).as(response.raw()).isEqualTo(status);
-        assertThat(response.text("code")).isEqualTo(code);
     }
 }

@@ -13,6 +13,7 @@ import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -50,7 +51,7 @@ class ReplyTraceTest extends IntegrationTest {
         assertThat(trace.path("memories").valueStream().filter(m -> m.path("cited").asBoolean())).hasSize(1);
 
         Api.Response feedback = api.send("POST", "/reflection/feedback", key,
-                "{\"turnId\": \"" + turnId + "\", \"answer\": \"Oslo\"}");
+                Json.object("turnId", turnId, "answer", "Oslo"));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
         assertThat(api.get(key, "/reflection/replies/" + turnId).text("episodeId"))
                 .isEqualTo(feedback.text("episodeId"));

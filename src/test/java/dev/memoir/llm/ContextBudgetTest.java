@@ -21,6 +21,7 @@ import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 import dev.memoir.support.Prose;
 
 import tools.jackson.databind.JsonNode;
@@ -76,8 +77,8 @@ class ContextBudgetTest extends IntegrationTest {
     @Test
     void theLongestMessageIsAnsweredWithMemoryWithinTheContextAndALongerOneIsRefusedBeforeItIsStored() {
         for (int i = 0; i < 12; i++) {
-            Api.Response added = api.send("POST", "/memory", key, "{\"userId\": \"big\", \"text\": "
-                    + Api.quote((tag + " fact " + i + ": " + Prose.words(i, 3800)).substring(0, 19_000)) + "}");
+            Api.Response added = api.addMemory(key, "big",
+                    (tag + " fact " + i + ": " + Prose.words(i, 3800)).substring(0, 19_000));
             assertThat(added.status()).as(added.raw()).isEqualTo(201);
         }
         String session = api.newSession(key, "big", ALL);
@@ -125,8 +126,7 @@ class ContextBudgetTest extends IntegrationTest {
     @Test
     void reasoningOverLongMemoriesAndLongFeedbackStaysWithinTheContext() {
         for (int i = 0; i < 10; i++) {
-            api.send("POST", "/memory", key, "{\"userId\": \"thinker\", \"text\": "
-                    + Api.quote((tag + " fact " + i + ": " + Prose.words(i, 3800)).substring(0, 19_000)) + "}");
+            api.addMemory(key, "thinker", (tag + " fact " + i + ": " + Prose.words(i, 3800)).substring(0, 19_000));
         }
         AtomicInteger steps = new AtomicInteger();
         onModelCall(call -> call.is(Step.REASONING_STEP) && call.mentions(tag), call -> Answer.json(
@@ -141,11 +141,11 @@ class ContextBudgetTest extends IntegrationTest {
         Api.Response reasoned = api.chat(key, session, tag + " " + Prose.words(2, 3000));
         assertThat(reasoned.status()).as(reasoned.raw()).isEqualTo(200);
         String turnId = reasoned.text("turnId");
-        String longHint = Api.quote(Prose.words(4, 800).substring(0, 3900));
-        assertThat(api.send("POST", "/reflection/feedback", key, "{\"turnId\": \"" + turnId
-                + "\", \"verdict\": \"incorrect\", \"hint\": " + longHint + "}").status()).isEqualTo(200);
-        Api.Response resolved = api.send("POST", "/reflection/feedback", key, "{\"turnId\": \"" + turnId
-                + "\", \"answer\": " + longHint + "}");
+        String longHint = Prose.words(4, 800).substring(0, 3900);
+        assertThat(api.send("POST", "/reflection/feedback", key,
+                Json.object("turnId", turnId, "verdict", "incorrect", "hint", longHint)).status()).isEqualTo(200);
+        Api.Response resolved = api.send("POST", "/reflection/feedback", key,
+                Json.object("turnId", turnId, "answer", longHint));
         assertThat(resolved.status()).as(resolved.raw()).isEqualTo(200);
         assertThat(resolved.text("outcome")).isEqualTo("resolved");
 

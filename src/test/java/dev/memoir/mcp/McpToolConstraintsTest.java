@@ -36,6 +36,7 @@ import org.springframework.context.ApplicationContext;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.WireNames;
 
@@ -165,8 +166,7 @@ class McpToolConstraintsTest extends IntegrationTest {
         CallToolResult refused = tool("add_memory").callHandler().apply(
                 McpTransportContext.create(Map.of(MemoryTools.TENANT, new TenantId(UUID.randomUUID()))),
                 new CallToolRequest("add_memory", arguments));
-        assertSameRefusal(refused, api.send("POST", "/memory", key,
-                "{\"userId\": \"dan\", \"text\": " + Api.quote((String) arguments.get("text")) + "}"));
+        assertSameRefusal(refused, api.send("POST", "/memory", key, Json.write(arguments)));
     }
 
     private static void assertSameRefusal(CallToolResult tool, Api.Response rest) {

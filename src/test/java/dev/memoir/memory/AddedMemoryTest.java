@@ -2,6 +2,7 @@ package dev.memoir.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.memoir.support.Problems.assertBadField;
 
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -17,6 +18,7 @@ import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,18 +30,12 @@ class AddedMemoryTest extends IntegrationTest {
     @Autowired
     JdbcClient jdbc;
 
-    private Api.Response add(String key, String userId, String text) {
-        return api.send("POST", "/memory", key,
-                "{\"userId\": \"" + userId + "\", \"text\": " + Api.quote(text) + "}");
-    }
-
     @Test
     void anAddedFactIsCreatedWithItsLocationAndIsFoundBySearchAtOnce() {
         String key = api.newTenant();
 
-        HttpResponse<String> created = api.sendWithHeaders("POST", "/memory", key,
-                "{\"userId\": \"alice\", \"text\": \"  Alice is allergic to peanuts " + tag + ".  \", "
-                        + "\"occurredAt\": \"2024-03-01T09:00:00Z\"}");
+        HttpResponse<String> created = api.sendWithHeaders("POST", "/memory", key, Json.object("userId", "alice",
+                "text", "  Alice is allergic to peanuts " + tag + ".  ", "occurredAt", "2024-03-01T09:00:00Z"));
 
         assertThat(created.statusCode()).isEqualTo(201);
         JsonNode fact = parse(created.body());
@@ -69,7 +65,7 @@ class AddedMemoryTest extends IntegrationTest {
         String key = api.newTenant();
         Instant before = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
-        Api.Response created = add(key, "bea", "Bea works night shifts " + tag);
+        Api.Response created = api.addMemory(key, "bea", "Bea works night shifts " + tag);
 
         Instant from = Instant.parse(created.text("occurredFrom"));
         assertThat(from).isAfterOrEqualTo(before).isBeforeOrEqualTo(Instant.now());
@@ -80,7 +76,7 @@ class AddedMemoryTest extends IntegrationTest {
     @Test
     void chatRecallsAddedFactsWhateverTheSessionsStrategy() {
         String key = api.newTenant();
-        add(key, "carl", "Carl's daughter is called Mireille " + tag);
+        api.addMemory(key, "carl", "Carl's daughter is called Mireille " + tag);
         for (String memory : new String[] {null, "{\"strategy\": \"rmm\"}", "{\"strategy\": \"memochat\"}"}) {
             String session = api.newSession(key, "carl", memory);
             String question = "What is my daughter's name? " + tag + " " + memory;
@@ -101,10 +97,10 @@ class AddedMemoryTest extends IntegrationTest {
     @Test
     void anAddedFactIsEditableWithRevisionsAndDeletable() {
         String key = api.newTenant();
-        String id = add(key, "dora", "Dora lives in Lyon " + tag).text("id");
+        String id = api.addMemory(key, "dora", "Dora lives in Lyon " + tag).text("id");
 
         Api.Response edited = api.send("PATCH", "/memory/" + id, key,
-                "{\"text\": \"Dora lives in Marseille " + tag + "\"}");
+                Json.object("text", "Dora lives in Marseille " + tag));
 
         assertThat(edited.status()).isEqualTo(200);
         assertThat(edited.body().path("version").asInt()).isEqualTo(2);
@@ -113,7 +109,7 @@ class AddedMemoryTest extends IntegrationTest {
         assertThat(items(api.get(key, "/memory?userId=dora&query=Marseille")).getFirst().path("id").asString())
                 .isEqualTo(id);
         // The old text is no longer what the memory says: adding it again adds it.
-        Api.Response again = add(key, "dora", "Dora lives in Lyon " + tag);
+        Api.Response again = api.addMemory(key, "dora", "Dora lives in Lyon " + tag);
         assertThat(again.status()).isEqualTo(201);
         assertThat(again.text("id")).isNotEqualTo(id);
 
@@ -128,9 +124,9 @@ class AddedMemoryTest extends IntegrationTest {
     @Test
     void theSameFactAddedTwiceIsStoredOnceAndErasingTheUserRemovesIt() {
         String key = api.newTenant();
-        Api.Response first = add(key, "emil", "Emil is vegetarian " + tag);
-        Api.Response second = add(key, "emil", "Emil is vegetarian " + tag);
-        Api.Response otherUser = add(key, "fritz", "Emil is vegetarian " + tag);
+        Api.Response first = api.addMemory(key, "emil", "Emil is vegetarian " + tag);
+        Api.Response second = api.addMemory(key, "emil", "Emil is vegetarian " + tag);
+        Api.Response otherUser = api.addMemory(key, "fritz", "Emil is vegetarian " + tag);
 
         assertThat(first.status()).isEqualTo(201);
         assertThat(second.status()).isEqualTo(200);
@@ -138,7 +134,7 @@ class AddedMemoryTest extends IntegrationTest {
         assertThat(otherUser.status()).isEqualTo(201);
         assertThat(items(api.get(key, "/memory?userId=emil"))).hasSize(1);
         assertThat(api.send("PATCH", "/memory/" + first.text("id"), key,
-                "{\"text\": \"Emil eats fish again " + tag + "\"}").status()).isEqualTo(200);
+                Json.object("text", "Emil eats fish again " + tag)).status()).isEqualTo(200);
 
         Api.Response erased = api.send("DELETE", "/memory?userId=emil", key, null);
 
@@ -148,14 +144,14 @@ class AddedMemoryTest extends IntegrationTest {
                 .param(UUID.fromString(first.text("id"))).query(Long.class).single())
                 .as("the erased user's revisions").isZero();
         assertThat(api.get(key, "/memory/" + otherUser.text("id")).status()).isEqualTo(200);
-        assertThat(add(key, "emil", "Emil is vegetarian " + tag).status()).isEqualTo(201);
+        assertThat(api.addMemory(key, "emil", "Emil is vegetarian " + tag).status()).isEqualTo(201);
     }
 
     @Test
     void aMemoryCannotMoveToAnotherUserAndKeepsItsRevisions() {
         String key = api.newTenant();
-        String id = add(key, "hana", "Hana plays the oboe " + tag).text("id");
-        api.send("PATCH", "/memory/" + id, key, "{\"text\": \"Hana plays the bassoon " + tag + "\"}");
+        String id = api.addMemory(key, "hana", "Hana plays the oboe " + tag).text("id");
+        api.send("PATCH", "/memory/" + id, key, Json.object("text", "Hana plays the bassoon " + tag));
         long revisions = jdbc.sql("select count(*) from memory_revisions where memory_id = ?")
                 .param(UUID.fromString(id)).query(Long.class).single();
 
@@ -173,7 +169,7 @@ class AddedMemoryTest extends IntegrationTest {
     @Test
     void anAddedFactIsMatchedOnlyWithinItsOwnUsersMemories() {
         String key = api.newTenant();
-        Api.Response first = add(key, "ivo", "Ivo collects stamps " + tag);
+        Api.Response first = api.addMemory(key, "ivo", "Ivo collects stamps " + tag);
         // Dedup keys are unique per user only: the same key held by another tenant's user (a restore, a hand-made
         // row) must neither be returned to this user nor make the lookup ambiguous.
         String otherTenant = jdbc.sql("insert into tenants (id, name) values (gen_random_uuid(), ?) returning id")
@@ -186,7 +182,7 @@ class AddedMemoryTest extends IntegrationTest {
                 from memory_records where id = ?""")
                 .params(otherTenant, UUID.fromString(first.text("id"))).update();
 
-        Api.Response again = add(key, "ivo", "Ivo collects stamps " + tag);
+        Api.Response again = api.addMemory(key, "ivo", "Ivo collects stamps " + tag);
 
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.text("id")).isEqualTo(first.text("id"));
@@ -199,15 +195,13 @@ class AddedMemoryTest extends IntegrationTest {
         String key = api.newTenant();
         for (String kind : new String[] {"history", "summary", "conditional", "memo", "recursive_summary", "topic",
                 "reflected"}) {
-            Api.Response refused = api.send("POST", "/memory", key,
-                    "{\"userId\": \"gus\", \"text\": \"x\", \"kind\": \"" + kind + "\"}");
+            Api.Response refused = api.addMemory(key, "gus", "x", "kind", kind);
             assertBadField(refused, "kind");
         }
         assertBadField(api.send("POST", "/memory", key, "{\"userId\": \"gus\", \"text\": \"x\", \"kind\": \"gossip\"}"),
                 "kind");
         String future = Instant.now().plus(1, ChronoUnit.HOURS).toString();
-        assertBadField(api.send("POST", "/memory", key,
-                "{\"userId\": \"gus\", \"text\": \"x\", \"occurredAt\": \"" + future + "\"}"), "occurredAt");
+        assertBadField(api.addMemory(key, "gus", "x", "occurredAt", future), "occurredAt");
         assertBadField(api.send("POST", "/memory", key, "{\"userId\": \"gus\", \"text\": \"  \"}"), "text");
         assertBadField(api.send("POST", "/memory", key, "{\"text\": \"x\"}"), "userId");
         assertBadField(api.send("POST", "/memory", key, "{\"userId\": \" gus\", \"text\": \"x\"}"), "userId");
@@ -215,29 +209,22 @@ class AddedMemoryTest extends IntegrationTest {
 
         // Within the allowed clock skew a client's clock may run ahead.
         String skewed = Instant.now().plus(1, ChronoUnit.MINUTES).toString();
-        assertThat(api.send("POST", "/memory", key,
-                "{\"userId\": \"gus\", \"text\": \"x\", \"kind\": \"fact\", \"occurredAt\": \"" + skewed + "\"}")
-                .status()).isEqualTo(201);
+        assertThat(api.addMemory(key, "gus", "x", "kind", "fact", "occurredAt", skewed).status()).isEqualTo(201);
     }
 
     @Test
     void anotherTenantsKeyNeverReachesAnAddedFact() {
         String acme = api.newTenant();
         String globex = api.newTenant();
-        String id = add(acme, "hana", "Hana's locker code is 4711 " + tag).text("id");
+        String id = api.addMemory(acme, "hana", "Hana's locker code is 4711 " + tag).text("id");
 
         assertThat(api.get(globex, "/memory/" + id).status()).isEqualTo(404);
         assertThat(api.send("PATCH", "/memory/" + id, globex, "{\"text\": \"stolen\"}").status()).isEqualTo(404);
         assertThat(api.send("DELETE", "/memory/" + id, globex, null).status()).isEqualTo(404);
         assertThat(items(api.get(globex, "/memory?userId=hana&query=locker%20code"))).isEmpty();
-        assertThat(add(globex, "hana", "Hana's locker code is 4711 " + tag).status())
+        assertThat(api.addMemory(globex, "hana", "Hana's locker code is 4711 " + tag).status())
                 .as("the same text in another tenant is another memory").isEqualTo(201);
         assertThat(api.get(acme, "/memory/" + id).text("text")).isEqualTo("Hana's locker code is 4711 " + tag);
-    }
-
-    private static void assertBadField(Api.Response response, String field) {
-        assertThat(response.status()).as(response.raw()).isEqualTo(400);
-        assertThat(response.body().path("errors").findValuesAsString("field")).as(response.raw()).contains(field);
     }
 
     private static JsonNode parse(String body) {

@@ -2,13 +2,16 @@ package dev.memoir.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -58,14 +61,13 @@ class HybridSearchTest extends IntegrationTest {
         String session = api.newSession(key, "mo", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
         String[] months = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
                 "October", "November", "December"};
-        StringBuilder turns = new StringBuilder();
+        List<Map<String, Object>> turns = new ArrayList<>();
         for (int m = 0; m < 12; m++) {
-            turns.append(m == 0 ? "" : ",").append("{\"role\": \"user\", \"content\": \"Entry number ")
-                    .append(m).append("\", \"occurredAt\": \"2023-").append(String.format("%02d", m + 1))
-                    .append("-15T10:00:00Z\"}");
+            turns.add(Json.fields("role", "user", "content", "Entry number " + m,
+                    "occurredAt", "2023-%02d-15T10:00:00Z".formatted(m + 1)));
         }
-        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, "{\"turns\": [" + turns + "]}")
-                .status()).isEqualTo(201);
+        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, Json.object("turns", turns)).status())
+                .isEqualTo(201);
 
         for (int m = 0; m < 12; m++) {
             Api.Response found = api.get(key, "/memory?userId=mo&kind=history&mode=lexical&query=What%20happened%20in%20"
@@ -83,14 +85,15 @@ class HybridSearchTest extends IntegrationTest {
         // A purchase each month, told alike, so that neither the words nor the embedding can tell them apart, and
         // the month's name is in every memory of its month.
         String[] bought = {"a new lamp", "a new kettle", "a new rug", "a new kettle lid"};
-        String turn = "{\"role\": \"user\", \"content\": \"%s\", \"occurredAt\": \"2023-%02d-%dT10:00:00Z\"}";
-        StringBuilder turns = new StringBuilder();
+        List<Map<String, Object>> turns = new ArrayList<>();
         for (int m = 0; m < bought.length; m++) {
-            turns.append(m == 0 ? "" : ",").append(turn.formatted("I bought " + bought[m] + " today", m + 1, 10))
-                    .append(",").append(turn.formatted("Lovely weather for a walk", m + 1, 11));
+            turns.add(Json.fields("role", "user", "content", "I bought " + bought[m] + " today",
+                    "occurredAt", "2023-%02d-10T10:00:00Z".formatted(m + 1)));
+            turns.add(Json.fields("role", "user", "content", "Lovely weather for a walk",
+                    "occurredAt", "2023-%02d-11T10:00:00Z".formatted(m + 1)));
         }
-        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, "{\"turns\": [" + turns + "]}")
-                .status()).isEqualTo(201);
+        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, Json.object("turns", turns)).status())
+                .isEqualTo(201);
 
         List<JsonNode> found = items(api.get(key, "/memory?userId=shopper&kind=history&explain=true&limit=8"
                 + "&query=What%20did%20I%20buy%20in%20March%202023%3F"));

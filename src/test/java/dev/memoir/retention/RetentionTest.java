@@ -19,6 +19,7 @@ import dev.memoir.memory.MemoryPurge;
 import dev.memoir.memory.RetentionRule;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -42,16 +43,8 @@ class RetentionTest extends IntegrationTest {
     }
 
     private Tenant newTenant() {
-        Api.Response created = api.send("POST", "/admin/tenants", Api.BOOTSTRAP_KEY,
-                "{\"name\": \"retention-" + UUID.randomUUID() + "\"}");
+        Api.Response created = api.createTenant("retention-" + UUID.randomUUID());
         return new Tenant(UUID.fromString(created.text("id")), created.text("apiKey"));
-    }
-
-    private String addFact(String key, String userId, String text, String extra) {
-        Api.Response added = api.send("POST", "/memory", key, "{\"userId\": \"" + userId + "\", \"text\": "
-                + Api.quote(text) + ", \"supersedes\": []" + (extra == null ? "" : ", " + extra) + "}");
-        assertThat(added.status()).as(added.raw()).isEqualTo(201);
-        return added.text("id");
     }
 
     private long rows(String table, String column, String id) {
@@ -76,10 +69,10 @@ class RetentionTest extends IntegrationTest {
     @Test
     void anExpiredMemoryIsInvisibleAtOnceAndThePurgeDeletesItWithItsRevisionsAndPassages() {
         Tenant tenant = newTenant();
-        String id = addFact(tenant.key(), "ann", "Ann's door code is 4711 " + tag + " " + "word ".repeat(400),
-                "\"expiresAt\": \"" + Instant.now().plus(Duration.ofDays(1)) + "\"");
-        api.send("PATCH", "/memory/" + id, tenant.key(), "{\"text\": \"Ann's door code is 0815 " + tag + " "
-                + "word ".repeat(400) + "\"}");
+        String id = api.addFact(tenant.key(), "ann", "Ann's door code is 4711 " + tag + " " + "word ".repeat(400),
+                "supersedes", List.of(), "expiresAt", Instant.now().plus(Duration.ofDays(1)));
+        api.send("PATCH", "/memory/" + id, tenant.key(),
+                Json.object("text", "Ann's door code is 0815 " + tag + " " + "word ".repeat(400)));
         assertThat(api.get(tenant.key(), "/memory/" + id).text("expiresAt")).isNotNull();
         assertThat(rows("memory_revisions", "memory_id", id)).isPositive();
         assertThat(rows("memory_passages", "memory_id", id)).isPositive();
@@ -105,12 +98,11 @@ class RetentionTest extends IntegrationTest {
     @Test
     void expiresAtMustBeInTheFutureAndNullClearsIt() {
         Tenant tenant = newTenant();
-        Api.Response past = api.send("POST", "/memory", tenant.key(), "{\"userId\": \"bea\", \"text\": \"x " + tag
-                + "\", \"expiresAt\": \"2020-01-01T00:00:00Z\"}");
+        Api.Response past = api.addMemory(tenant.key(), "bea", "x " + tag, "expiresAt", "2020-01-01T00:00:00Z");
         assertThat(past.status()).isEqualTo(400);
         assertThat(past.raw()).contains("expiresAt");
-        String id = addFact(tenant.key(), "bea", "Bea is in Lisbon this week " + tag,
-                "\"expiresAt\": \"" + Instant.now().plus(Duration.ofDays(7)) + "\"");
+        String id = api.addFact(tenant.key(), "bea", "Bea is in Lisbon this week " + tag,
+                "supersedes", List.of(), "expiresAt", Instant.now().plus(Duration.ofDays(7)));
 
         Api.Response cleared = api.send("PATCH", "/memory/" + id, tenant.key(), "{\"expiresAt\": null}");
 
@@ -123,20 +115,21 @@ class RetentionTest extends IntegrationTest {
         assertThat(garbled.status()).isEqualTo(400);
         assertThat(garbled.raw()).contains("expiresAt");
         String soon = Instant.now().plus(Duration.ofHours(1)).toString();
-        Api.Response set = api.send("PATCH", "/memory/" + id, tenant.key(), "{\"expiresAt\": \"" + soon + "\"}");
+        Api.Response set = api.send("PATCH", "/memory/" + id, tenant.key(), Json.object("expiresAt", soon));
         Instant stored = Instant.parse(soon).truncatedTo(ChronoUnit.MICROS);
         assertThat(Instant.parse(set.text("expiresAt"))).as("as every later read shows it").isEqualTo(stored);
-        assertThat(Instant.parse(api.send("PATCH", "/memory/" + id, tenant.key(), "{\"text\": \"Bea is in Porto "
-                + tag + "\"}").text("expiresAt"))).as("a new text keeps the expiry").isEqualTo(stored);
+        assertThat(Instant.parse(api.send("PATCH", "/memory/" + id, tenant.key(),
+                Json.object("text", "Bea is in Porto " + tag)).text("expiresAt"))).as("a new text keeps the expiry")
+                .isEqualTo(stored);
     }
 
     @Test
     void aTenantsOwnRetentionDeletesItsOldMemoriesOfThatKindAndNoOtherTenants() {
         Tenant strict = newTenant();
         Tenant other = newTenant();
-        String old = addFact(strict.key(), "cat", "Cat's old fact " + tag, null);
-        String fresh = addFact(strict.key(), "cat", "Cat's new fact " + tag, null);
-        String othersOld = addFact(other.key(), "cat", "Another tenant's old fact " + tag, null);
+        String old = api.addFact(strict.key(), "cat", "Cat's old fact " + tag, "supersedes", List.of());
+        String fresh = api.addFact(strict.key(), "cat", "Cat's new fact " + tag, "supersedes", List.of());
+        String othersOld = api.addFact(other.key(), "cat", "Another tenant's old fact " + tag, "supersedes", List.of());
         jdbc.sql("update memory_records set created_at = now() - interval '2 days' where id in (cast(:a as uuid), "
                 + "cast(:b as uuid))").param("a", old).param("b", othersOld).update();
 
@@ -160,8 +153,8 @@ class RetentionTest extends IntegrationTest {
     void aTenantKeptForGoodOutlastsTheDeploymentsRetention() {
         Tenant kept = newTenant();
         Tenant defaulted = newTenant();
-        String keptId = addFact(kept.key(), "dan", "Kept fact " + tag, null);
-        String defaultedId = addFact(defaulted.key(), "dan", "Defaulted fact " + tag, null);
+        String keptId = api.addFact(kept.key(), "dan", "Kept fact " + tag, "supersedes", List.of());
+        String defaultedId = api.addFact(defaulted.key(), "dan", "Defaulted fact " + tag, "supersedes", List.of());
         jdbc.sql("update memory_records set created_at = now() - interval '10 days' where id in (cast(:a as uuid), "
                 + "cast(:b as uuid))").param("a", keptId).param("b", defaultedId).update();
 

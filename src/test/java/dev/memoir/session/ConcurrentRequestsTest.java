@@ -27,6 +27,7 @@ import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -63,7 +64,7 @@ class ConcurrentRequestsTest extends IntegrationTest {
         String id = items(api.get(key, "/memory?userId=u")).getFirst().path("id").asString();
 
         List<Api.Response> edits = all(20, i -> () -> api.send("PATCH", "/memory/" + id, key,
-                "{\"text\": \"edit " + i + "\"}"));
+                Json.object("text", "edit " + i)));
 
         assertThat(countByStatus(edits)).isEqualTo(Map.of(200, 20));
         List<JsonNode> revisions = items(api.get(key, "/memory/" + id + "/revisions"));
@@ -78,7 +79,7 @@ class ConcurrentRequestsTest extends IntegrationTest {
         String reply = api.chat(key, session, "Where was the band formed? " + tag).text("turnId");
 
         List<Api.Response> feedbacks = all(10, i -> () -> api.send("POST", "/reflection/feedback", key,
-                "{\"turnId\": \"" + reply + "\", \"verdict\": \"correct\"}"));
+                Json.object("turnId", reply, "verdict", "correct")));
 
         Map<Integer, Integer> statuses = countByStatus(feedbacks);
         assertThat(statuses.keySet()).as("statuses %s", statuses).isSubsetOf(200, 409);
@@ -110,7 +111,7 @@ class ConcurrentRequestsTest extends IntegrationTest {
                     .isEqualTo("Question " + i + " " + tag);
         }
         List<Api.Response> feedbacks = all(20, i -> () -> api.send("POST", "/reflection/feedback", key,
-                "{\"turnId\": \"" + chats.get(i).text("turnId") + "\", \"verdict\": \"correct\"}"));
+                Json.object("turnId", chats.get(i).text("turnId"), "verdict", "correct")));
         assertThat(countByStatus(feedbacks)).isEqualTo(Map.of(200, 20));
     }
 
@@ -151,8 +152,7 @@ class ConcurrentRequestsTest extends IntegrationTest {
         private final byte[] body;
 
         SlowChat(int port, String key, String session, String message) throws IOException {
-            body = ("{\"sessionId\": \"" + session + "\", \"message\": \"" + message + "\"}")
-                    .getBytes(StandardCharsets.UTF_8);
+            body = Json.object("sessionId", session, "message", message).getBytes(StandardCharsets.UTF_8);
             socket = new Socket("127.0.0.1", port);
             socket.setSoTimeout(20_000);
             String head = "POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key

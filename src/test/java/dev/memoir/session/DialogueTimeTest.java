@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -13,19 +14,22 @@ import org.junit.jupiter.api.Test;
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
 class DialogueTimeTest extends IntegrationTest {
 
-    private static String turn(String role, String content, String occurredAt) {
-        return "{\"role\": \"" + role + "\", \"content\": " + Api.quote(content)
-                + (occurredAt == null ? "" : ", \"occurredAt\": \"" + occurredAt + "\"") + "}";
+    private static Map<String, Object> turn(String role, String content, String occurredAt) {
+        Map<String, Object> turn = Json.fields("role", role, "content", content);
+        if (occurredAt != null) {
+            turn.put("occurredAt", occurredAt);
+        }
+        return turn;
     }
 
-    private Api.Response importTurns(String key, String session, String... turns) {
-        return api.send("POST", "/sessions/" + session + "/turns", key,
-                "{\"turns\": [" + String.join(",", turns) + "]}");
+    private Api.Response importTurns(String key, String session, Map<?, ?>... turns) {
+        return api.send("POST", "/sessions/" + session + "/turns", key, Json.object("turns", List.of(turns)));
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -31,7 +32,7 @@ class ReplyToTest extends IntegrationTest {
 
     private Api.Response importOne(String key, String session, String role, String content) {
         return api.send("POST", "/sessions/" + session + "/turns", key,
-                "{\"turns\": [{\"role\": \"" + role + "\", \"content\": " + Api.quote(content) + "}]}");
+                Json.object("turns", List.of(Json.fields("role", role, "content", content))));
     }
 
     private static String id(Api.Response imported, int index) {

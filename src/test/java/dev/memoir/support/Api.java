@@ -1,11 +1,16 @@
 package dev.memoir.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.modelcontextprotocol.client.McpClient;
@@ -72,9 +77,14 @@ public final class Api {
         }
     }
 
+    /** Asks the operator's endpoint for a tenant of this name: the answer as it is (its id and first apiKey). */
+    public Response createTenant(String name) {
+        return send("POST", "/admin/tenants", BOOTSTRAP_KEY, Json.object("name", name));
+    }
+
     /** Creates a tenant and answers its API key. */
     public String newTenant() {
-        Response response = send("POST", "/admin/tenants", BOOTSTRAP_KEY, "{\"name\": \"tenant-" + UUID.randomUUID() + "\"}");
+        Response response = createTenant("tenant-" + UUID.randomUUID());
         if (response.status() != 201) {
             throw new IllegalStateException("Could not create a tenant: " + response.raw());
         }
@@ -83,8 +93,8 @@ public final class Api {
 
     /** Creates a session and answers its id; {@code memoryJson} may be null. */
     public String newSession(String key, String userId, String memoryJson) {
-        String body = memoryJson == null ? "{\"userId\": \"" + userId + "\"}"
-                : "{\"userId\": \"" + userId + "\", \"memory\": " + memoryJson + "}";
+        String body = memoryJson == null ? Json.object("userId", userId)
+                : Json.object("userId", userId, "memory", Json.parsed(memoryJson));
         Response response = send("POST", "/sessions", key, body);
         if (response.status() != 201) {
             throw new IllegalStateException("Could not create a session: " + response.raw());
@@ -93,19 +103,29 @@ public final class Api {
     }
 
     public Response chat(String key, String sessionId, String message) {
-        return send("POST", "/chat", key, "{\"sessionId\": \"" + sessionId + "\", \"message\": " + quote(message) + "}");
+        return send("POST", "/chat", key, Json.object("sessionId", sessionId, "message", message));
     }
 
     public Response importTurns(String key, String sessionId, String... userThenAssistant) {
-        StringBuilder turns = new StringBuilder();
+        List<Map<String, Object>> turns = new ArrayList<>();
         for (int i = 0; i < userThenAssistant.length; i++) {
-            if (i > 0) {
-                turns.append(',');
-            }
-            turns.append("{\"role\": \"").append(i % 2 == 0 ? "user" : "assistant").append("\", \"content\": ")
-                    .append(quote(userThenAssistant[i])).append('}');
+            turns.add(Json.fields("role", i % 2 == 0 ? "user" : "assistant", "content", userThenAssistant[i]));
         }
-        return send("POST", "/sessions/" + sessionId + "/turns", key, "{\"turns\": [" + turns + "]}");
+        return send("POST", "/sessions/" + sessionId + "/turns", key, Json.object("turns", turns));
+    }
+
+    /** Adds a memory of the user: the text and any further fields (name, value, ...); the answer as it is. */
+    public Response addMemory(String key, String userId, String text, Object... moreFields) {
+        Map<String, Object> body = Json.fields("userId", userId, "text", text);
+        body.putAll(Json.fields(moreFields));
+        return send("POST", "/memory", key, Json.write(body));
+    }
+
+    /** Adds a fact that must be created (201), with any further fields (name, value, ...); answers its id. */
+    public String addFact(String key, String userId, String text, Object... moreFields) {
+        Response added = addMemory(key, userId, text, moreFields);
+        assertThat(added.status()).as(added.raw()).isEqualTo(201);
+        return added.text("id");
     }
 
     public Response close(String key, String sessionId) {

@@ -358,6 +358,19 @@ public final class FakeOpenAiServer {
         };
     }
 
+    /**
+     * A supersession answer: every numbered memory of the prompt that contains {@code text} has the relation given,
+     * every other one is unrelated.
+     */
+    public static String relations(ChatCall call, String text, String relation) {
+        List<Map<String, Object>> relations = call.prompt().lines()
+                .filter(line -> line.matches("\\d+\\. \\(said .*"))
+                .map(line -> Json.fields("index", Integer.parseInt(line.substring(0, line.indexOf('.'))),
+                        "relation", line.contains(text) ? relation : "unrelated"))
+                .toList();
+        return Json.object("relations", relations);
+    }
+
     /** How many lines a memo-writing prompt's conversation has. */
     public static int lineCount(ChatCall call) {
         var m = Pattern.compile("(\\d+)-line Task Conversation").matcher(call.lastUserMessage());

@@ -19,7 +19,7 @@ class ApiKeyManagementTest extends IntegrationTest {
     }
 
     private NewTenant tenant(String name) {
-        Api.Response created = api.send("POST", "/admin/tenants", Api.BOOTSTRAP_KEY, "{\"name\": \"" + name + "\"}");
+        Api.Response created = api.createTenant(name);
         return new NewTenant(created.text("id"), created.text("apiKey"));
     }
 

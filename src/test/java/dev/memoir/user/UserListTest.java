@@ -18,11 +18,6 @@ import tools.jackson.databind.JsonNode;
 
 class UserListTest extends IntegrationTest {
 
-    private void addFact(String key, String userId, String text) {
-        assertThat(api.send("POST", "/memory", key,
-                "{\"userId\": \"" + userId + "\", \"text\": " + Api.quote(text) + "}").status()).isEqualTo(201);
-    }
-
     private List<JsonNode> allPages(String key, String query, int limit) {
         List<JsonNode> users = new ArrayList<>();
         String cursor = null;
@@ -45,15 +40,15 @@ class UserListTest extends IntegrationTest {
         String annaFirst = api.newSession(key, "anna", null);
         api.importTurns(key, annaFirst, "I like tea", "Noted.");
         api.newSession(key, "anna", null);
-        addFact(key, "bert", "Bert has a cat");
-        addFact(key, "bert", "Bert plays chess");
-        addFact(key, "bert", "Bert lives in Ghent");
+        api.addFact(key, "bert", "Bert has a cat");
+        api.addFact(key, "bert", "Bert plays chess");
+        api.addFact(key, "bert", "Bert lives in Ghent");
         api.newSession(key, "cara", null);
         api.importTurns(key, api.newSession(key, "dave", null), "hello");
-        addFact(key, "emma", "Emma is a nurse");
+        api.addFact(key, "emma", "Emma is a nurse");
         api.newSession(key, "emma", null);
         api.newSession(other, "fred", null);
-        addFact(other, "anna", "Another tenant's anna");
+        api.addFact(other, "anna", "Another tenant's anna");
 
         List<JsonNode> users = allPages(key, null, 2);
 
@@ -83,7 +78,7 @@ class UserListTest extends IntegrationTest {
         for (String user : List.of("alice.smith", "bob", "Malice", "alicia", "carol")) {
             api.newSession(key, user, null);
         }
-        addFact(key, "ALICE-2", "A fact");
+        api.addFact(key, "ALICE-2", "A fact");
 
         List<JsonNode> found = allPages(key, "ALIC", 1);
 
@@ -96,7 +91,7 @@ class UserListTest extends IntegrationTest {
     void anErasedUserLeavesTheListAndABadCursorIsRefused() {
         String key = api.newTenant();
         api.newSession(key, "gina", null);
-        addFact(key, "hugo", "Hugo rows");
+        api.addFact(key, "hugo", "Hugo rows");
         api.send("DELETE", "/memory?userId=gina", key, null);
 
         assertThat(items(api.get(key, "/users"))).extracting(u -> u.path("userId").asString())

@@ -1,6 +1,7 @@
 package dev.memoir.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.memoir.support.Problems.assertProblem;
 
 import java.util.UUID;
 
@@ -10,13 +11,6 @@ import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 
 class ApiErrorsTest extends IntegrationTest {
-
-    private static void assertProblem(Api.Response response, int status, String code) {
-        assertThat(response.status()).as(response.raw()).isEqualTo(status);
-        assertThat(response.text("code")).isEqualTo(code);
-        assertThat(response.text("type")).isEqualTo("https://memoir.dev/problems/" + code);
-        assertThat(response.text("detail")).isNotBlank();
-    }
 
     @Test
     void aMissingOrWrongKeyIs401() {

@@ -23,6 +23,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -51,19 +52,12 @@ class CursorPagingTest extends IntegrationTest {
         throw new AssertionError("the pages never ended");
     }
 
-    private String addFact(String key, String userId, String text) {
-        Api.Response added = api.send("POST", "/memory", key,
-                "{\"userId\": \"" + userId + "\", \"text\": " + Api.quote(text) + "}");
-        assertThat(added.status()).as(added.raw()).isEqualTo(201);
-        return added.text("id");
-    }
-
     @Test
     void pagingMemoriesWhileOthersAreAddedShowsEachMemoryExactlyOnceNewestFirst() throws Exception {
         String key = api.newTenant();
         List<String> existing = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            existing.add(addFact(key, "ada", "Fact number " + i + " " + tag));
+            existing.add(api.addFact(key, "ada", "Fact number " + i + " " + tag));
         }
         // Ten memories created at the very same instant: pages must cut through them by id, not lose or repeat any.
         jdbc.update("update memory_records set created_at = ? where id = any(?::uuid[])",
@@ -73,7 +67,7 @@ class CursorPagingTest extends IntegrationTest {
         AtomicBoolean paging = new AtomicBoolean(true);
         Thread writer = Thread.ofVirtual().start(() -> {
             for (int i = 0; paging.get() && i < 200; i++) {
-                addedWhilePaging.add(addFact(key, "ada", "Added while paging " + i + " " + tag));
+                addedWhilePaging.add(api.addFact(key, "ada", "Added while paging " + i + " " + tag));
             }
         });
 
@@ -81,7 +75,7 @@ class CursorPagingTest extends IntegrationTest {
         try {
             seen = allPages(cursor -> api.get(key, "/memory?userId=ada&limit=4"
                     + (cursor == null ? "" : "&cursor=" + cursor)),
-                    () -> addedWhilePaging.add(addFact(key, "ada", "Added between pages " + UUID.randomUUID())));
+                    () -> addedWhilePaging.add(api.addFact(key, "ada", "Added between pages " + UUID.randomUUID())));
         } finally {
             paging.set(false);
             writer.join();
@@ -100,7 +94,7 @@ class CursorPagingTest extends IntegrationTest {
     void theLastPageHasNoCursorAndFiltersHoldOnEveryPage() {
         String key = api.newTenant();
         for (int i = 0; i < 6; i++) {
-            addFact(key, "bo", "Bo fact " + i + " " + tag);
+            api.addFact(key, "bo", "Bo fact " + i + " " + tag);
         }
         String session = api.newSession(key, "bo", null);
         api.importTurns(key, session, "hello " + tag, "hi");
@@ -121,16 +115,16 @@ class CursorPagingTest extends IntegrationTest {
     @Test
     void aGarbledOrForeignCursorIsRefusedNamingCursor() {
         String key = api.newTenant();
-        String id = addFact(key, "cy", "Cy fact " + tag);
-        addFact(key, "cy", "Cy other fact " + tag);
-        api.send("PATCH", "/memory/" + id, key, "{\"text\": \"Cy fact, edited " + tag + "\"}");
-        api.send("PATCH", "/memory/" + id, key, "{\"text\": \"Cy fact, edited again " + tag + "\"}");
+        String id = api.addFact(key, "cy", "Cy fact " + tag);
+        api.addFact(key, "cy", "Cy other fact " + tag);
+        api.send("PATCH", "/memory/" + id, key, Json.object("text", "Cy fact, edited " + tag));
+        api.send("PATCH", "/memory/" + id, key, Json.object("text", "Cy fact, edited again " + tag));
         api.newSession(key, "cy", null);
         api.newSession(key, "cy", null);
         String memoryCursor = api.get(key, "/memory?userId=cy&limit=1").text("nextCursor");
         String sessionCursor = api.get(key, "/sessions?userId=cy&limit=1").text("nextCursor");
         String revisionCursor = api.get(key, "/memory/" + id + "/revisions?limit=1").text("nextCursor");
-        String otherMemory = addFact(key, "cy", "Cy third fact " + tag);
+        String otherMemory = api.addFact(key, "cy", "Cy third fact " + tag);
         String notJson = Base64.getUrlEncoder().withoutPadding().encodeToString("hello".getBytes());
         String wrongShape = Base64.getUrlEncoder().withoutPadding()
                 .encodeToString("[\"memory\", \"yesterday\", \"x\"]".getBytes());
@@ -173,16 +167,16 @@ class CursorPagingTest extends IntegrationTest {
     @Test
     void aMemorysRevisionsArePagedNewestFirst() {
         String key = api.newTenant();
-        String id = addFact(key, "fay", "Version 1 " + tag);
+        String id = api.addFact(key, "fay", "Version 1 " + tag);
         for (int version = 2; version <= 6; version++) {
-            api.send("PATCH", "/memory/" + id, key, "{\"text\": \"Version " + version + " " + tag + "\"}");
+            api.send("PATCH", "/memory/" + id, key, Json.object("text", "Version " + version + " " + tag));
         }
 
         List<JsonNode> pages = allPages(cursor -> api.get(key, "/memory/" + id + "/revisions?limit=4"
                 + (cursor == null ? "" : "&cursor=" + cursor)), () -> { });
 
         assertThat(pages).extracting(r -> r.path("version").asInt()).containsExactly(6, 5, 4, 3, 2, 1);
-        String never = addFact(key, "fay", "Never revised " + tag);
+        String never = api.addFact(key, "fay", "Never revised " + tag);
         Api.Response single = api.get(key, "/memory/" + never + "/revisions?limit=1");
         assertThat(items(single)).extracting(r -> r.path("version").asInt()).containsExactly(1);
         assertThat(single.body().has("nextCursor")).isFalse();

@@ -1,6 +1,7 @@
 package dev.memoir.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.memoir.support.Problems.assertBadField;
 
 import java.util.List;
 import java.util.Map;
@@ -17,12 +18,6 @@ class HostileInputTest extends IntegrationTest {
 
     private static final List<String> INVISIBLE = List.of("\u200B", "\uFEFF", "\u00AD", "\u0007\u0001",
             "\uDB40\uDC41\uDB40\uDC42", "\u200B \u2060\u200D");
-
-    private static void assertBadField(Api.Response response, String field) {
-        assertThat(response.status()).as(response.raw()).isEqualTo(400);
-        assertThat(response.text("code")).isEqualTo("invalid-request");
-        assertThat(response.body().path("errors").findValuesAsString("field")).as(response.raw()).contains(field);
-    }
 
     @Test
     void aNulCharacterInAnyJsonStringIsRefusedNamingTheField() {

@@ -78,8 +78,7 @@ class InspectorPageServingTest extends IntegrationTest {
     void noSpellingOfAPathUnderUiReachesTheApiWithoutAKey() {
         String key = api.newTenant();
         String user = "secret-user-" + UUID.randomUUID().toString().substring(0, 8);
-        assertThat(api.send("POST", "/memory", key, "{\"userId\": \"" + user + "\", \"text\": \"A secret.\"}")
-                .status()).isEqualTo(201);
+        assertThat(api.addMemory(key, user, "A secret.").status()).isEqualTo(201);
         Map<String, Integer> answers = new LinkedHashMap<>();
         for (String path : List.of(
                 "/ui/../users", "/ui/..;/users", "/ui/%2e%2e/users", "/ui/%2E%2E/users", "/ui/./../users",

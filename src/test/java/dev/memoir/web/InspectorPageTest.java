@@ -28,6 +28,7 @@ import dev.memoir.support.Browser;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 import tools.jackson.databind.JsonNode;
 
@@ -100,13 +101,6 @@ class InspectorPageTest extends IntegrationTest {
         return browser.driver().findElement(By.id("view"));
     }
 
-    private String addFact(String key, String userId, String text) {
-        Api.Response added = api.send("POST", "/memory", key,
-                "{\"userId\": \"" + userId + "\", \"text\": " + Api.quote(text) + "}");
-        assertThat(added.status()).as(added.raw()).isEqualTo(201);
-        return added.text("id");
-    }
-
     private WebElement button(String label) {
         return browser.clickable(By.xpath("//button[normalize-space()=" + xpathLiteral(label) + "]"));
     }
@@ -139,11 +133,10 @@ class InspectorPageTest extends IntegrationTest {
 
     @Test
     void aKeyRevokedWhileSignedInSendsThePageBackToSignIn() {
-        Api.Response tenant = api.send("POST", "/admin/tenants", Api.BOOTSTRAP_KEY,
-                "{\"name\": \"revoked-" + tag + "\"}");
+        Api.Response tenant = api.createTenant("revoked-" + tag);
         String key = tenant.text("apiKey");
         String tenantId = tenant.text("id");
-        addFact(key, "yara-" + tag, "The user collects stamps.");
+        api.addFact(key, "yara-" + tag, "The user collects stamps.");
         signIn(key);
         browser.visible(By.cssSelector(".user-list a[data-user='yara-" + tag + "']"));
         String keyId = items(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants/" + tenantId + "/keys")).getFirst()
@@ -163,7 +156,7 @@ class InspectorPageTest extends IntegrationTest {
     void signingInListsTheTenantsUsersFindsOneAndLoadsNothingFromElsewhere() {
         String key = api.newTenant();
         for (String name : List.of("ana", "bruno", "carla")) {
-            addFact(key, name + "-" + tag, name + " likes tea " + tag);
+            api.addFact(key, name + "-" + tag, name + " likes tea " + tag);
         }
 
         signIn(key);
@@ -230,8 +223,8 @@ class InspectorPageTest extends IntegrationTest {
         String memoryId = memory.path("id").asString();
         assertThat(api.send("PATCH", "/memory/" + memoryId, key,
                 "{\"text\": \"User: I moved to Lisbon in March for a new job.\"}").status()).isEqualTo(200);
-        addFact(key, "hugo-" + tag, "The user is learning Portuguese.");
-        addFact(key, "joana-" + tag, "The user runs a small bakery.");
+        api.addFact(key, "hugo-" + tag, "The user is learning Portuguese.");
+        api.addFact(key, "joana-" + tag, "The user runs a small bakery.");
 
         signIn(key);
         browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']")).click();
@@ -261,11 +254,10 @@ class InspectorPageTest extends IntegrationTest {
     void aSupersededMemoryIsListedOnlyOnRequestAndShowsItsChainBothWays() {
         String key = api.newTenant();
         String user = "vera-" + tag;
-        String paris = api.send("POST", "/memory", key, "{\"userId\": \"" + user + "\", \"text\": \"Vera lives "
-                + "in Paris.\", \"occurredAt\": \"2024-01-01T00:00:00Z\", \"supersedes\": []}").text("id");
-        String berlin = api.send("POST", "/memory", key, "{\"userId\": \"" + user + "\", \"text\": \"Vera "
-                + "moved to Berlin.\", \"occurredAt\": \"2024-06-01T00:00:00Z\", \"supersedes\": [\"" + paris
-                + "\"]}").text("id");
+        String paris = api.addFact(key, user, "Vera lives in Paris.", "occurredAt", "2024-01-01T00:00:00Z",
+                "supersedes", List.of());
+        String berlin = api.addFact(key, user, "Vera moved to Berlin.", "occurredAt", "2024-06-01T00:00:00Z",
+                "supersedes", List.of(paris));
 
         signIn(key);
         browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']")).click();
@@ -287,9 +279,9 @@ class InspectorPageTest extends IntegrationTest {
     void searchShowsTheHybridRankingWithItsDenseAndLexicalParts() {
         String key = api.newTenant();
         String user = "olga-" + tag;
-        addFact(key, user, "The user's cat is called Miso and sleeps on the piano.");
-        addFact(key, user, "The user works night shifts as a nurse in Porto.");
-        addFact(key, user, "The user goes hiking in the mountains every summer.");
+        api.addFact(key, user, "The user's cat is called Miso and sleeps on the piano.");
+        api.addFact(key, user, "The user works night shifts as a nurse in Porto.");
+        api.addFact(key, user, "The user goes hiking in the mountains every summer.");
         JsonNode best = items(api.get(key, "/memory?userId=" + user + "&query=cat%20Miso&explain=true")).getFirst();
 
         signIn(key);
@@ -313,7 +305,7 @@ class InspectorPageTest extends IntegrationTest {
     void editingAMemoryMakesANewVersionKeptAsARevision() {
         String key = api.newTenant();
         String user = "pia-" + tag;
-        String memoryId = addFact(key, user, "The user drinks coffee black.");
+        String memoryId = api.addFact(key, user, "The user drinks coffee black.");
 
         signIn(key);
         go(route("users", user, "memories", memoryId));
@@ -337,7 +329,7 @@ class InspectorPageTest extends IntegrationTest {
     void deletingAMemoryAsksFirstNamingItAndCancelKeepsIt() {
         String key = api.newTenant();
         String user = "quim-" + tag;
-        String memoryId = addFact(key, user, "The user is allergic to hazelnuts.");
+        String memoryId = api.addFact(key, user, "The user is allergic to hazelnuts.");
 
         signIn(key);
         go(route("users", user, "memories", memoryId));
@@ -382,8 +374,8 @@ class InspectorPageTest extends IntegrationTest {
         String user = "sara-" + tag;
         String session = api.newSession(key, user, HISTORY_ONLY);
         api.importTurns(key, session, "I play the cello.", "Lovely.");
-        addFact(key, user, "The user lives in Braga.");
-        addFact(key, "someone-else-" + tag, "Someone else.");
+        api.addFact(key, user, "The user lives in Braga.");
+        api.addFact(key, "someone-else-" + tag, "Someone else.");
         int memories = items(api.get(key, "/memory?userId=" + user)).size();
 
         signIn(key);
@@ -407,9 +399,9 @@ class InspectorPageTest extends IntegrationTest {
         String key = api.newTenant();
         String user = "tess-" + tag;
         String markup = "<img src=x onerror=alert(1)>";
-        String memoryId = addFact(key, user, markup);
+        String memoryId = api.addFact(key, user, markup);
         String edited = "<script>document.title='owned'</script><b>bold</b> " + markup;
-        assertThat(api.send("PATCH", "/memory/" + memoryId, key, "{\"text\": " + Api.quote(edited) + "}").status())
+        assertThat(api.send("PATCH", "/memory/" + memoryId, key, Json.object("text", edited)).status())
                 .isEqualTo(200);
 
         signIn(key);
@@ -448,8 +440,8 @@ class InspectorPageTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.REASONING_STEP) && call.mentions(tag),
                 call -> Answer.json("{\"thought\": \"The hint says to look at the band's old name.\", "
                         + "\"action\": \"finish\", \"argument\": \"The Seagulls.\"}"));
-        Api.Response feedback = api.send("POST", "/reflection/feedback", key, "{\"turnId\": \"" + turnId
-                + "\", \"verdict\": \"incorrect\", \"hint\": \"They renamed it.\"}");
+        Api.Response feedback = api.send("POST", "/reflection/feedback", key,
+                Json.object("turnId", turnId, "verdict", "incorrect", "hint", "They renamed it."));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
 
         signIn(key);
@@ -503,7 +495,7 @@ class InspectorPageTest extends IntegrationTest {
     void onAPhoneScreenTheMemoryFitsTheWidthAndTheUsersListStepsAside() {
         String key = api.newTenant();
         String user = "wanda-" + tag;
-        String memoryId = addFact(key, user,
+        String memoryId = api.addFact(key, user,
                 "The user's favourite word is " + "supercalifragilisticexpialidocious".repeat(4) + ".");
         browser.resize(Browser.PHONE);
 
@@ -523,7 +515,7 @@ class InspectorPageTest extends IntegrationTest {
     void theWholeFlowWorksFromTheKeyboard() {
         String key = api.newTenant();
         String user = "xena-" + tag;
-        addFact(key, user, "The user prefers the window seat.");
+        api.addFact(key, user, "The user prefers the window seat.");
         openSignedOut();
 
         // Focus starts in the key field; Enter submits; from the users search, Tab passes its button to the result.

@@ -35,6 +35,7 @@ import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
 
 /**
  * Metrics for Prometheus and traces for OpenTelemetry: what an operator scrapes and what a trace of a chat turn, a
@@ -153,7 +154,7 @@ class MetricsAndTracesTest extends IntegrationTest {
                 call -> Answer.json("{\"reply\": \"Noted, and a fine bird it is.\", \"remember\": false}"));
 
         HttpResponse<String> streamed = api.sendWithHeaders("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(message) + "}",
+                Json.object("sessionId", session, "message", message),
                 "Accept", "text/event-stream", "traceparent", traceparent);
 
         assertThat(streamed.statusCode()).isEqualTo(200);
@@ -207,8 +208,7 @@ class MetricsAndTracesTest extends IntegrationTest {
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(marker),
                 call -> Answer.json("{\"reply\": \"Noted.\", \"remember\": true}"));
         Api.Response reply = api.sendWithHeadersAsResponse("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(message) + "}",
-                "traceparent", traceparent);
+                Json.object("sessionId", session, "message", message), "traceparent", traceparent);
         assertThat(reply.status()).isEqualTo(200);
         eventually().until(() -> ofKind(api.get(key, "/memory?userId=" + userId), "conditional").size() == 1);
     }

@@ -71,8 +71,8 @@ class TopicMemoryTest extends IntegrationTest {
     @Test
     void anAddedTopicMemoryOfTheUserSupersedesTheFactItUpdatesAfterOneJudgement() {
         key = api.newTenant();
-        String fact = api.send("POST", "/memory", key, "{\"userId\": \"sam\", \"text\": \"Sam lives in Porto "
-                + tag + ".\", \"occurredAt\": \"2024-01-01T00:00:00Z\", \"supersedes\": []}").text("id");
+        String fact = api.addFact(key, "sam", "Sam lives in Porto " + tag + ".", "occurredAt", "2024-01-01T00:00:00Z",
+                "supersedes", List.of());
         onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("USER now lives in Lisbon " + tag),
                 call -> Answer.json("{\"relations\": [{\"index\": 0, \"relation\": \"updates\"}]}"));
 
