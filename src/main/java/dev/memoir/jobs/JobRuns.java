@@ -32,18 +32,29 @@ class JobRuns {
                 insert into job_runs (task_name, task_instance, tenant_id, session_id, queued_at)
                 values (?, ?, ?, ?, now())
                 on conflict (task_name, task_instance) do update
-                    set queued_at = now(), finished_at = null, failures = 0, last_error = null
+                    set queued_at = now(), finished_at = null, failures = 0, last_error = null,
+                        tenant_id = excluded.tenant_id
                     where job_runs.finished_at is not null""", task, instance, tenant == null ? null : tenant.value(),
                 sessionId);
     }
 
-    /** The tenant's jobs queued and not yet done: waiting, running or waiting to be retried. */
-    int waitingOf(TenantId tenant) {
-        Integer count = jdbc.queryForObject("""
-                select count(*) from job_runs r
-                join scheduled_tasks s on s.task_name = r.task_name and s.task_instance = r.task_instance
-                where r.tenant_id = ? and r.finished_at is null""", Integer.class, tenant.value());
-        return count == null ? 0 : count;
+    /** A tenant's jobs queued and not yet done, and the lowest priority among them (null when there is none). */
+    record Backlog(int waiting, Integer lowestPriority) {
+    }
+
+    /**
+     * The tenant's jobs queued and not yet done (waiting, running or waiting to be retried), read up to
+     * {@code most} of them: enough to rank a new job, without reading a long backlog in full on every queueing.
+     */
+    Backlog backlogOf(TenantId tenant, int most) {
+        return jdbc.queryForObject("""
+                select count(*) as waiting, min(priority) as lowest from (
+                    select s.priority from job_runs r
+                    join scheduled_tasks s on s.task_name = r.task_name and s.task_instance = r.task_instance
+                    where r.tenant_id = ? and r.finished_at is null
+                    limit ?) backlog""",
+                (rs, row) -> new Backlog(rs.getInt("waiting"), (Integer) rs.getObject("lowest", Integer.class)),
+                tenant.value(), most);
     }
 
     void forgetSessions(Collection<UUID> sessionIds) {

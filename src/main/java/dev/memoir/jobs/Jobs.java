@@ -136,14 +136,33 @@ public class Jobs {
     /**
      * Queues a tenant's job that writes memory of a session, listed with the session (see {@link #ofSession}).
      * Tenants take turns: a job runs after the jobs its own tenant queued before it, not after every other
-     * tenant's. Its priority is lowered by one for each job of its tenant still waiting or running, so a tenant with
-     * none waiting goes first, one with one waiting next to the others' second, and so on (the runners take the
-     * highest priority first, then the oldest).
+     * tenant's. Its priority is lowered by one for each job of its tenant still waiting or running (up to
+     * {@link #MOST_BEHIND}), so a tenant with none waiting goes first, one with one waiting next to the others'
+     * second, and so on (the runners take the highest priority first, then the oldest). It is never above a
+     * waiting job of its own tenant: a job queued when the tenant's backlog has shrunk does not overtake one queued
+     * when it was longer, which would otherwise wait behind every newer job for as long as the tenant keeps
+     * queueing.
      */
     public void queue(TaskDescriptor<Void> job, TenantId tenant, String id, UUID sessionId) {
-        int ahead = runs.waitingOf(tenant);
-        client.scheduleIfNotExists(job.instance(id).priority(Priority.MEDIUM - ahead).build(), Instant.now());
+        JobRuns.Backlog backlog = runs.backlogOf(tenant, MOST_BEHIND);
+        int priority = priorityBehind(backlog.waiting(), backlog.lowestPriority());
+        client.scheduleIfNotExists(job.instance(id).priority(priority).build(), Instant.now());
         runs.queued(job.getTaskName(), id, tenant, sessionId);
+    }
+
+    /**
+     * How many of its tenant's waiting jobs lower a job's priority at most: beyond a backlog this long the tenant's
+     * jobs simply queue in order, and the priority stays far inside db-scheduler's column (a smallint).
+     */
+    static final int MOST_BEHIND = 1000;
+
+    /**
+     * The priority of a tenant's job queued behind {@code ahead} jobs of its own tenant, the lowest of which has
+     * {@code lowest} (null when none waits).
+     */
+    static int priorityBehind(int ahead, Integer lowest) {
+        int byBacklog = Priority.MEDIUM - Math.min(ahead, MOST_BEHIND);
+        return lowest == null ? byBacklog : Math.max(Priority.MEDIUM - MOST_BEHIND, Math.min(byBacklog, lowest));
     }
 
     /**

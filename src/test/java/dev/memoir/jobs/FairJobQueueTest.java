@@ -9,8 +9,13 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
 import dev.memoir.support.IntegrationTest;
+import dev.memoir.tenant.TenantId;
 
 import tools.jackson.databind.JsonNode;
 
@@ -66,5 +71,48 @@ class FairJobQueueTest extends IntegrationTest {
         long busyBefore = backlog.stream().map(s -> summaryFinishedAt(busy, s)).filter(quietDone::isAfter).count();
         // Served first come, first served, the quiet tenant's job would run after all 30.
         assertThat(busyBefore).as("busy jobs done before the quiet tenant's").isLessThanOrEqualTo(properties.threads());
+    }
+
+    @Autowired
+    Jobs jobs;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    TransactionTemplate transaction;
+
+    private int priorityOf(String id) {
+        return jdbc.sql("select priority from scheduled_tasks where task_name = 'session-summary' and task_instance = ?")
+                .param(id).query(Integer.class).single();
+    }
+
+    @Test
+    void aJobQueuedAfterItsTenantsBacklogShrankIsNotRankedAheadOfTheTenantsOlderJobs() {
+        TenantId tenant = new TenantId(UUID.randomUUID());
+        // Jobs for sessions that do not exist: each finds nothing to write once a runner takes it.
+        TaskDescriptor<Void> summary = TaskDescriptor.of("session-summary", Void.class);
+        List<String> ids = new ArrayList<>();
+        runner.stop();
+        try {
+            for (int i = 0; i < 5; i++) {
+                String id = UUID.randomUUID().toString();
+                transaction.executeWithoutResult(status -> jobs.queue(summary, tenant, id));
+                ids.add(id);
+            }
+            // The first four ran, as a busy tenant's backlog drains; the fifth, queued behind four, still waits.
+            for (String ran : ids.subList(0, 4)) {
+                jdbc.sql("delete from scheduled_tasks where task_name = 'session-summary' and task_instance = ?")
+                        .param(ran).update();
+                jdbc.sql("update job_runs set finished_at = now() where task_name = 'session-summary' "
+                        + "and task_instance = ?").param(ran).update();
+            }
+            String newest = UUID.randomUUID().toString();
+            transaction.executeWithoutResult(status -> jobs.queue(summary, tenant, newest));
+
+            assertThat(priorityOf(newest)).as("the newest job, queued behind one").isLessThanOrEqualTo(priorityOf(ids.get(4)));
+        } finally {
+            runner.start();
+        }
     }
 }
