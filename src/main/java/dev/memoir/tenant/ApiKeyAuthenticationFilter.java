@@ -108,10 +108,12 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             return;
         }
         FairWriteQueue.Place place;
+        boolean interrupted = false;
         try {
             place = writes.acquire(tenant.get());
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // The server is stopping: the 429 is written first, the interrupt kept for whoever runs the thread.
+            interrupted = true;
             place = null;
         }
         if (place == null) {
@@ -121,6 +123,9 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
                             + writes.maxWait().toSeconds() + " s, or this API key already has "
                             + "memoir.tenant-limits.max-waiting requests waiting; retry after the Retry-After "
                             + "header's seconds"));
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             return;
         }
         boolean streaming = false;

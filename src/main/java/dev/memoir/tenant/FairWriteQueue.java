@@ -19,11 +19,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * The writing requests this instance works on at once ({@link TenantLimits#concurrentWrites()}), shared fairly
- * among tenants. A tenant alone may use every place; once places run out, requests wait, and each place that frees
- * goes to the waiting tenant with the fewest requests running, between equals the one served longest ago (each
- * tenant's own requests in order). So a quiet tenant waits
- * for one place to free, however many requests a busy tenant has queued, and a busy tenant is never refused while
- * the instance has room. A request that waits longer than {@link TenantLimits#maxWait()}, or one more than
+ * among tenants. A tenant alone may use up to {@link TenantLimits#tenantWrites()} places, most of the instance, and
+ * the others stay free for other tenants however long its requests take, since a running request is never cut
+ * short. Beyond that, or once places run out, requests wait, and each place that frees goes to the waiting tenant
+ * with the fewest requests running, between equals the one served longest ago (each tenant's own requests in
+ * order). So a quiet tenant starts at once or waits for one place to free, however many requests a busy tenant has
+ * queued. A request that waits longer than {@link TenantLimits#maxWait()}, or one more than
  * {@link TenantLimits#maxWaiting()} of its tenant, is refused (429).
  *
  * <p>Reads are not counted: they are cheap, and a client polling its memory must never wait behind its writes.
@@ -116,7 +117,9 @@ class FairWriteQueue {
         lock.lock();
         try {
             Lane lane = lanes.computeIfAbsent(tenant.value(), Lane::new);
-            if (waiting == 0 && running < limits.concurrentWrites()) {
+            // A free place here means no waiting tenant may take it (each is at its own bound): a tenant whose own
+            // requests do not wait takes it, within its bound.
+            if (lane.waiting.isEmpty() && running < limits.concurrentWrites() && underItsBound(lane)) {
                 return admit(lane);
             }
             if (lane.waiting.size() >= limits.maxWaiting()) {
@@ -167,6 +170,9 @@ class FairWriteQueue {
             running--;
             while (waiting > 0 && running < limits.concurrentWrites()) {
                 Lane next = nextInTurn();
+                if (next == null) {
+                    break;
+                }
                 Waiter waiter = next.waiting.removeFirst();
                 waiting--;
                 waiter.granted().complete(admit(next));
@@ -177,11 +183,14 @@ class FairWriteQueue {
         }
     }
 
-    /** The waiting tenant with the fewest requests running; between equals, the one served longest ago. */
+    /**
+     * The waiting tenant with the fewest requests running, between equals the one served longest ago; null when
+     * every waiting tenant runs as many as it may.
+     */
     private Lane nextInTurn() {
         Lane best = null;
         for (Lane lane : lanes.values()) {
-            if (lane.waiting.isEmpty()) {
+            if (lane.waiting.isEmpty() || !underItsBound(lane)) {
                 continue;
             }
             if (best == null || lane.running < best.running
@@ -190,6 +199,10 @@ class FairWriteQueue {
             }
         }
         return best;
+    }
+
+    private boolean underItsBound(Lane lane) {
+        return lane.running < limits.tenantWrites();
     }
 
     private Place admit(Lane lane) {

@@ -18,14 +18,20 @@ import org.springframework.validation.annotation.Validated;
  * @param concurrentWrites POST, PUT, PATCH and DELETE requests this instance works on at once, of all tenants (each
  *                         may embed a megabyte of turns or call the model); more wait their turn, tenants served
  *                         fairly
- * @param maxWait          how long a writing request waits for its turn before it is refused with 429
+ * @param tenantWrites     the most of them one tenant runs at once, so that the rest stay free for other tenants
+ *                         however long one tenant's requests take (streamed replies, slow uploads): no request is cut
+ *                         short to make room, so a place held is held until its request ends
+ * @param maxWait          how long a writing request waits for its turn before it is refused with 429: below the
+ *                         timeout clients commonly give up at, since a request that got its turn after its client
+ *                         left would still run
  * @param maxWaiting       writing requests of one tenant that may wait at once; one more is refused with 429 at once
  * @param retryAfter       what a 429's {@code Retry-After} header suggests
  */
 @Validated
 @ConfigurationProperties("memoir.tenant-limits")
 record TenantLimits(@DefaultValue("32") @Min(1) int concurrentWrites,
-        @DefaultValue("60s") @NotNull @DurationMin(millis = 1) Duration maxWait,
+        @DefaultValue("24") @Min(1) int tenantWrites,
+        @DefaultValue("20s") @NotNull @DurationMin(millis = 1) Duration maxWait,
         @DefaultValue("200") @Min(0) int maxWaiting,
         @DefaultValue("2s") @NotNull @DurationMin(millis = 1) Duration retryAfter) {
 }

@@ -34,7 +34,7 @@ class FairWriteQueueAsyncTest {
                 }
             },
             new SecurityProperties(null), problemWriter(),
-            new FairWriteQueue(new TenantLimits(1, Duration.ofMillis(100), 10, Duration.ofSeconds(2)),
+            new FairWriteQueue(new TenantLimits(1, 1, Duration.ofMillis(100), 10, Duration.ofSeconds(2)),
                     new SimpleMeterRegistry()));
 
     /** The real writer; its constructor belongs to the web package's wiring. */

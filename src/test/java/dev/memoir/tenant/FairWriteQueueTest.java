@@ -29,7 +29,11 @@ class FairWriteQueueTest {
     }
 
     private static FairWriteQueue queue(int places, Duration maxWait, int maxWaiting) {
-        return new FairWriteQueue(new TenantLimits(places, maxWait, maxWaiting, Duration.ofSeconds(2)),
+        return queue(places, places, maxWait, maxWaiting);
+    }
+
+    private static FairWriteQueue queue(int places, int tenantPlaces, Duration maxWait, int maxWaiting) {
+        return new FairWriteQueue(new TenantLimits(places, tenantPlaces, maxWait, maxWaiting, Duration.ofSeconds(2)),
                 new SimpleMeterRegistry());
     }
 
@@ -124,6 +128,38 @@ class FairWriteQueueTest {
 
         // Each freed place goes to a tenant with none running: the one served longest ago.
         assertThat(order).containsExactly("quiet0", "busy0", "quiet1", "busy1", "quiet2", "busy2");
+    }
+
+    @Test
+    void aTenantRunsAtMostItsBoundSoThatAnotherTenantStartsAtOnceHoweverLongTheFirstOnesRequestsTake()
+            throws Exception {
+        FairWriteQueue queue = queue(4, 3, Duration.ofSeconds(10), 10);
+        for (int i = 0; i < 3; i++) {
+            assertThat(queue.acquire(busy)).isNotNull();
+        }
+        CompletableFuture<FairWriteQueue.Place> fourth = ask(queue, busy);
+        assertThat(fourth).as("the busy tenant's fourth, though a place is free").isNotDone();
+
+        CompletableFuture<FairWriteQueue.Place> quietOne = ask(queue, quiet);
+        assertThat(quietOne).isDone();
+        assertThat(quietOne.get()).as("the quiet tenant's request, at once").isNotNull();
+
+        quietOne.get().release();
+        assertThat(fourth).as("the place the quiet tenant left is not the busy tenant's to take").isNotDone();
+    }
+
+    @Test
+    void aTenantAtItsBoundGetsTheNextPlaceWhenOneOfItsOwnRequestsEnds() throws Exception {
+        FairWriteQueue queue = queue(4, 2, Duration.ofSeconds(10), 10);
+        FairWriteQueue.Place first = queue.acquire(busy);
+        queue.acquire(busy);
+        CompletableFuture<FairWriteQueue.Place> third = ask(queue, busy);
+        assertThat(third).isNotDone();
+
+        first.release();
+
+        assertThat(third.get()).isNotNull();
+        assertThat(queue.running()).isEqualTo(2);
     }
 
     @Test
