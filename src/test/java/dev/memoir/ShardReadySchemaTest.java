@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -112,5 +113,27 @@ class ShardReadySchemaTest extends IntegrationTest {
         assertThat(foreignKeys).filteredOn(f -> SERVICE.contains(f.table()) || DIRECTORY.contains(f.table()))
                 .as("service and directory tables reference no tenant's table")
                 .allSatisfy(f -> assertThat(f.referenced()).isIn(DIRECTORY));
+    }
+
+    @Test
+    void rowsThatAnInstanceOlderThanTheTenantKeysWritesWithoutATenantGetTheirParentsTenant() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "old", null);
+        UUID tenant = jdbc.sql("select tenant_id from sessions where id = ?").param(UUID.fromString(session))
+                .query(UUID.class).single();
+        UUID turn = UUID.randomUUID();
+
+        // As an instance from before V36 writes a turn, during a rolling upgrade: no tenant_id.
+        jdbc.sql("""
+                insert into turns (id, session_id, seq, role, content, created_at, occurred_at)
+                values (?, ?, 0, 'USER', 'Written by an older instance', now(), now())""")
+                .params(turn, UUID.fromString(session)).update();
+        jdbc.sql("insert into reply_traces (turn_id, memory_ids, scores, cited_ids) values (?, '{}', '{}', '{}')")
+                .param(turn).update();
+
+        assertThat(jdbc.sql("select tenant_id from turns where id = ?").param(turn).query(UUID.class).single())
+                .isEqualTo(tenant);
+        assertThat(jdbc.sql("select tenant_id from reply_traces where turn_id = ?").param(turn).query(UUID.class)
+                .single()).isEqualTo(tenant);
     }
 }
