@@ -2,7 +2,6 @@ package dev.memoir.jobs;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -12,6 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.SqlTimes;
 
 /**
  * The outcome of every queued job (db-scheduler keeps a job only until it has run), for showing a session's memory
@@ -92,7 +92,7 @@ class JobRuns {
     }
 
     private static JobStatus status(ResultSet rs, int row) throws SQLException {
-        Instant finished = instant(rs.getTimestamp("finished_at"));
+        Instant finished = SqlTimes.instant(rs, "finished_at");
         boolean dead = rs.getBoolean("dead");
         boolean scheduled = rs.getObject("picked") != null;
         JobStatus.State state;
@@ -107,12 +107,9 @@ class JobRuns {
             state = JobStatus.State.pending;
         }
         String lastError = dead ? rs.getString("dead_error") : rs.getString("last_error");
-        Instant next = state == JobStatus.State.pending && scheduled ? instant(rs.getTimestamp("execution_time")) : null;
+        Instant next = state == JobStatus.State.pending && scheduled ? SqlTimes.instant(rs, "execution_time") : null;
         return new JobStatus(rs.getString("task_name"), rs.getString("task_instance"), state, rs.getInt("failures"),
-                lastError, instant(rs.getTimestamp("queued_at")), next, finished);
+                lastError, SqlTimes.instant(rs, "queued_at"), next, finished);
     }
 
-    private static Instant instant(Timestamp timestamp) {
-        return timestamp == null ? null : timestamp.toInstant();
-    }
 }

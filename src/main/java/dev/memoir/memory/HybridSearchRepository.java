@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -21,6 +20,8 @@ import org.postgresql.util.PGobject;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
+
+import dev.memoir.web.SqlTimes;
 
 /**
  * Hybrid memory search in one SQL statement: a dense ranking (cosine distance on the HNSW index) and a full-text
@@ -210,9 +211,9 @@ class HybridSearchRepository {
         MemoryView view = new MemoryView(rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")),
                 rs.getString("topic"), speaker == null ? null : Speaker.fromWireName(speaker), rs.getString("text"),
                 similarity, new Provenance(rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids"))),
-                rs.getInt("version"), instant(rs, "created_at"), instant(rs, "updated_at"),
-                instant(rs, "occurred_from"), instant(rs, "occurred_to"), instant(rs, "valid_to"),
-                rs.getObject("superseded_by", UUID.class), uuids(rs.getArray("supersedes")), instant(rs, "expires_at"),
+                rs.getInt("version"), SqlTimes.instant(rs, "created_at"), SqlTimes.instant(rs, "updated_at"),
+                SqlTimes.instant(rs, "occurred_from"), SqlTimes.instant(rs, "occurred_to"), SqlTimes.instant(rs, "valid_to"),
+                rs.getObject("superseded_by", UUID.class), uuids(rs.getArray("supersedes")), SqlTimes.instant(rs, "expires_at"),
                 null);
         return new Hit(view, similarity, explanation);
     }
@@ -222,11 +223,6 @@ class HybridSearchRepository {
             return List.of();
         }
         return Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        Timestamp timestamp = rs.getTimestamp(column);
-        return timestamp == null ? null : timestamp.toInstant();
     }
 
     private static Double nullableDouble(ResultSet rs, String column) throws SQLException {

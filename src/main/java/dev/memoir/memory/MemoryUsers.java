@@ -1,6 +1,5 @@
 package dev.memoir.memory;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -12,6 +11,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.SqlTimes;
 import dev.memoir.web.UserIdScan;
 
 /**
@@ -53,10 +53,7 @@ public class MemoryUsers {
                 group by user_id""",
                 new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
                 (rs, row) -> new UserMemories(rs.getString("user_id"), rs.getLong("memories"),
-                        instant(rs.getTimestamp("last_written_at"))));
+                        SqlTimes.instant(rs, "last_written_at")));
     }
 
-    private static Instant instant(Timestamp timestamp) {
-        return timestamp == null ? null : timestamp.toInstant();
-    }
 }

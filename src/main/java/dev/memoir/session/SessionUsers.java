@@ -1,6 +1,5 @@
 package dev.memoir.session;
 
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -12,6 +11,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.SqlTimes;
 import dev.memoir.web.UserIdScan;
 
 /**
@@ -52,10 +52,7 @@ public class SessionUsers {
                 group by user_id""",
                 new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
                 (rs, row) -> new UserSessions(rs.getString("user_id"), rs.getLong("sessions"),
-                        instant(rs.getTimestamp("last_active_at")), instant(rs.getTimestamp("last_said_at"))));
+                        SqlTimes.instant(rs, "last_active_at"), SqlTimes.instant(rs, "last_said_at")));
     }
 
-    private static Instant instant(Timestamp timestamp) {
-        return timestamp == null ? null : timestamp.toInstant();
-    }
 }
