@@ -22,17 +22,18 @@ import dev.memoir.session.TurnView;
  */
 final class MemoryPromptBuilder {
 
-    private static final String PROFILE = "[What you know about the user and yourself]";
-    private static final String EVIDENCES = "[Related evidences]";
-    private static final String RECORDS = "[Memory]";
-    private static final String SECTION_HEADERS = PROFILE + ":\n\n\n" + EVIDENCES + ":\n\n\n" + RECORDS + ":\n";
+    static final String PROFILE = "[What you know about the user and yourself]";
+    static final String EVIDENCES = "[Related evidences]";
+    static final String RECORDS = "[Memory]";
+    static final String SECTION_HEADERS = PROFILE + ":\n\n\n" + EVIDENCES + ":\n\n\n" + RECORDS + ":\n";
+    static final String NOTHING_REMEMBERED = "(nothing remembered yet)";
 
     /** Below this many tokens a shortened memory says too little to be worth its place. */
-    private static final int MIN_USEFUL_TOKENS = 16;
+    static final int MIN_USEFUL_TOKENS = 16;
 
     private final TokenCounter tokens;
 
-    private MemoryPromptBuilder(TokenCounter tokens) {
+    MemoryPromptBuilder(TokenCounter tokens) {
         this.tokens = tokens;
     }
 
@@ -85,11 +86,11 @@ final class MemoryPromptBuilder {
         section(sections, PROFILE, profile);
         section(sections, EVIDENCES, evidences);
         section(sections, RECORDS, records);
-        String text = sections.isEmpty() ? "(nothing remembered yet)" : String.join("\n\n", sections);
+        String text = sections.isEmpty() ? NOTHING_REMEMBERED : String.join("\n\n", sections);
         return new MemoryPrompt(text, included, numbered);
     }
 
-    private String memoEvidence(ScoredMemory memo, List<TurnView> turns, int number, int budget) {
+    String memoEvidence(ScoredMemory memo, List<TurnView> turns, int number, int budget) {
         String head = "(" + number + ") Topic: " + memo.topic() + "\nDate: " + dated(memo).substring(2)
                 + "\nSummary: " + memo.text() + "\nDialogue: ";
         int headTokens = tokens.count(head);
@@ -110,14 +111,14 @@ final class MemoryPromptBuilder {
         return ", " + from + (to.equals(from) ? "" : " to " + to);
     }
 
-    private String fit(String entry, int budget) {
+    String fit(String entry, int budget) {
         if (tokens.count(entry) <= budget) {
             return entry;
         }
         return budget >= MIN_USEFUL_TOKENS ? tokens.truncate(entry, budget) : null;
     }
 
-    private static void section(List<String> sections, String header, List<String> entries) {
+    static void section(List<String> sections, String header, List<String> entries) {
         if (!entries.isEmpty()) {
             sections.add(header + ":\n" + String.join("\n", entries));
         }

@@ -13,8 +13,10 @@ import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.ContextWindow;
+import dev.memoir.llm.EmbeddingProperties;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
+import dev.memoir.memory.ContextSelection;
 import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
@@ -40,9 +42,11 @@ class ReplyPrompts {
     private final TokenCounter tokens;
     private final ChatProperties properties;
     private final ContextWindow window;
+    private final int passageTokens;
 
     ReplyPrompts(SessionService sessions, PromptTemplates templates, TokenCounter tokens, ChatProperties properties,
-            ContextWindow window) {
+            ContextWindow window, EmbeddingProperties embedding) {
+        this.passageTokens = embedding.passageTokens();
         this.sessions = sessions;
         this.templates = templates;
         this.tokens = tokens;
@@ -89,7 +93,9 @@ class ReplyPrompts {
     }
 
     ReplyPrompt lay(Retrieval recalled, Layout layout) {
-        MemoryPromptBuilder.MemoryPrompt memory = MemoryPromptBuilder.build(recalled, layout.memoryBudget(), tokens);
+        MemoryPromptBuilder.MemoryPrompt memory = recalled.selection() == ContextSelection.BUDGET
+                ? BudgetedMemoryLayout.build(recalled, layout.memoryBudget(), tokens, passageTokens)
+                : MemoryPromptBuilder.build(recalled, layout.memoryBudget(), tokens);
         List<Message> messages = new ArrayList<>();
         messages.add(new SystemMessage(templates.render(ReplyDecision.STEP, Map.of("memories", memory.text(),
                 "today", layout.today()))));

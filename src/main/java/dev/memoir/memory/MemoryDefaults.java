@@ -20,16 +20,18 @@ public class MemoryDefaults {
     }
 
     /**
-     * Settings stored with a session, completed with the configured top-K of every kind they do not name: a kind
+     * Settings stored with a session, completed with the configured top-K of every kind they do not name, and with
+     * the configured context selection when stored before sessions had one: a kind
      * added after the session was stored reads its default, not none, without a migration for its stored sessions.
      */
     public MemorySettings completed(MemorySettings stored) {
-        if (stored.topK().keySet().containsAll(defaults.topK().keySet())) {
+        if (stored.topK().keySet().containsAll(defaults.topK().keySet()) && stored.contextSelection() != null) {
             return stored;
         }
         Map<MemoryKind, Integer> topK = new EnumMap<>(defaults.topK());
         topK.putAll(stored.topK());
         return new MemorySettings(stored.strategy(), stored.write(), stored.read(), Map.copyOf(topK),
-                stored.reflectionRounds(), stored.promptTokenBudget(), stored.rerank(), stored.reasoning());
+                stored.reflectionRounds(), stored.promptTokenBudget(), stored.rerank(), stored.reasoning(),
+                stored.contextSelection() != null ? stored.contextSelection() : defaults.contextSelection());
     }
 }

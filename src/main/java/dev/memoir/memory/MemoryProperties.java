@@ -20,13 +20,17 @@ import org.springframework.validation.annotation.Validated;
  *                          kind, or none, never leaves another without a value
  * @param reflectionRounds  self-reflection rounds that may search again (0 turns it off)
  * @param promptTokenBudget most tokens of memory in a reply prompt
+ * @param contextSelection  how a reply's memory context is chosen: {@code budget} fills the budget from one ranking
+ *                          over every kind read; {@code per-kind} is the papers' top K per kind, pruned by
+ *                          self-reflection
  */
 @Validated
 @ConfigurationProperties("memoir.memory")
 record MemoryProperties(@DefaultValue("multi-view") @NotNull MemoryStrategy strategy,
         Map<MemoryKind, @Min(0) @Max(20) Integer> topK,
         @DefaultValue("1") @Min(0) @Max(5) int reflectionRounds,
-        @DefaultValue("3000") @Min(100) @Max(100_000) int promptTokenBudget) {
+        @DefaultValue("3000") @Min(100) @Max(100_000) int promptTokenBudget,
+        @DefaultValue("budget") @NotNull ContextSelection contextSelection) {
 
     static final Map<MemoryKind, Integer> DEFAULT_TOP_K = Map.of(MemoryKind.HISTORY, 3, MemoryKind.CONDITIONAL, 3,
             MemoryKind.SUMMARY, 1, MemoryKind.TOPIC, 3, MemoryKind.REFLECTED, 3, MemoryKind.FACT, 3,
@@ -42,6 +46,6 @@ record MemoryProperties(@DefaultValue("multi-view") @NotNull MemoryStrategy stra
 
     MemorySettings asSettings() {
         return new MemorySettings(strategy, strategy.kinds(), strategy.kinds(), topK, reflectionRounds,
-                promptTokenBudget, strategy.rerank(), false);
+                promptTokenBudget, strategy.rerank(), false, contextSelection);
     }
 }

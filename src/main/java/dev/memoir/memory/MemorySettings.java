@@ -25,7 +25,11 @@ public record MemorySettings(
         @Schema(description = "Whether retrieval goes through the learned reranker (in place of self-reflection)")
         boolean rerank,
         @Schema(description = "Whether replies reason step by step over memory (R^3: Search and Finish) instead of "
-                + "retrieving once; a chat request can ask for it too") boolean reasoning) {
+                + "retrieving once; a chat request can ask for it too") boolean reasoning,
+        @Schema(description = "How the reply's memory context is chosen: budget (one ranking over every kind read, "
+                + "shown until promptTokenBudget is full; self-reflection orders and adds) or per-kind (the "
+                + "papers' reading: topK of each kind, narrowed by self-reflection or the reranker)",
+                example = "budget") ContextSelection contextSelection) {
 
     public boolean writes(MemoryKind kind) {
         return write.contains(kind);
@@ -60,6 +64,7 @@ public record MemorySettings(
                 override.promptTokenBudget() != null ? override.promptTokenBudget() : promptTokenBudget,
                 override.rerank() != null ? override.rerank()
                         : override.strategy() != null ? chosen.rerank() : rerank,
-                override.reasoning() != null ? override.reasoning() : reasoning);
+                override.reasoning() != null ? override.reasoning() : reasoning,
+                override.contextSelection() != null ? override.contextSelection() : contextSelection);
     }
 }

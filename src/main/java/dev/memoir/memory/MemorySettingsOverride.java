@@ -29,5 +29,9 @@ public record MemorySettingsOverride(
         Boolean rerank,
         @Schema(description = "Answer by recursive reasoning over memory (R^3) for multi-hop questions",
                 example = "false")
-        Boolean reasoning) {
+        Boolean reasoning,
+        @Schema(description = "How the reply's memory context is chosen: budget (default: one ranking over every "
+                + "kind read, filled to promptTokenBudget) or per-kind (the papers' top K per kind, pruned by "
+                + "self-reflection)", example = "budget")
+        ContextSelection contextSelection) {
 }

@@ -68,15 +68,30 @@ public class Reranker {
         return properties.candidates();
     }
 
+    /** The candidates' best {@code memoir.reranker.top-k} by the tenant's reranker (RMM: the few the reply sees). */
     @Transactional(readOnly = true)
     public Reranked rerank(TenantId tenant, float[] query, List<ScoredMemory> candidates) {
+        return rerank(tenant, query, candidates, properties.topK());
+    }
+
+    /**
+     * Every candidate, ordered by the tenant's reranker (sampled while it learns): for a reply whose token budget,
+     * not a fixed top K, decides how many are shown. Feedback then compares the shown and cited with the shown and
+     * not cited, as for the top K.
+     */
+    @Transactional(readOnly = true)
+    public Reranked order(TenantId tenant, float[] query, List<ScoredMemory> candidates) {
+        return rerank(tenant, query, candidates, candidates.size());
+    }
+
+    private Reranked rerank(TenantId tenant, float[] query, List<ScoredMemory> candidates, int topK) {
         Map<UUID, float[]> embeddings = store.embeddings(candidates.stream().map(ScoredMemory::id).toList());
         List<ScoredMemory> present = candidates.stream().filter(c -> embeddings.containsKey(c.id())).toList();
         Loaded loaded = model(tenant, query.length);
         double[] scores = loaded.model().scores(query, present.stream().map(c -> embeddings.get(c.id())).toList());
         int[] chosen = properties.learning()
-                ? RerankerModel.gumbelTopK(scores, properties.topK(), properties.temperature(), random)
-                : Arrays.copyOf(RerankerModel.ranking(scores), Math.min(properties.topK(), scores.length));
+                ? RerankerModel.gumbelTopK(scores, topK, properties.temperature(), random)
+                : Arrays.copyOf(RerankerModel.ranking(scores), Math.min(topK, scores.length));
         List<ScoredMemory> shown = new ArrayList<>();
         for (int index : chosen) {
             shown.add(present.get(index));

@@ -2,7 +2,7 @@ package dev.memoir.retrieval;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Service;
 
+import dev.memoir.memory.ContextSelection;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.ScoredMemory;
@@ -26,7 +27,10 @@ import dev.memoir.session.TurnView;
 /**
  * Everything a reply may draw on, for the kinds the session reads, in the order the prompt gives it: the user's
  * recursive summary, the memos the model chose (with the dialogue each rests on), then the records found by hybrid
- * search, narrowed either by self-reflection or, for sessions that rerank, by the learned reranker.
+ * search. With the budget selection (the default) the records are one ranking over every kind, ordered by
+ * self-reflection or the reranker, each utterance with its neighbours, and the prompt's token budget decides how
+ * many are shown; with the per-kind selection (the papers') they are the top K of each kind, narrowed by
+ * self-reflection or the reranker.
  */
 @Service
 public class MemoryRecall {
@@ -36,10 +40,15 @@ public class MemoryRecall {
     private final Reranker reranker;
     private final SessionService sessions;
     private final MemorySearches searches;
+    private final BudgetContextRetriever budgeted;
+    private final ContextProperties context;
 
     MemoryRecall(MemoRetriever memos, SelfReflectiveRetriever records, Reranker reranker,
-            SessionService sessions, MemorySearches searches) {
+            SessionService sessions, MemorySearches searches, BudgetContextRetriever budgeted,
+            ContextProperties context) {
         this.searches = searches;
+        this.budgeted = budgeted;
+        this.context = context;
         this.memos = memos;
         this.records = records;
         this.reranker = reranker;
@@ -51,7 +60,9 @@ public class MemoryRecall {
         Map<UUID, List<TurnView>> dialogues = Map.of();
         boolean readsRecursive = session.settings().reads(MemoryKind.RECURSIVE_SUMMARY);
         boolean readsMemos = session.settings().reads(MemoryKind.MEMO) && session.settings().topK(MemoryKind.MEMO) > 0;
-        SearchQuery query = readsRecursive || readsMemos || session.settings().rerank() ? searches.query(message) : null;
+        boolean budget = session.settings().contextSelection() == ContextSelection.BUDGET;
+        SearchQuery query = budget || readsRecursive || readsMemos || session.settings().rerank()
+                ? searches.query(message) : null;
         if (readsRecursive || readsMemos) {
             if (readsRecursive) {
                 // One per user: the nearest is the one.
@@ -64,6 +75,12 @@ public class MemoryRecall {
                 dialogues = dialogues(chosen);
             }
         }
+        if (budget) {
+            BudgetContextRetriever.Ranked ranked = budgeted.retrieve(session, message, query, turnsInPrompt);
+            recalled.addAll(ranked.memories());
+            return new Retrieval(recalled, dialogues, ranked.searches(), ranked.keywords(), ranked.rerank(),
+                    ContextSelection.BUDGET, surroundings(session, ranked.memories()));
+        }
         Set<MemoryKind> recordKinds = RecordRetriever.readKinds(session);
         if (session.settings().rerank()) {
             List<ScoredMemory> candidates = searches.nearest(session.tenant(), session.userId(), recordKinds, query,
@@ -75,6 +92,23 @@ public class MemoryRecall {
         Retrieval found = records.retrieve(session, message, turnsInPrompt);
         recalled.addAll(found.memories());
         return new Retrieval(recalled, dialogues, found.searches(), found.keywords(), Optional.empty());
+    }
+
+    /** Each history memory's turn with its neighbours, read in one query, by memory id. */
+    private Map<UUID, List<TurnView>> surroundings(SessionRef session, List<ScoredMemory> records) {
+        Map<UUID, UUID> memoryOfTurn = new HashMap<>();
+        for (ScoredMemory memory : records) {
+            if (memory.kind() == MemoryKind.HISTORY && memory.provenance().turnIds().size() == 1) {
+                memoryOfTurn.putIfAbsent(memory.provenance().turnIds().getFirst(), memory.id());
+            }
+        }
+        if (memoryOfTurn.isEmpty()) {
+            return Map.of();
+        }
+        Map<UUID, List<TurnView>> around = new HashMap<>();
+        sessions.turnsAround(session.tenant(), memoryOfTurn.keySet(), context.neighbours())
+                .forEach((turnId, turns) -> around.put(memoryOfTurn.get(turnId), turns));
+        return around;
     }
 
     /** The chosen memos' dialogues, read in one query. */

@@ -67,7 +67,7 @@ class SelfReflectiveRetriever {
     }
 
     /** The model's verdict, or empty when its answer is unreadable and the memories should be used as found. */
-    private Optional<ReflectionVerdict> reflect(String message, List<ScoredMemory> candidates) {
+    Optional<ReflectionVerdict> reflect(String message, List<ScoredMemory> candidates) {
         List<String> numbered = IntStream.range(0, candidates.size())
                 .mapToObj(i -> (i + 1) + ". " + candidates.get(i).text())
                 .toList();

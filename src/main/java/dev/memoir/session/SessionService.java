@@ -2,11 +2,15 @@ package dev.memoir.session;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Limit;
@@ -222,6 +226,36 @@ public class SessionService {
         return turns.findAllById(ids).stream().map(Turn::view)
                 .sorted(Comparator.comparing(TurnView::sessionId).thenComparingInt(TurnView::seq))
                 .toList();
+    }
+
+    /**
+     * Each of the given turns with its neighbours in its session, up to {@code radius} turns before and after it, in
+     * dialogue order, by the id of the turn they surround; turns of other tenants or no longer stored are left out.
+     */
+    @Transactional(readOnly = true)
+    public Map<UUID, List<TurnView>> turnsAround(TenantId tenant, Collection<UUID> turnIds, int radius) {
+        List<TurnView> centers = turns.findAllById(turnIds).stream().map(Turn::view).toList();
+        if (centers.isEmpty()) {
+            return Map.of();
+        }
+        String sessionIds = centers.stream().map(t -> t.sessionId().toString())
+                .collect(Collectors.joining(",", "{", "}"));
+        String seqs = centers.stream().map(t -> Integer.toString(t.seq())).collect(Collectors.joining(",", "{", "}"));
+        Map<UUID, List<TurnView>> bySession = turns.findAround(tenant.value(), sessionIds, seqs, radius).stream()
+                .map(Turn::view)
+                .collect(Collectors.groupingBy(TurnView::sessionId, Collectors.collectingAndThen(
+                        Collectors.toMap(TurnView::id, t -> t, (a, b) -> a), m -> List.copyOf(m.values()))));
+        Map<UUID, List<TurnView>> around = new HashMap<>();
+        for (TurnView center : centers) {
+            List<TurnView> window = bySession.getOrDefault(center.sessionId(), List.of()).stream()
+                    .filter(t -> Math.abs(t.seq() - center.seq()) <= radius)
+                    .sorted(Comparator.comparingInt(TurnView::seq))
+                    .toList();
+            if (!window.isEmpty()) {
+                around.put(center.id(), window);
+            }
+        }
+        return around;
     }
 
     /** The turns of a session from position {@code fromSeq} to {@code toSeq}, both included, in order. */

@@ -18,6 +18,17 @@ interface TurnRepository extends JpaRepository<Turn, UUID> {
 
     List<Turn> findBySessionIdAndSeqBetweenOrderBySeqAsc(UUID sessionId, int fromSeq, int toSeq);
 
+    /**
+     * The turns within {@code radius} positions of each (session, position) pair, the pairs given as two PostgreSQL
+     * array literals of the same length; a turn near two pairs comes twice.
+     */
+    @Query(value = """
+            select t.* from turns t
+            join unnest(cast(:sessionIds as uuid[]), cast(:seqs as int[])) as around(session_id, seq)
+              on t.session_id = around.session_id and t.seq between around.seq - :radius and around.seq + :radius
+            where t.tenant_id = :tenantId""", nativeQuery = true)
+    List<Turn> findAround(UUID tenantId, String sessionIds, String seqs, int radius);
+
     @Query("select coalesce(max(t.seq), -1) from Turn t where t.sessionId = :sessionId")
     int maxSeq(UUID sessionId);
 

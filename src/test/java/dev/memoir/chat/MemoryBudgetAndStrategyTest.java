@@ -64,8 +64,8 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
         assertThat(tokens.count(system) - instructions).isLessThanOrEqualTo(200);
         int given = reply.body().path("memories").size();
         assertThat(given).isBetween(1, 19);
-        // Each memory shows the day its turn was said.
-        assertThat(system).contains("[Memory]:\n1. [history, " + LocalDate.now(ZoneOffset.UTC));
+        // Memories are grouped under their session's line, which shows the day its turns were said.
+        assertThat(system).contains("[Memory]:\nSession of " + LocalDate.now(ZoneOffset.UTC) + ":\n1. User: Story part");
     }
 
     @Test

@@ -1,0 +1,331 @@
+package dev.memoir.chat;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.memoir.llm.TokenCounter;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchExplanation;
+import dev.memoir.retrieval.Retrieval;
+import dev.memoir.session.TurnView;
+
+/**
+ * Lays recalled memories out for the reply prompt until the token budget is full, taking them in the order
+ * retrieval ranked them. Three passes: the best memories alone up to three quarters of the budget, then the
+ * neighbours of the utterances shown (the question before "Yes, exactly!", the answer after a question), then more
+ * memories alone while any fits. A long memory is shown by the passage search matched, not whole, so that the
+ * budget holds more evidence; a note or summary that only repeats an utterance shown with it counts once.
+ *
+ * <p>The [Memory] section is grouped under a line per session and its date, in dialogue order, so that dates are
+ * not repeated on every line; memories of no session (facts, corrections) come first, each dated. Entries are
+ * numbered in the order shown: the numbers the reply cites.
+ */
+final class BudgetedMemoryLayout {
+
+    /** The budget's share kept, in the first pass, for neighbours of the utterances shown. */
+    private static final double NEIGHBOUR_SHARE = 0.25;
+    private static final String NO_SESSION = "Told directly";
+    private static final String NEIGHBOUR_INDENT = "   ";
+    /** What a numbered line costs beyond its text: "123. " (a number below 1000 is one token) and its line break. */
+    private static final int NUMBER_TOKENS = 3;
+    /** Below this share of its words found in the turns it rests on, a note says more than they do. */
+    private static final double REPEAT_SHARE = 0.8;
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]{3,}");
+    private static final Pattern SPEAKER = Pattern.compile("^[^\\n:]{1,40}: ");
+
+    private final TokenCounter tokens;
+    private final MemoryPromptBuilder pieces;
+    private final int passageTokens;
+
+    private int remaining;
+    private final List<String> profile = new ArrayList<>();
+    private final List<String> evidences = new ArrayList<>();
+    private final List<ScoredMemory> pinned = new ArrayList<>();
+    private final List<Line> records = new ArrayList<>();
+    private final Set<Object> openGroups = new HashSet<>();
+    private final Map<UUID, String> shownTurns = new HashMap<>();
+
+    private BudgetedMemoryLayout(TokenCounter tokens, int passageTokens) {
+        this.tokens = tokens;
+        this.pieces = new MemoryPromptBuilder(tokens);
+        this.passageTokens = passageTokens;
+    }
+
+    /**
+     * The memory part of the reply prompt, within {@code tokenBudget} tokens.
+     *
+     * @param passageTokens the passage size of embeddings ({@code memoir.embedding.passage-tokens}): a memory
+     *                      longer than this is shown by its matching passage; 0 shows every memory whole
+     */
+    static MemoryPromptBuilder.MemoryPrompt build(Retrieval recalled, int tokenBudget, TokenCounter tokens,
+            int passageTokens) {
+        return new BudgetedMemoryLayout(tokens, passageTokens).lay(recalled, tokenBudget);
+    }
+
+    /** One line of the [Memory] section: a memory (numbered) or a neighbouring turn (not numbered). */
+    private record Line(ScoredMemory memory, TurnView turn, String text, Object group, Instant at, int seq,
+            int cost) {
+
+        boolean numbered() {
+            return memory != null;
+        }
+    }
+
+    private MemoryPromptBuilder.MemoryPrompt lay(Retrieval recalled, int tokenBudget) {
+        remaining = tokenBudget - tokens.count(MemoryPromptBuilder.SECTION_HEADERS);
+        List<ScoredMemory> ranked = new ArrayList<>();
+        for (ScoredMemory memory : recalled.memories()) {
+            switch (memory.kind()) {
+                case RECURSIVE_SUMMARY -> pin(memory, pieces.fit(memory.text(), remaining), profile);
+                case MEMO -> pin(memory, pieces.memoEvidence(memory, recalled.dialogueOf(memory),
+                        evidences.size() + 1, Math.min(remaining, tokenBudget / 2)), evidences);
+                default -> ranked.add(memory);
+            }
+        }
+        int firstPassEnd = (int) (remaining * NEIGHBOUR_SHARE);
+        int next = 0;
+        while (next < ranked.size() && remaining > firstPassEnd) {
+            add(ranked.get(next++), recalled, false);
+        }
+        for (Line line : List.copyOf(records)) {
+            if (line.numbered() && line.memory().kind() == MemoryKind.HISTORY) {
+                addNeighbours(line, recalled.surroundingsOf(line.memory()));
+            }
+        }
+        while (next < ranked.size() && remaining >= MemoryPromptBuilder.MIN_USEFUL_TOKENS) {
+            add(ranked.get(next++), recalled, true);
+        }
+        return laidOut();
+    }
+
+    private void pin(ScoredMemory memory, String entry, List<String> section) {
+        if (entry != null) {
+            remaining -= tokens.count(entry) + 1;
+            pinned.add(memory);
+            section.add(entry);
+        }
+    }
+
+    /** Adds a memory where it fits; the last pass may shorten one to fill what is left. */
+    private void add(ScoredMemory memory, Retrieval recalled, boolean mayShorten) {
+        TurnView turn = turnOf(memory, recalled);
+        if (turn != null && shownTurns.containsKey(turn.id())) {
+            return;
+        }
+        if (repeatsShownTurns(memory)) {
+            return;
+        }
+        Object group = groupOf(memory);
+        String text = entryText(memory);
+        int headerCost = openGroups.contains(group) ? 0 : headerCost(memory);
+        int cost = tokens.count(text) + NUMBER_TOKENS + headerCost;
+        if (cost > remaining) {
+            int room = remaining - NUMBER_TOKENS - headerCost;
+            if (!mayShorten || room < MemoryPromptBuilder.MIN_USEFUL_TOKENS) {
+                return;
+            }
+            text = tokens.truncate(text, room);
+            cost = tokens.count(text) + NUMBER_TOKENS + headerCost;
+        }
+        openGroups.add(group);
+        remaining -= cost;
+        records.add(new Line(memory, null, text, group, memory.occurredFrom(), turn == null ? -1 : turn.seq(),
+                cost));
+        if (turn != null) {
+            shownTurns.put(turn.id(), turn.asLine());
+            dropNotesRepeating();
+        }
+    }
+
+    private void addNeighbours(Line center, List<TurnView> around) {
+        for (TurnView turn : around) {
+            if (shownTurns.containsKey(turn.id()) || turn.seq() == center.seq()) {
+                continue;
+            }
+            String text = NEIGHBOUR_INDENT + excerpt(turn.asLine(), null);
+            int cost = tokens.count(text) + 1;
+            if (cost <= remaining) {
+                remaining -= cost;
+                shownTurns.put(turn.id(), turn.asLine());
+                records.add(new Line(null, turn, text, center.group(), turn.occurredAt(), turn.seq(), cost));
+            }
+        }
+        dropNotesRepeating();
+    }
+
+    /** Notes shown earlier that only repeat utterances shown since: they count once, their room goes back. */
+    private void dropNotesRepeating() {
+        records.removeIf(line -> {
+            if (line.numbered() && line.memory().kind() != MemoryKind.HISTORY && repeatsShownTurns(line.memory())) {
+                remaining += line.cost();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /**
+     * Whether a memory derived from turns (a note, a summary, a topic) says no more than those turns, all of which
+     * are shown: most of its words are theirs.
+     */
+    private boolean repeatsShownTurns(ScoredMemory memory) {
+        if (memory.kind() == MemoryKind.HISTORY || memory.provenance() == null
+                || memory.provenance().turnIds().isEmpty()
+                || !shownTurns.keySet().containsAll(memory.provenance().turnIds())) {
+            return false;
+        }
+        Set<String> said = new HashSet<>();
+        memory.provenance().turnIds().forEach(id -> said.addAll(words(shownTurns.get(id))));
+        Set<String> noted = words(memory.text());
+        if (noted.isEmpty()) {
+            return true;
+        }
+        long repeated = noted.stream().filter(said::contains).count();
+        return repeated >= REPEAT_SHARE * noted.size();
+    }
+
+    private static Set<String> words(String text) {
+        Set<String> words = new HashSet<>();
+        Matcher matcher = WORD.matcher(text.toLowerCase(Locale.ROOT));
+        while (matcher.find()) {
+            words.add(matcher.group());
+        }
+        return words;
+    }
+
+    /** The turn a history memory records, as read with its neighbours; null for other memories. */
+    private static TurnView turnOf(ScoredMemory memory, Retrieval recalled) {
+        if (memory.kind() != MemoryKind.HISTORY || memory.provenance() == null
+                || memory.provenance().turnIds().size() != 1) {
+            return null;
+        }
+        UUID turnId = memory.provenance().turnIds().getFirst();
+        return recalled.surroundingsOf(memory).stream().filter(t -> t.id().equals(turnId)).findFirst().orElse(null);
+    }
+
+    private static Object groupOf(ScoredMemory memory) {
+        UUID session = memory.provenance() == null ? null : memory.provenance().sessionId();
+        return session == null ? NO_SESSION : session;
+    }
+
+    /** What a memory's group header costs, at most (its dates may span a range once more memories join it). */
+    private int headerCost(ScoredMemory memory) {
+        return groupOf(memory) == NO_SESSION ? tokens.count(NO_SESSION + ":") + 1
+                : tokens.count("Session of 2023-05-08 to 2023-05-10:") + 2;
+    }
+
+    /** A memory's line without its number: its kind unless it is an utterance, and what it says. */
+    private String entryText(ScoredMemory memory) {
+        String text = excerpt(memory.text(), memory.explanation());
+        String dated = groupOf(memory) == NO_SESSION ? MemoryPromptBuilder.dated(memory) : "";
+        if (memory.kind() == MemoryKind.HISTORY && dated.isEmpty()) {
+            return text;
+        }
+        return "[" + memory.kind() + dated + "] " + text;
+    }
+
+    /**
+     * A long text by the passage search matched, widened by a quarter on each side, with the speaker it opens with;
+     * one without a matched passage by its beginning. Short texts whole.
+     */
+    private String excerpt(String text, SearchExplanation explanation) {
+        if (passageTokens <= 0 || tokens.count(text) <= passageTokens) {
+            return text;
+        }
+        SearchExplanation.Passage passage = explanation == null ? null : explanation.densePassage();
+        if (passage == null || passage.start() < 0 || passage.end() > text.length()
+                || passage.start() >= passage.end()) {
+            return tokens.truncate(text, passageTokens);
+        }
+        int widen = (passage.end() - passage.start()) / 4;
+        int start = wordBoundary(text, Math.max(0, passage.start() - widen), -1);
+        int end = wordBoundary(text, Math.min(text.length(), passage.end() + widen), 1);
+        StringBuilder shown = new StringBuilder();
+        if (start > 0) {
+            Matcher speaker = SPEAKER.matcher(text);
+            if (speaker.find() && speaker.end() < start) {
+                shown.append(speaker.group());
+            }
+            shown.append('…');
+        }
+        shown.append(text, start, end).append(end < text.length() ? "…" : "");
+        return shown.toString();
+    }
+
+    private static int wordBoundary(String text, int at, int direction) {
+        int position = at;
+        while (position > 0 && position < text.length() && !Character.isWhitespace(text.charAt(position))) {
+            position += direction;
+        }
+        return position;
+    }
+
+    private MemoryPromptBuilder.MemoryPrompt laidOut() {
+        Map<Object, List<Line>> groups = new LinkedHashMap<>();
+        records.stream()
+                .sorted(Comparator.comparing((Line line) -> line.group() != NO_SESSION)
+                        .thenComparing(line -> firstInstant(line.group()), Comparator.nullsLast(
+                                Comparator.naturalOrder())))
+                .forEach(line -> groups.computeIfAbsent(line.group(), g -> new ArrayList<>()).add(line));
+        List<ScoredMemory> numbered = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        for (Map.Entry<Object, List<Line>> group : groups.entrySet()) {
+            List<Line> inOrder = group.getValue().stream()
+                    .sorted(Comparator.comparing(Line::at, Comparator.nullsFirst(Comparator.naturalOrder()))
+                            .thenComparingInt(Line::seq))
+                    .toList();
+            lines.add(header(group.getKey(), inOrder));
+            for (Line line : inOrder) {
+                if (line.numbered()) {
+                    numbered.add(line.memory());
+                    lines.add(numbered.size() + ". " + line.text());
+                } else {
+                    lines.add(line.text());
+                }
+            }
+        }
+        List<String> sections = new ArrayList<>();
+        MemoryPromptBuilder.section(sections, MemoryPromptBuilder.PROFILE, profile);
+        MemoryPromptBuilder.section(sections, MemoryPromptBuilder.EVIDENCES, evidences);
+        MemoryPromptBuilder.section(sections, MemoryPromptBuilder.RECORDS, lines);
+        String text = sections.isEmpty() ? MemoryPromptBuilder.NOTHING_REMEMBERED : String.join("\n\n", sections);
+        List<ScoredMemory> included = new ArrayList<>(pinned);
+        included.addAll(numbered);
+        return new MemoryPromptBuilder.MemoryPrompt(text, included, numbered);
+    }
+
+    private Instant firstInstant(Object group) {
+        return records.stream().filter(line -> line.group().equals(group)).map(Line::at).filter(Objects::nonNull)
+                .min(Comparator.naturalOrder()).orElse(null);
+    }
+
+    /** "Session of 2023-05-08:", or "... to 2023-05-10:" when its memories span days (UTC). */
+    private static String header(Object group, List<Line> lines) {
+        if (group == NO_SESSION) {
+            return NO_SESSION + ":";
+        }
+        List<LocalDate> days = lines.stream().map(Line::at).filter(Objects::nonNull)
+                .map(at -> LocalDate.ofInstant(at, ZoneOffset.UTC)).sorted().toList();
+        if (days.isEmpty()) {
+            return "Session, date unknown:";
+        }
+        LocalDate from = days.getFirst();
+        LocalDate to = days.getLast();
+        return "Session of " + from + (to.equals(from) ? "" : " to " + to) + ":";
+    }
+}

@@ -1,0 +1,184 @@
+package dev.memoir.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.memoir.llm.TokenCounter;
+import dev.memoir.memory.ContextSelection;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.Provenance;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchExplanation;
+import dev.memoir.retrieval.Retrieval;
+import dev.memoir.session.Role;
+import dev.memoir.session.TurnView;
+
+/** The reply's memory filled to its token budget from one ranking, without a database or Spring. */
+class BudgetedMemoryLayoutTest {
+
+    private static final UUID MAY = UUID.randomUUID();
+    private static final UUID JUNE = UUID.randomUUID();
+    private static final Instant MAY_8 = Instant.parse("2023-05-08T10:00:00Z");
+    private static final Instant JUNE_2 = Instant.parse("2023-06-02T18:00:00Z");
+
+    private final TokenCounter tokens = new TokenCounter();
+    private final Map<UUID, List<TurnView>> surroundings = new HashMap<>();
+
+    private static TurnView turn(UUID session, int seq, Role role, String speaker, String content, Instant at) {
+        return new TurnView(UUID.randomUUID(), session, seq, role, speaker, content, at, at, null);
+    }
+
+    private static ScoredMemory utterance(TurnView turn) {
+        return new ScoredMemory(UUID.randomUUID(), MemoryKind.HISTORY, null, turn.asLine(), 0.5,
+                new Provenance(turn.sessionId(), List.of(turn.id())), turn.occurredAt(), null, null);
+    }
+
+    private static ScoredMemory derived(MemoryKind kind, String text, TurnView from) {
+        return new ScoredMemory(UUID.randomUUID(), kind, null, text, 0.5,
+                new Provenance(from.sessionId(), List.of(from.id())), from.occurredAt(), null, null);
+    }
+
+    private static ScoredMemory fact(String text) {
+        return new ScoredMemory(UUID.randomUUID(), MemoryKind.FACT, null, text, 0.5, new Provenance(null, List.of()),
+                JUNE_2, null, null);
+    }
+
+    /** A history memory of a turn, read with its neighbours, as retrieval hands it over. */
+    private ScoredMemory utteranceAmong(List<TurnView> session, int index) {
+        ScoredMemory memory = utterance(session.get(index));
+        surroundings.put(memory.id(), session.subList(Math.max(0, index - 1), Math.min(session.size(), index + 2)));
+        return memory;
+    }
+
+    private Retrieval ranked(List<ScoredMemory> memories) {
+        return new Retrieval(memories, Map.of(), 1, List.of(), Optional.empty(), ContextSelection.BUDGET,
+                Map.copyOf(surroundings));
+    }
+
+    private MemoryPromptBuilder.MemoryPrompt lay(List<ScoredMemory> memories, int budget) {
+        return BudgetedMemoryLayout.build(ranked(memories), budget, tokens, 256);
+    }
+
+    @Test
+    void memoriesAreGroupedUnderALinePerSessionAndDateInDialogueOrderWithFactsFirst() {
+        TurnView oslo = turn(JUNE, 4, Role.USER, "Caroline", "My sister moved to Oslo.", JUNE_2);
+        TurnView violin = turn(MAY, 2, Role.USER, "Caroline", "I started violin lessons.", MAY_8);
+        ScoredMemory tea = fact("Caroline drinks green tea.");
+
+        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(utterance(oslo), tea, utterance(violin)), 1000);
+
+        assertThat(prompt.text()).isEqualTo("""
+                [Memory]:
+                Told directly:
+                1. [fact, 2023-06-02] Caroline drinks green tea.
+                Session of 2023-05-08:
+                2. Caroline: I started violin lessons.
+                Session of 2023-06-02:
+                3. Caroline: My sister moved to Oslo.""");
+        assertThat(prompt.numbered()).extracting(ScoredMemory::text).containsExactly("Caroline drinks green tea.",
+                "Caroline: I started violin lessons.", "Caroline: My sister moved to Oslo.");
+        assertThat(prompt.included()).isEqualTo(prompt.numbered());
+    }
+
+    @Test
+    void aRetrievedUtteranceBringsTheTurnsBeforeAndAfterItUnnumbered() {
+        List<TurnView> dialogue = List.of(
+                turn(MAY, 0, Role.USER, "Melanie", "Did you ever go to the lighthouse festival?", MAY_8),
+                turn(MAY, 1, Role.ASSISTANT, "Caroline", "Yes, exactly! Last weekend, with my sister.", MAY_8),
+                turn(MAY, 2, Role.USER, "Melanie", "How lovely.", MAY_8));
+
+        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(utteranceAmong(dialogue, 1)), 1000);
+
+        assertThat(prompt.text()).isEqualTo("""
+                [Memory]:
+                Session of 2023-05-08:
+                   Melanie: Did you ever go to the lighthouse festival?
+                1. Caroline: Yes, exactly! Last weekend, with my sister.
+                   Melanie: How lovely.""");
+        assertThat(prompt.numbered()).hasSize(1);
+    }
+
+    @Test
+    void neighboursAlreadyRetrievedAreShownOnceAsTheirOwnEntries() {
+        List<TurnView> dialogue = List.of(
+                turn(MAY, 0, Role.USER, "Melanie", "Did you ever go to the lighthouse festival?", MAY_8),
+                turn(MAY, 1, Role.ASSISTANT, "Caroline", "Yes, exactly! Last weekend, with my sister.", MAY_8));
+
+        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(utteranceAmong(dialogue, 1),
+                utteranceAmong(dialogue, 0)), 1000);
+
+        assertThat(prompt.text()).isEqualTo("""
+                [Memory]:
+                Session of 2023-05-08:
+                1. Melanie: Did you ever go to the lighthouse festival?
+                2. Caroline: Yes, exactly! Last weekend, with my sister.""");
+    }
+
+    @Test
+    void aNoteThatOnlyRepeatsTheUtteranceItCameFromCountsOnceWhicheverComesFirst() {
+        TurnView said = turn(MAY, 0, Role.USER, "Caroline", "I adopted a grey cat named Luna last week.", MAY_8);
+        ScoredMemory repeating = derived(MemoryKind.CONDITIONAL, "Caroline adopted a grey cat named Luna.", said);
+        ScoredMemory adding = derived(MemoryKind.CONDITIONAL, "Caroline now has a pet and may need vet tips.", said);
+        ScoredMemory history = utteranceAmong(List.of(said), 0);
+
+        MemoryPromptBuilder.MemoryPrompt noteFirst = lay(List.of(repeating, adding, history), 1000);
+        MemoryPromptBuilder.MemoryPrompt utteranceFirst = lay(List.of(history, repeating, adding), 1000);
+
+        for (MemoryPromptBuilder.MemoryPrompt prompt : List.of(noteFirst, utteranceFirst)) {
+            assertThat(prompt.numbered()).containsExactlyInAnyOrder(history, adding);
+            assertThat(prompt.text()).doesNotContain("Caroline adopted a grey cat");
+        }
+    }
+
+    @Test
+    void theMemoryIsFilledUpToItsBudgetAndNeverBeyond() {
+        List<ScoredMemory> many = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            many.add(utterance(turn(MAY, i, Role.USER, "Caroline",
+                    "On day " + i + " I watered the tomatoes and the beans in the garden.", MAY_8.plusSeconds(i))));
+        }
+
+        for (int budget : List.of(300, 1000, 2000)) {
+            MemoryPromptBuilder.MemoryPrompt prompt = lay(many, budget);
+
+            int used = tokens.count(prompt.text());
+            assertThat(used).as("memory tokens for a budget of %d", budget).isLessThanOrEqualTo(budget)
+                    .isGreaterThan(budget * 3 / 4);
+            assertThat(prompt.numbered()).as("shown in ranking order: the best first")
+                    .containsExactlyInAnyOrderElementsOf(many.subList(0, prompt.numbered().size()));
+        }
+    }
+
+    @Test
+    void aLongMemoryIsShownByThePassageSearchMatchedWithTheSpeakerItOpensWith() {
+        String before = "We discussed the weather and the garden for a long while. ".repeat(60);
+        String evidence = "The appointment with the dentist is on the fourteenth at nine.";
+        String after = " Then we talked about films and books we liked. ".repeat(60);
+        String text = "Assistant: " + before + evidence + after;
+        int start = text.indexOf(evidence);
+        SearchExplanation matched = new SearchExplanation(1, 0.8,
+                new SearchExplanation.Passage(3, start - 40, start + evidence.length() + 40), null, null, null, null,
+                null, 0.05);
+        ScoredMemory answer = new ScoredMemory(UUID.randomUUID(), MemoryKind.HISTORY, null, text, 0.8,
+                new Provenance(MAY, List.of(UUID.randomUUID())), MAY_8, null, matched);
+
+        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(answer), 3000);
+
+        assertThat(prompt.text()).contains(evidence).contains("1. Assistant: …").endsWith("…");
+        assertThat(tokens.count(prompt.text())).isLessThan(tokens.count(text) / 4);
+    }
+
+    @Test
+    void withNothingRecalledThePromptSaysSo() {
+        assertThat(lay(List.of(), 1000).text()).isEqualTo("(nothing remembered yet)");
+    }
+}
