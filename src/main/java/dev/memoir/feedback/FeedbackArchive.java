@@ -6,8 +6,12 @@ import static dev.memoir.web.SqlTimes.timestamptz;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -43,6 +47,19 @@ public class FeedbackArchive {
 
     FeedbackArchive(DataSource dataSource) {
         this.jdbc = StreamingJdbc.of(dataSource);
+    }
+
+    /** Those of {@code ids} that are episodes of the user: the ones an import has stored so far. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Set<UUID> episodesAmong(TenantId tenant, String userId, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.queryForList("""
+                select id from episodes
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
+                user(tenant, userId).addValue("ids", ids.stream().map(UUID::toString)
+                        .collect(Collectors.joining(",", "{", "}"))), UUID.class));
     }
 
     @Transactional(propagation = Propagation.MANDATORY)

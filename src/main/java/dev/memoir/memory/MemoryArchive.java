@@ -12,7 +12,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -20,6 +24,7 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 import org.postgresql.util.PGobject;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -97,6 +102,78 @@ public class MemoryArchive {
     public boolean hasMemories(TenantId tenant, String userId) {
         return Boolean.TRUE.equals(jdbc.queryForObject("select exists (select 1 from memory_records where "
                 + "tenant_id = :tenantId and user_id = :userId)", user(tenant, userId), Boolean.class));
+    }
+
+    /** Those of {@code ids} that are memories of the user: the ones an import has stored so far. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Set<UUID> memoriesAmong(TenantId tenant, String userId, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.queryForList("""
+                select id from memory_records
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
+                user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+    }
+
+    /** A memory whose supersession breaks the API's rules, and which rule. */
+    public record SupersessionProblem(UUID memoryId, UUID supersededBy, String problem) {
+    }
+
+    /**
+     * The first of the user's memories whose supersession the API would have refused: superseded by a memory the
+     * user does not have, by itself, by or of a kind that is not fact-bearing, or in a loop. Every chain must end
+     * in a live memory; any length is legal, as exports of the service hold them. Run once an import has stored
+     * the user's memories: a memory names one that may come after it.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Optional<SupersessionProblem> supersessionProblem(TenantId tenant, String userId) {
+        MapSqlParameterSource user = user(tenant, userId).addValue("factBearing",
+                MemoryKind.FACT_BEARING.stream().map(MemoryKind::wireName).toList());
+        RowMapper<SupersessionProblem> problem = (rs, n) -> new SupersessionProblem(rs.getObject("id", UUID.class),
+                rs.getObject("superseded_by", UUID.class), rs.getString("problem"));
+        // In this order: the loop check takes every supersessor to be a memory of the user.
+        List<String> checks = List.of("""
+                select m.id, m.superseded_by, 'names no memory of the archive' as problem
+                from memory_records m
+                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by is not null
+                  and not exists (select 1 from memory_records s where s.tenant_id = m.tenant_id
+                                  and s.user_id = m.user_id and s.id = m.superseded_by)
+                limit 1""", """
+                select m.id, m.superseded_by, 'names the memory itself: a memory cannot supersede itself' as problem
+                from memory_records m
+                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by = m.id
+                limit 1""", """
+                select m.id, m.superseded_by,
+                       case when m.kind not in (:factBearing) then 'is set on a ' || m.kind || ' memory'
+                            else 'names a ' || s.kind || ' memory' end
+                       || ': only fact-bearing memories (' || array_to_string(array[:factBearing], ', ')
+                       || ') supersede and are superseded' as problem
+                from memory_records m join memory_records s on s.tenant_id = m.tenant_id and s.user_id = m.user_id
+                                                        and s.id = m.superseded_by
+                where m.tenant_id = :tenantId and m.user_id = :userId
+                  and (m.kind not in (:factBearing) or s.kind not in (:factBearing))
+                limit 1""", """
+                with recursive settled (id) as (
+                    select id from memory_records
+                    where tenant_id = :tenantId and user_id = :userId and superseded_by is null
+                    union all
+                    select m.id from memory_records m join settled on m.superseded_by = settled.id
+                    where m.tenant_id = :tenantId and m.user_id = :userId
+                )
+                select m.id, m.superseded_by, 'closes a loop of supersessions: a chain must end in a live memory'
+                       as problem
+                from memory_records m
+                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by is not null
+                  and not exists (select 1 from settled where settled.id = m.id)
+                limit 1""");
+        for (String check : checks) {
+            List<SupersessionProblem> found = jdbc.query(check, user, problem);
+            if (!found.isEmpty()) {
+                return Optional.of(found.getFirst());
+            }
+        }
+        return Optional.empty();
     }
 
     /** Every memory of the user, expired ones included, oldest first; close the stream. */
@@ -201,13 +278,13 @@ public class MemoryArchive {
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
-    public void restoreRevisions(TenantId tenant, List<ArchivedRevision> revisions) {
+    public void restoreRevisions(TenantId tenant, String userId, List<ArchivedRevision> revisions) {
         jdbc.batchUpdate("""
-                insert into memory_revisions (id, tenant_id, memory_id, version, text, session_id, reason, created_at,
-                                              absorbed_text, absorbed_turn_ids)
-                values (:id, :tenantId, :memoryId, :version, :text, :sessionId, :reason, :createdAt, :absorbedText,
-                        :absorbedTurnIds)""", revisions.stream().map(r -> new MapSqlParameterSource()
-                .addValue("id", r.id()).addValue("tenantId", tenant.value()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
+                insert into memory_revisions (id, tenant_id, user_id, memory_id, version, text, session_id, reason,
+                                              created_at, absorbed_text, absorbed_turn_ids)
+                values (:id, :tenantId, :userId, :memoryId, :version, :text, :sessionId, :reason, :createdAt,
+                        :absorbedText, :absorbedTurnIds)""", revisions.stream().map(r -> user(tenant, userId)
+                .addValue("id", r.id()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
                 .addValue("text", r.text()).addValue("sessionId", r.sessionId()).addValue("reason", r.reason())
                 .addValue("createdAt", timestamptz(r.createdAt())).addValue("absorbedText", r.absorbedText())
                 .addValue("absorbedTurnIds", r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
@@ -264,7 +341,10 @@ public class MemoryArchive {
         return Base64.getEncoder().encodeToString(bytes.array());
     }
 
-    /** The vector, or null when absent or not a whole number of floats. */
+    /**
+     * The vector, or null when absent, not a whole number of floats, not finite or all zeros: such a vector is
+     * computed again. A zero vector has no direction, so its cosine is NaN and search would score it so.
+     */
     static float[] floats(String base64) {
         if (base64 == null) {
             return null;
@@ -280,20 +360,22 @@ public class MemoryArchive {
         }
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         float[] vector = new float[bytes.length / 4];
+        double norm = 0;
         for (int i = 0; i < vector.length; i++) {
             vector[i] = buffer.getFloat();
             if (!Float.isFinite(vector[i])) {
                 return null;
             }
+            norm += (double) vector[i] * vector[i];
         }
-        return vector;
+        return norm > 0 && Double.isFinite(norm) ? vector : null;
     }
 
     private static List<UUID> uuids(Array array) throws SQLException {
         return array == null ? List.of() : Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
     }
 
-    private static PGobject uuidArray(List<UUID> ids) {
+    private static PGobject uuidArray(Collection<UUID> ids) {
         try {
             PGobject object = new PGobject();
             object.setType("uuid[]");

@@ -1,5 +1,6 @@
 package dev.memoir.web;
 
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -60,6 +61,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
             if (cause instanceof WireNames.UnknownValueException unknown) {
                 detail = "Parameter '" + ex.getName() + "' has an invalid value: " + unknown.getMessage();
+            }
+            if (cause instanceof StorableInstants.UnstorableInstantException unstorable) {
+                detail = "Parameter '" + ex.getName() + "' " + unstorable.getMessage();
             }
         }
         if (ex.getRequiredType() != null && ex.getRequiredType().isEnum() && !detail.contains("accepted: ")) {
@@ -195,9 +199,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 && mismatch.getTargetType().isEnum()) {
             return "must be one of: " + WireNames.accepted(mismatch.getTargetType());
         }
-        if (ex instanceof InvalidFormatException format && format.getTargetType() == String.class) {
-            // Raised by JsonTextModule with the reason as its message.
+        if (ex instanceof InvalidFormatException format && (format.getTargetType() == String.class
+                || format.getTargetType() == Instant.class)) {
+            // Raised by JsonTextModule or ClientValueChecks with the reason as its message.
             return format.getOriginalMessage();
+        }
+        if (ex instanceof ClientValueChecks.NullIdException nullId) {
+            return nullId.getOriginalMessage();
         }
         if (ex.getCause() instanceof IllegalArgumentException invalid && invalid.getMessage() != null) {
             return "has an invalid value: " + invalid.getMessage();
