@@ -66,8 +66,13 @@ public class FeedbackArchive {
     public Stream<ArchivedEpisode> episodes(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
                 select id, session_id, question_turn_id, reply_turn_id, question, status, trials::text as trials,
-                       learned, learned_memory_id, created_at, updated_at
-                from episodes where tenant_id = :tenantId and user_id = :userId
+                       learned,
+                       -- A memory deleted since is no longer the archive's to name, which its import requires.
+                       case when exists (select 1 from memory_records m where m.tenant_id = e.tenant_id
+                                         and m.user_id = e.user_id and m.id = e.learned_memory_id)
+                            then learned_memory_id end as learned_memory_id,
+                       created_at, updated_at
+                from episodes e where tenant_id = :tenantId and user_id = :userId
                 order by created_at, id""", user(tenant, userId), (rs, n) -> new ArchivedEpisode(
                 rs.getObject("id", UUID.class), rs.getObject("session_id", UUID.class),
                 rs.getObject("question_turn_id", UUID.class), rs.getObject("reply_turn_id", UUID.class),

@@ -64,10 +64,21 @@ public class MemoryArchive {
             String embedding) {
     }
 
+    /*
+     * A session's deletion leaves the memories that combine sessions (topic, recursive summary, reflected) and every
+     * revision naming the session and its turns. An archive holds only references to records it holds, which its
+     * import requires: those are left out, as the records they named are gone.
+     */
     private static final String MEMORY_COLUMNS = """
-            id, kind, topic, speaker, text, session_id, turn_ids, dedup_key, version, created_at, updated_at,
-            occurred_from, occurred_to, valid_to, superseded_by, expires_at, embedding_model,
-            embedding::text as embedding""";
+            m.id, m.kind, m.topic, m.speaker, m.text,
+            case when exists (select 1 from sessions s where s.id = m.session_id and s.tenant_id = m.tenant_id
+                                                       and s.user_id = m.user_id) then m.session_id end as session_id,
+            array(select u.id from unnest(m.turn_ids) with ordinality u (id, n)
+                  where exists (select 1 from turns t join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
+                                where t.id = u.id and t.tenant_id = m.tenant_id and s.user_id = m.user_id)
+                  order by u.n) as turn_ids,
+            m.dedup_key, m.version, m.created_at, m.updated_at, m.occurred_from, m.occurred_to, m.valid_to,
+            m.superseded_by, m.expires_at, m.embedding_model, m.embedding::text as embedding""";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TextEmbedder embedder;
@@ -179,8 +190,9 @@ public class MemoryArchive {
     /** Every memory of the user, expired ones included, oldest first; close the stream. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedMemory> memories(TenantId tenant, String userId) {
-        return jdbc.queryForStream("select " + MEMORY_COLUMNS + " from memory_records "
-                + "where tenant_id = :tenantId and user_id = :userId order by created_at, id", user(tenant, userId),
+        return jdbc.queryForStream("select " + MEMORY_COLUMNS + " from memory_records m "
+                + "where m.tenant_id = :tenantId and m.user_id = :userId order by m.created_at, m.id",
+                user(tenant, userId),
                 (rs, n) -> new ArchivedMemory(rs.getObject("id", UUID.class),
                         MemoryKind.fromWireName(rs.getString("kind")), rs.getString("topic"),
                         rs.getString("speaker") == null ? null : Speaker.fromWireName(rs.getString("speaker")),
@@ -195,9 +207,20 @@ public class MemoryArchive {
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedRevision> revisions(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
-                select r.id, r.memory_id, r.version, r.text, r.session_id, r.reason, r.created_at, r.absorbed_text,
-                       r.absorbed_turn_ids
-                from memory_records m join memory_revisions r on r.memory_id = m.id
+                select r.id, r.memory_id, r.version, r.text,
+                       case when exists (select 1 from sessions s where s.id = r.session_id
+                                         and s.tenant_id = r.tenant_id and s.user_id = r.user_id)
+                            then r.session_id end as session_id,
+                       r.reason, r.created_at, r.absorbed_text,
+                       case when r.absorbed_turn_ids is not null then
+                           array(select u.id from unnest(r.absorbed_turn_ids) with ordinality u (id, n)
+                                 where exists (select 1 from turns t join sessions s on s.id = t.session_id
+                                                                                and s.tenant_id = t.tenant_id
+                                               where t.id = u.id and t.tenant_id = r.tenant_id
+                                                 and s.user_id = r.user_id)
+                                 order by u.n) end as absorbed_turn_ids
+                from memory_records m join memory_revisions r on r.memory_id = m.id and r.tenant_id = m.tenant_id
+                                                             and r.user_id = m.user_id
                 where m.tenant_id = :tenantId and m.user_id = :userId
                 order by m.created_at, m.id, r.version""", user(tenant, userId),
                 (rs, n) -> new ArchivedRevision(rs.getObject("id", UUID.class), rs.getObject("memory_id", UUID.class),

@@ -58,19 +58,21 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<ProblemDetail> handleTypeMismatch(MethodArgumentTypeMismatchException ex) {
         String detail = "Parameter '" + ex.getName() + "' has an invalid value: " + ex.getValue();
+        String message = "invalid value";
         for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
             if (cause instanceof WireNames.UnknownValueException unknown) {
                 detail = "Parameter '" + ex.getName() + "' has an invalid value: " + unknown.getMessage();
             }
             if (cause instanceof StorableInstants.UnstorableInstantException unstorable) {
-                detail = "Parameter '" + ex.getName() + "' " + unstorable.getMessage();
+                message = unstorable.getMessage();
+                detail = "Parameter '" + ex.getName() + "' " + message;
             }
         }
         if (ex.getRequiredType() != null && ex.getRequiredType().isEnum() && !detail.contains("accepted: ")) {
             detail += "; accepted: " + WireNames.accepted(ex.getRequiredType());
         }
         ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", detail);
-        problem.setProperty("errors", List.of(new FieldError(ex.getName(), "invalid value")));
+        problem.setProperty("errors", List.of(new FieldError(ex.getName(), message)));
         return ResponseEntity.badRequest().body(problem);
     }
 

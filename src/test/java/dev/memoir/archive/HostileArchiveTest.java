@@ -20,6 +20,11 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,6 +34,8 @@ import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer.Answer;
+import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
 
@@ -242,6 +249,37 @@ class HostileArchiveTest extends IntegrationTest {
                 "learnedMemoryId", missing.toString());
     }
 
+    @Test
+    void theServicesOwnExportOfAUserWhoDeletedASessionImportsWithoutTheReferencesToIt() {
+        String key = api.newTenant();
+        String userId = "deleter-" + tag;
+        String session = api.newSession(key, userId, "{\"strategy\": \"multi-view\", \"reflectionRounds\": 0}");
+        String question = "Where do I live? " + tag;
+        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+                call -> Answer.json("{\"reply\": \"In Paris.\", \"remember\": false, \"citations\": []}"));
+        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+                call -> Answer.json("{\"reflected_memory\": \"The user lives in Berlin " + tag + ".\"}"));
+        String turnId = api.chat(key, session, question).text("turnId");
+        Api.Response feedback = api.send("POST", "/reflection/feedback", key,
+                Json.object("turnId", turnId, "answer", "I live in Berlin now."));
+        assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
+        // The correction learned in the session outlives it, naming the session and its turns.
+        assertThat(api.send("DELETE", "/sessions/" + session, key, null).status()).isEqualTo(200);
+        assertThat(ofKind(api.get(key, "/memory?userId=" + userId), "reflected")).singleElement()
+                .satisfies(m -> assertThat(m.path("provenance").path("sessionId").asString()).isEqualTo(session));
+
+        Api.Response imported = importArchive(key, userId + "-copy",
+                export(key, userId).getBytes(StandardCharsets.UTF_8));
+
+        assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
+        assertThat(ofKind(api.get(key, "/memory?userId=" + userId + "-copy"), "reflected")).singleElement()
+                .satisfies(m -> {
+                    JsonNode sessionId = m.path("provenance").path("sessionId");
+                    assertThat(sessionId.isNull() || sessionId.isMissingNode()).as(m.toString()).isTrue();
+                    assertThat(m.path("provenance").path("turnIds")).as(m.toString()).isEmpty();
+                });
+    }
+
     // Supersession: the API's own rules.
 
     @Test
@@ -394,6 +432,20 @@ class HostileArchiveTest extends IntegrationTest {
             assertBadField(api.send("PATCH", "/memory/" + id, key, Json.object("expiresAt", instant)), "expiresAt");
         }
         assertThat(api.get(key, "/memory/" + id).body().has("expiresAt")).isFalse();
+    }
+
+    @Test
+    void anInstantPostgresqlCannotStoreAsAnMcpArgumentIsRefusedNamingIt() {
+        McpSyncClient mcp = api.mcp(api.newTenant());
+        try {
+            CallToolResult refused = mcp.callTool(new CallToolRequest("add_memory", Map.of("userId", "u-" + tag,
+                    "text", "Expiring " + tag, "expiresAt", "+1000000000-12-31T23:59:59Z")));
+            String text = ((TextContent) refused.content().getFirst()).text();
+            assertThat(refused.isError()).as(text).isTrue();
+            assertThat(text).startsWith("invalid-request").contains("expiresAt");
+        } finally {
+            mcp.close();
+        }
     }
 
     @Test
