@@ -229,6 +229,8 @@ class UserImporter {
                         + firstLine(e.getOriginalMessage()));
             } catch (JacksonException | IllegalArgumentException e) {
                 throw invalid("a " + type + " that cannot be read: " + firstLine(e.getMessage()));
+            } catch (InvalidArchiveException e) {
+                throw e;
             } catch (ApiException e) {
                 throw invalid("a " + type + " that cannot be read: " + e.getMessage());
             }
@@ -461,8 +463,7 @@ class UserImporter {
             try {
                 text = utf8.reset().decode(ByteBuffer.wrap(bytes)).toString();
             } catch (CharacterCodingException e) {
-                throw invalid("not UTF-8 (" + e.getMessage() + "): an archive is strict UTF-8, without overlong "
-                        + "or broken sequences");
+                throw invalid("not UTF-8: an archive is strict UTF-8, without overlong or broken sequences");
             }
             try {
                 JsonNode node = json.readTree(text);

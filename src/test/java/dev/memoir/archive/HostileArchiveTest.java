@@ -171,6 +171,8 @@ class HostileArchiveTest extends IntegrationTest {
     private void assertRefused(Base base, Api.Response refused, String userId, String... named) {
         assertProblem(refused, 400, "invalid-archive");
         assertThat(refused.text("detail")).as(refused.raw()).contains(named);
+        assertThat(refused.text("detail").split("Nothing of the archive", -1)).as("said once: " + refused.raw())
+                .hasSize(2);
         assertThat(items(api.get(base.key, "/memory?userId=" + userId + "&includeSuperseded=true"))).isEmpty();
         assertThat(items(api.get(base.key, "/sessions?userId=" + userId))).isEmpty();
     }
