@@ -5,10 +5,22 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -25,14 +37,17 @@ import dev.memoir.memory.MemoryArchive;
 import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryArchive.ArchivedPassage;
 import dev.memoir.memory.MemoryArchive.ArchivedRevision;
+import dev.memoir.memory.MemoryKind;
 import dev.memoir.session.SessionArchive;
 import dev.memoir.session.SessionArchive.ArchivedSession;
 import dev.memoir.session.SessionArchive.ArchivedTurn;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
 import dev.memoir.web.ConflictException;
+import dev.memoir.web.FieldConstraints;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -40,9 +55,13 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Restores an archive (see {@link ArchiveFormat}) as one user of one tenant, in one transaction: read line by line
  * and written in batches as it is read, so that an archive of any size passes through a bounded heap, and refused
- * whole, with the line at fault, if any of it cannot be stored. Every id is new ({@link IdRemap}); vectors of
- * this deployment's embedding model are reused, the others recomputed. The user must have no data yet, and is held
- * against an erasure or another import of it meanwhile.
+ * whole, with the line at fault, if any of it cannot be stored. It is held to what the API would accept record by
+ * record: strict UTF-8, texts within their limits, instants PostgreSQL stores, every reference to a record of the
+ * same archive, supersession by the API's rules. References to a record of an earlier type are checked against
+ * what the import has stored so far, before each batch is written; supersession, whose memories may come in any
+ * order, once every memory is stored: both in the database, so that no table of the ids seen grows with the
+ * archive. Every id is new ({@link IdRemap}); vectors of this deployment's embedding model are reused, the others
+ * recomputed. The user must have no data yet, and is held against an erasure or another import of it meanwhile.
  */
 @Service
 class UserImporter {
@@ -53,6 +72,14 @@ class UserImporter {
 
     /** What an import stored. */
     record Imported(String userId, Map<String, Long> counts, int reembedded) {
+    }
+
+    /** A record read, where it came from and as it will be stored. */
+    private record Entry(long line, Object archived, Object restored) {
+    }
+
+    /** A reference a record makes, by the archive's id and by the id it is stored with. */
+    private record Reference(String field, UUID archived, UUID restored, String target) {
     }
 
     private final SessionArchive sessions;
@@ -87,7 +114,11 @@ class UserImporter {
         private final InputStream in;
         private final IdRemap ids = new IdRemap();
         private final Map<String, Long> counts = new LinkedHashMap<>();
-        private final List<Object> batch = new ArrayList<>();
+        private final List<Entry> batch = new ArrayList<>();
+        // REPORT, not the REPLACE of new String(bytes, UTF_8): an overlong or broken sequence is refused, not read
+        // as some other character (C0 AF would be '/').
+        private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         private String batchType;
         private int typeIndex = -1;
         private long line;
@@ -139,6 +170,10 @@ class UserImporter {
             if (end == null) {
                 throw invalid("the archive ends without its end line: it was cut short");
             }
+            memories.supersessionProblem(tenant, userId).ifPresent(problem -> {
+                throw new InvalidArchiveException("Memory " + ids.original(problem.memoryId()) + " of the archive: "
+                        + "supersededBy " + ids.original(problem.supersededBy()) + " " + problem.problem());
+            });
             for (String type : ArchiveFormat.ORDER) {
                 long expected = end.path("counts").path(type).asLong(0);
                 if (expected != counts.get(type)) {
@@ -154,26 +189,48 @@ class UserImporter {
                 throw invalid("not a Memoir user archive: the first line must have type "
                         + ArchiveFormat.HEADER);
             }
-            if (header.path("version").asInt(-1) != ArchiveFormat.VERSION) {
+            JsonNode version = header.path("version");
+            // An integer: 1.5 is no version of the format, not version 1.
+            if (!version.isIntegralNumber() || !version.canConvertToInt() || version.asInt() != ArchiveFormat.VERSION) {
                 throw invalid("archive version " + header.path("version") + " is not one this Memoir reads ("
                         + ArchiveFormat.VERSION + ")");
             }
         }
 
-        private Object read(String type, ObjectNode node) {
+        private Entry read(String type, ObjectNode node) {
             try {
-                Object record = switch (type) {
-                    case "session" -> remap(json.treeToValue(node, ArchivedSession.class));
-                    case "turn" -> remap(json.treeToValue(node, ArchivedTurn.class));
-                    case "memory" -> remap(json.treeToValue(node, ArchivedMemory.class));
-                    case "revision" -> remap(json.treeToValue(node, ArchivedRevision.class));
-                    case "passage" -> remap(json.treeToValue(node, ArchivedPassage.class));
-                    case "episode" -> remap(json.treeToValue(node, ArchivedEpisode.class));
-                    default -> remap(json.treeToValue(node, ArchivedFeedback.class));
+                Class<?> recordType = switch (type) {
+                    case "session" -> ArchivedSession.class;
+                    case "turn" -> ArchivedTurn.class;
+                    case "memory" -> ArchivedMemory.class;
+                    case "revision" -> ArchivedRevision.class;
+                    case "passage" -> ArchivedPassage.class;
+                    case "episode" -> ArchivedEpisode.class;
+                    default -> ArchivedFeedback.class;
                 };
-                return record;
+                Object archived = json.treeToValue(node, recordType);
+                checkTexts(type, archived);
+                Object restored = switch (archived) {
+                    case ArchivedSession s -> remap(s);
+                    case ArchivedTurn t -> remap(t);
+                    case ArchivedMemory m -> remap(m);
+                    case ArchivedRevision r -> remap(r);
+                    case ArchivedPassage p -> remap(p);
+                    case ArchivedEpisode e -> remap(e);
+                    case ArchivedFeedback f -> remap(f);
+                    default -> throw new IllegalStateException("no record type " + archived.getClass());
+                };
+                return new Entry(line, archived, restored);
+            } catch (DatabindException e) {
+                String field = e.getPath().stream()
+                        .map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
+                        .collect(Collectors.joining(".")).replace(".[", "[");
+                throw invalid("a " + type + " that cannot be read: " + (field.isEmpty() ? "" : field + " ")
+                        + firstLine(e.getOriginalMessage()));
             } catch (JacksonException | IllegalArgumentException e) {
                 throw invalid("a " + type + " that cannot be read: " + firstLine(e.getMessage()));
+            } catch (InvalidArchiveException e) {
+                throw e;
             } catch (ApiException e) {
                 throw invalid("a " + type + " that cannot be read: " + e.getMessage());
             }
@@ -238,16 +295,18 @@ class UserImporter {
             if (batch.isEmpty()) {
                 return;
             }
+            checkReferences();
+            List<?> records = batch.stream().map(Entry::restored).toList();
             try {
                 switch (batchType) {
-                    case "session" -> sessions.restoreSessions(tenant, userId, (List<ArchivedSession>) (List<?>) batch);
-                    case "turn" -> sessions.restoreTurns(tenant, (List<ArchivedTurn>) (List<?>) batch);
+                    case "session" -> sessions.restoreSessions(tenant, userId, (List<ArchivedSession>) records);
+                    case "turn" -> sessions.restoreTurns(tenant, (List<ArchivedTurn>) records);
                     case "memory" -> reembedded += memories.restoreMemories(tenant, userId,
-                            (List<ArchivedMemory>) (List<?>) batch);
-                    case "revision" -> memories.restoreRevisions(tenant, (List<ArchivedRevision>) (List<?>) batch);
-                    case "passage" -> memories.restorePassages(tenant, userId, (List<ArchivedPassage>) (List<?>) batch);
-                    case "episode" -> feedback.restoreEpisodes(tenant, userId, (List<ArchivedEpisode>) (List<?>) batch);
-                    default -> feedback.restoreFeedback(tenant, (List<ArchivedFeedback>) (List<?>) batch);
+                            (List<ArchivedMemory>) records);
+                    case "revision" -> memories.restoreRevisions(tenant, userId, (List<ArchivedRevision>) records);
+                    case "passage" -> memories.restorePassages(tenant, userId, (List<ArchivedPassage>) records);
+                    case "episode" -> feedback.restoreEpisodes(tenant, userId, (List<ArchivedEpisode>) records);
+                    default -> feedback.restoreFeedback(tenant, (List<ArchivedFeedback>) records);
                 }
             } catch (DataAccessException e) {
                 throw new InvalidArchiveException("The " + batchType + " records up to line " + line
@@ -257,6 +316,137 @@ class UserImporter {
                         + e.getMessage());
             }
             batch.clear();
+        }
+
+        /**
+         * Refuses the batch when a record names a record that the archive does not hold before it: every type it
+         * references comes earlier in the archive and is stored by now (a turn's reply may also name a turn before
+         * it in the same batch). Memories naming each other (supersession) are checked once all are stored.
+         */
+        private void checkReferences() {
+            Map<String, Set<UUID>> named = new HashMap<>();
+            for (Entry entry : batch) {
+                references(entry.archived(), entry.restored()).forEach(reference -> named
+                        .computeIfAbsent(reference.target(), target -> new HashSet<>()).add(reference.restored()));
+            }
+            Map<String, Set<UUID>> present = new HashMap<>();
+            named.forEach((target, restored) -> present.put(target, new HashSet<>(among(target, restored))));
+            for (Entry entry : batch) {
+                for (Reference reference : references(entry.archived(), entry.restored())) {
+                    if (!present.get(reference.target()).contains(reference.restored())) {
+                        throw new InvalidArchiveException("Line " + entry.line() + " of the archive: "
+                                + describe(entry.archived()) + ": " + reference.field() + " " + reference.archived()
+                                + " names no " + reference.target() + " of the archive"
+                                + (reference.target().equals(batchType) ? " before it" : ""));
+                    }
+                }
+                if (entry.restored() instanceof ArchivedTurn turn && present.containsKey("turn")) {
+                    present.get("turn").add(turn.id());
+                }
+            }
+        }
+
+        private Collection<UUID> among(String target, Set<UUID> ids) {
+            return switch (target) {
+                case "session" -> sessions.sessionsAmong(tenant, userId, ids);
+                case "turn" -> sessions.turnsAmong(tenant, userId, ids);
+                case "memory" -> memories.memoriesAmong(tenant, userId, ids);
+                default -> feedback.episodesAmong(tenant, userId, ids);
+            };
+        }
+
+        /** The references a record makes to records of other types, and a turn's to the turn it replies to. */
+        private static List<Reference> references(Object archived, Object restored) {
+            List<Reference> references = new ArrayList<>();
+            switch (archived) {
+                case ArchivedTurn a when restored instanceof ArchivedTurn r -> {
+                    add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
+                    add(references, "replyTo", a.replyTo(), r.replyTo(), "turn");
+                }
+                case ArchivedMemory a when restored instanceof ArchivedMemory r -> {
+                    add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
+                    addAll(references, "turnIds", a.turnIds(), r.turnIds(), "turn");
+                }
+                case ArchivedRevision a when restored instanceof ArchivedRevision r -> {
+                    add(references, "memoryId", a.memoryId(), r.memoryId(), "memory");
+                    add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
+                    addAll(references, "absorbedTurnIds", a.absorbedTurnIds(), r.absorbedTurnIds(), "turn");
+                }
+                case ArchivedPassage a when restored instanceof ArchivedPassage r ->
+                        add(references, "memoryId", a.memoryId(), r.memoryId(), "memory");
+                case ArchivedEpisode a when restored instanceof ArchivedEpisode r -> {
+                    add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
+                    add(references, "questionTurnId", a.questionTurnId(), r.questionTurnId(), "turn");
+                    add(references, "replyTurnId", a.replyTurnId(), r.replyTurnId(), "turn");
+                    add(references, "learnedMemoryId", a.learnedMemoryId(), r.learnedMemoryId(), "memory");
+                }
+                case ArchivedFeedback a when restored instanceof ArchivedFeedback r -> {
+                    add(references, "turnId", a.turnId(), r.turnId(), "turn");
+                    add(references, "episodeId", a.episodeId(), r.episodeId(), "episode");
+                }
+                default -> {
+                }
+            }
+            return references;
+        }
+
+        private static void add(List<Reference> references, String field, UUID archived, UUID restored,
+                String target) {
+            if (archived != null) {
+                references.add(new Reference(field, archived, restored, target));
+            }
+        }
+
+        private static void addAll(List<Reference> references, String field, List<UUID> archived,
+                List<UUID> restored, String target) {
+            for (int i = 0; archived != null && i < archived.size(); i++) {
+                add(references, field + "[" + i + "]", archived.get(i), restored.get(i), target);
+            }
+        }
+
+        private static String describe(Object archived) {
+            return switch (archived) {
+                case ArchivedTurn t -> "turn " + t.id();
+                case ArchivedMemory m -> "memory " + m.id();
+                case ArchivedRevision r -> "revision " + r.id();
+                case ArchivedPassage p -> "a passage of memory " + p.memoryId();
+                case ArchivedEpisode e -> "episode " + e.id();
+                case ArchivedFeedback f -> "feedback " + f.id();
+                case ArchivedSession s -> "session " + s.id();
+                default -> "a record";
+            };
+        }
+
+        /**
+         * Text within the limits of the API: a fact's as {@code POST /memory} takes it, and every other text within
+         * {@link ArchiveFormat#MAX_TEXT}, which the longest text Memoir writes itself fits.
+         */
+        private void checkTexts(String type, Object archived) {
+            if (archived instanceof ArchivedMemory memory) {
+                if (memory.text() == null || memory.text().isBlank()) {
+                    throw invalid("memory " + memory.id() + ": text is missing or blank");
+                }
+                if (memory.kind() == MemoryKind.FACT && memory.text().length() > FieldConstraints.MEMORY_TEXT) {
+                    throw invalid("memory " + memory.id() + ": text is " + memory.text().length()
+                            + " characters; a fact has at most " + FieldConstraints.MEMORY_TEXT + ", as POST /memory "
+                            + "takes it");
+                }
+            }
+            for (RecordComponent component : archived.getClass().getRecordComponents()) {
+                if (component.getType() != String.class || component.getName().equals("embedding")) {
+                    continue;
+                }
+                String text;
+                try {
+                    text = (String) component.getAccessor().invoke(archived);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+                if (text != null && text.length() > ArchiveFormat.MAX_TEXT) {
+                    throw invalid("a " + type + "'s " + component.getName() + " is " + text.length()
+                            + " characters; an archive's texts have at most " + ArchiveFormat.MAX_TEXT);
+                }
+            }
         }
 
         /** The next non-blank line as a JSON object; null at the end of the archive. */
@@ -269,8 +459,14 @@ class UserImporter {
                 }
                 line++;
             } while (isBlank(bytes));
+            String text;
             try {
-                JsonNode node = json.readTree(bytes);
+                text = utf8.reset().decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException e) {
+                throw invalid("not UTF-8: an archive is strict UTF-8, without overlong or broken sequences");
+            }
+            try {
+                JsonNode node = json.readTree(text);
                 if (!(node instanceof ObjectNode object)) {
                     throw invalid("not a JSON object");
                 }

@@ -6,8 +6,12 @@ import static dev.memoir.web.SqlTimes.timestamptz;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -45,12 +49,30 @@ public class FeedbackArchive {
         this.jdbc = StreamingJdbc.of(dataSource);
     }
 
+    /** Those of {@code ids} that are episodes of the user: the ones an import has stored so far. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Set<UUID> episodesAmong(TenantId tenant, String userId, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.queryForList("""
+                select id from episodes
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
+                user(tenant, userId).addValue("ids", ids.stream().map(UUID::toString)
+                        .collect(Collectors.joining(",", "{", "}"))), UUID.class));
+    }
+
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedEpisode> episodes(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
                 select id, session_id, question_turn_id, reply_turn_id, question, status, trials::text as trials,
-                       learned, learned_memory_id, created_at, updated_at
-                from episodes where tenant_id = :tenantId and user_id = :userId
+                       learned,
+                       -- A memory deleted since is no longer the archive's to name, which its import requires.
+                       case when exists (select 1 from memory_records m where m.tenant_id = e.tenant_id
+                                         and m.user_id = e.user_id and m.id = e.learned_memory_id)
+                            then learned_memory_id end as learned_memory_id,
+                       created_at, updated_at
+                from episodes e where tenant_id = :tenantId and user_id = :userId
                 order by created_at, id""", user(tenant, userId), (rs, n) -> new ArchivedEpisode(
                 rs.getObject("id", UUID.class), rs.getObject("session_id", UUID.class),
                 rs.getObject("question_turn_id", UUID.class), rs.getObject("reply_turn_id", UUID.class),

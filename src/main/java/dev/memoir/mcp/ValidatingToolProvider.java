@@ -51,6 +51,7 @@ import dev.memoir.web.WireNames;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -242,7 +243,8 @@ class ValidatingToolProvider extends SyncStatelessMcpToolProvider {
                     arguments[i] = json.convertValue(value,
                             json.getTypeFactory().constructType(parameter.getParameterizedType()));
                 } catch (JacksonException | IllegalArgumentException e) {
-                    errors.add(new FieldError(parameter.getName(), invalidValue(parameter)));
+                    errors.add(new FieldError(parameter.getName(), unstorableInstant(e) != null
+                            ? unstorableInstant(e) : invalidValue(parameter)));
                 }
             }
         }
@@ -259,6 +261,16 @@ class ValidatingToolProvider extends SyncStatelessMcpToolProvider {
                     .findFirst().orElse(null);
         }
         return value instanceof String text ? TextSafety.problem(text) : null;
+    }
+
+    /** Why an instant argument was refused when it is well formed but beyond what PostgreSQL stores, as REST says. */
+    private static String unstorableInstant(Exception e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidFormatException format && format.getTargetType() == Instant.class) {
+                return format.getOriginalMessage();
+            }
+        }
+        return null;
     }
 
     private static String invalidValue(Parameter parameter) {

@@ -12,7 +12,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -20,6 +24,7 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 import org.postgresql.util.PGobject;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -59,10 +64,21 @@ public class MemoryArchive {
             String embedding) {
     }
 
+    /*
+     * A session's deletion leaves the memories that combine sessions (topic, recursive summary, reflected) and every
+     * revision naming the session and its turns. An archive holds only references to records it holds, which its
+     * import requires: those are left out, as the records they named are gone.
+     */
     private static final String MEMORY_COLUMNS = """
-            id, kind, topic, speaker, text, session_id, turn_ids, dedup_key, version, created_at, updated_at,
-            occurred_from, occurred_to, valid_to, superseded_by, expires_at, embedding_model,
-            embedding::text as embedding""";
+            m.id, m.kind, m.topic, m.speaker, m.text,
+            case when exists (select 1 from sessions s where s.id = m.session_id and s.tenant_id = m.tenant_id
+                                                       and s.user_id = m.user_id) then m.session_id end as session_id,
+            array(select u.id from unnest(m.turn_ids) with ordinality u (id, n)
+                  where exists (select 1 from turns t join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
+                                where t.id = u.id and t.tenant_id = m.tenant_id and s.user_id = m.user_id)
+                  order by u.n) as turn_ids,
+            m.dedup_key, m.version, m.created_at, m.updated_at, m.occurred_from, m.occurred_to, m.valid_to,
+            m.superseded_by, m.expires_at, m.embedding_model, m.embedding::text as embedding""";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TextEmbedder embedder;
@@ -99,11 +115,84 @@ public class MemoryArchive {
                 + "tenant_id = :tenantId and user_id = :userId)", user(tenant, userId), Boolean.class));
     }
 
+    /** Those of {@code ids} that are memories of the user: the ones an import has stored so far. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Set<UUID> memoriesAmong(TenantId tenant, String userId, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.queryForList("""
+                select id from memory_records
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
+                user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+    }
+
+    /** A memory whose supersession breaks the API's rules, and which rule. */
+    public record SupersessionProblem(UUID memoryId, UUID supersededBy, String problem) {
+    }
+
+    /**
+     * The first of the user's memories whose supersession the API would have refused: superseded by a memory the
+     * user does not have, by itself, by or of a kind that is not fact-bearing, or in a loop. Every chain must end
+     * in a live memory; any length is legal, as exports of the service hold them. Run once an import has stored
+     * the user's memories: a memory names one that may come after it.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Optional<SupersessionProblem> supersessionProblem(TenantId tenant, String userId) {
+        MapSqlParameterSource user = user(tenant, userId).addValue("factBearing",
+                MemoryKind.FACT_BEARING.stream().map(MemoryKind::wireName).toList());
+        RowMapper<SupersessionProblem> problem = (rs, n) -> new SupersessionProblem(rs.getObject("id", UUID.class),
+                rs.getObject("superseded_by", UUID.class), rs.getString("problem"));
+        // In this order: the loop check takes every supersessor to be a memory of the user.
+        List<String> checks = List.of("""
+                select m.id, m.superseded_by, 'names no memory of the archive' as problem
+                from memory_records m
+                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by is not null
+                  and not exists (select 1 from memory_records s where s.tenant_id = m.tenant_id
+                                  and s.user_id = m.user_id and s.id = m.superseded_by)
+                limit 1""", """
+                select m.id, m.superseded_by, 'names the memory itself: a memory cannot supersede itself' as problem
+                from memory_records m
+                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by = m.id
+                limit 1""", """
+                select m.id, m.superseded_by,
+                       case when m.kind not in (:factBearing) then 'is set on a ' || m.kind || ' memory'
+                            else 'names a ' || s.kind || ' memory' end
+                       || ': only fact-bearing memories (' || array_to_string(array[:factBearing], ', ')
+                       || ') supersede and are superseded' as problem
+                from memory_records m join memory_records s on s.tenant_id = m.tenant_id and s.user_id = m.user_id
+                                                        and s.id = m.superseded_by
+                where m.tenant_id = :tenantId and m.user_id = :userId
+                  and (m.kind not in (:factBearing) or s.kind not in (:factBearing))
+                limit 1""", """
+                with recursive settled (id) as (
+                    select id from memory_records
+                    where tenant_id = :tenantId and user_id = :userId and superseded_by is null
+                    union all
+                    select m.id from memory_records m join settled on m.superseded_by = settled.id
+                    where m.tenant_id = :tenantId and m.user_id = :userId
+                )
+                select m.id, m.superseded_by, 'closes a loop of supersessions: a chain must end in a live memory'
+                       as problem
+                from memory_records m
+                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by is not null
+                  and not exists (select 1 from settled where settled.id = m.id)
+                limit 1""");
+        for (String check : checks) {
+            List<SupersessionProblem> found = jdbc.query(check, user, problem);
+            if (!found.isEmpty()) {
+                return Optional.of(found.getFirst());
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Every memory of the user, expired ones included, oldest first; close the stream. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedMemory> memories(TenantId tenant, String userId) {
-        return jdbc.queryForStream("select " + MEMORY_COLUMNS + " from memory_records "
-                + "where tenant_id = :tenantId and user_id = :userId order by created_at, id", user(tenant, userId),
+        return jdbc.queryForStream("select " + MEMORY_COLUMNS + " from memory_records m "
+                + "where m.tenant_id = :tenantId and m.user_id = :userId order by m.created_at, m.id",
+                user(tenant, userId),
                 (rs, n) -> new ArchivedMemory(rs.getObject("id", UUID.class),
                         MemoryKind.fromWireName(rs.getString("kind")), rs.getString("topic"),
                         rs.getString("speaker") == null ? null : Speaker.fromWireName(rs.getString("speaker")),
@@ -118,9 +207,20 @@ public class MemoryArchive {
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedRevision> revisions(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
-                select r.id, r.memory_id, r.version, r.text, r.session_id, r.reason, r.created_at, r.absorbed_text,
-                       r.absorbed_turn_ids
-                from memory_records m join memory_revisions r on r.memory_id = m.id
+                select r.id, r.memory_id, r.version, r.text,
+                       case when exists (select 1 from sessions s where s.id = r.session_id
+                                         and s.tenant_id = r.tenant_id and s.user_id = r.user_id)
+                            then r.session_id end as session_id,
+                       r.reason, r.created_at, r.absorbed_text,
+                       case when r.absorbed_turn_ids is not null then
+                           array(select u.id from unnest(r.absorbed_turn_ids) with ordinality u (id, n)
+                                 where exists (select 1 from turns t join sessions s on s.id = t.session_id
+                                                                                and s.tenant_id = t.tenant_id
+                                               where t.id = u.id and t.tenant_id = r.tenant_id
+                                                 and s.user_id = r.user_id)
+                                 order by u.n) end as absorbed_turn_ids
+                from memory_records m join memory_revisions r on r.memory_id = m.id and r.tenant_id = m.tenant_id
+                                                             and r.user_id = m.user_id
                 where m.tenant_id = :tenantId and m.user_id = :userId
                 order by m.created_at, m.id, r.version""", user(tenant, userId),
                 (rs, n) -> new ArchivedRevision(rs.getObject("id", UUID.class), rs.getObject("memory_id", UUID.class),
@@ -201,13 +301,13 @@ public class MemoryArchive {
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
-    public void restoreRevisions(TenantId tenant, List<ArchivedRevision> revisions) {
+    public void restoreRevisions(TenantId tenant, String userId, List<ArchivedRevision> revisions) {
         jdbc.batchUpdate("""
-                insert into memory_revisions (id, tenant_id, memory_id, version, text, session_id, reason, created_at,
-                                              absorbed_text, absorbed_turn_ids)
-                values (:id, :tenantId, :memoryId, :version, :text, :sessionId, :reason, :createdAt, :absorbedText,
-                        :absorbedTurnIds)""", revisions.stream().map(r -> new MapSqlParameterSource()
-                .addValue("id", r.id()).addValue("tenantId", tenant.value()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
+                insert into memory_revisions (id, tenant_id, user_id, memory_id, version, text, session_id, reason,
+                                              created_at, absorbed_text, absorbed_turn_ids)
+                values (:id, :tenantId, :userId, :memoryId, :version, :text, :sessionId, :reason, :createdAt,
+                        :absorbedText, :absorbedTurnIds)""", revisions.stream().map(r -> user(tenant, userId)
+                .addValue("id", r.id()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
                 .addValue("text", r.text()).addValue("sessionId", r.sessionId()).addValue("reason", r.reason())
                 .addValue("createdAt", timestamptz(r.createdAt())).addValue("absorbedText", r.absorbedText())
                 .addValue("absorbedTurnIds", r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
@@ -264,7 +364,10 @@ public class MemoryArchive {
         return Base64.getEncoder().encodeToString(bytes.array());
     }
 
-    /** The vector, or null when absent or not a whole number of floats. */
+    /**
+     * The vector, or null when absent, not a whole number of floats, not finite or all zeros: such a vector is
+     * computed again. A zero vector has no direction, so its cosine is NaN and search would score it so.
+     */
     static float[] floats(String base64) {
         if (base64 == null) {
             return null;
@@ -280,20 +383,22 @@ public class MemoryArchive {
         }
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         float[] vector = new float[bytes.length / 4];
+        double norm = 0;
         for (int i = 0; i < vector.length; i++) {
             vector[i] = buffer.getFloat();
             if (!Float.isFinite(vector[i])) {
                 return null;
             }
+            norm += (double) vector[i] * vector[i];
         }
-        return vector;
+        return norm > 0 && Double.isFinite(norm) ? vector : null;
     }
 
     private static List<UUID> uuids(Array array) throws SQLException {
         return array == null ? List.of() : Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
     }
 
-    private static PGobject uuidArray(List<UUID> ids) {
+    private static PGobject uuidArray(Collection<UUID> ids) {
         try {
             PGobject object = new PGobject();
             object.setType("uuid[]");

@@ -26,6 +26,10 @@ class MemoryRevision {
     @Column(updatable = false)
     private UUID tenantId;
 
+    // With the tenant and the memory, the memory's whole key, which the foreign key names (V39).
+    @Column(updatable = false)
+    private String userId;
+
     private UUID memoryId;
 
     private int version;
@@ -47,10 +51,11 @@ class MemoryRevision {
     protected MemoryRevision() {
     }
 
-    MemoryRevision(UUID tenantId, UUID memoryId, int version, String text, UUID sessionId, String reason,
-            Instant createdAt) {
+    MemoryRevision(UUID tenantId, String userId, UUID memoryId, int version, String text, UUID sessionId,
+            String reason, Instant createdAt) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
+        this.userId = userId;
         this.memoryId = memoryId;
         this.version = version;
         this.text = text;

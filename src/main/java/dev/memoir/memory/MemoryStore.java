@@ -365,16 +365,15 @@ public class MemoryStore {
                     + "edits it, not a " + reason);
         }
         if (!revisions.existsByMemoryId(record.getId())) {
-            revisions.save(new MemoryRevision(record.getTenantId(), record.getId(), record.getVersion(), record.getText(),
-                    record.getSessionId(), "created", record.getCreatedAt()));
+            revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
+                    record.getVersion(), record.getText(), record.getSessionId(), "created", record.getCreatedAt()));
         }
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(embeddingText(record.getTopic(), text)))
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
         passages.replace(owner(record, embedded), embedder.modelName());
-        return revisions.save(new MemoryRevision(record.getTenantId(), record.getId(), record.getVersion(), text,
-                sessionId, reason,
-                record.getUpdatedAt()));
+        return revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
+                record.getVersion(), text, sessionId, reason, record.getUpdatedAt()));
     }
 
     /**

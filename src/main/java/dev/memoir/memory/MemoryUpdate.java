@@ -12,6 +12,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.StorableInstants;
 import dev.memoir.web.VisibleText;
 
 import tools.jackson.databind.JsonNode;
@@ -38,7 +39,7 @@ record MemoryUpdate(
     private static Instant instant(JsonNode value) {
         try {
             if (value.isString()) {
-                return Instant.parse(value.asString().strip());
+                return StorableInstants.require("expiresAt", Instant.parse(value.asString().strip()));
             }
         } catch (DateTimeParseException e) {
             // refused below

@@ -6,8 +6,12 @@ import static dev.memoir.web.SqlTimes.timestamptz;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -51,6 +55,30 @@ public class SessionArchive {
     public boolean hasSessions(TenantId tenant, String userId) {
         return Boolean.TRUE.equals(jdbc.queryForObject("select exists (select 1 from sessions where tenant_id = "
                 + ":tenantId and user_id = :userId)", user(tenant, userId), Boolean.class));
+    }
+
+    /** Those of {@code ids} that are sessions of the user: the ones an import has stored so far. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Set<UUID> sessionsAmong(TenantId tenant, String userId, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.queryForList("""
+                select id from sessions
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
+                user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+    }
+
+    /** Those of {@code ids} that are turns of the user's sessions: the ones an import has stored so far. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Set<UUID> turnsAmong(TenantId tenant, String userId, Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.queryForList("""
+                select t.id from turns t join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
+                where t.tenant_id = :tenantId and s.user_id = :userId and t.id = any(cast(:ids as uuid[]))""",
+                user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
     }
 
     /** Read in the caller's transaction; close the stream. */
@@ -119,6 +147,10 @@ public class SessionArchive {
         return new ArchivedTurn(rs.getObject("id", UUID.class), rs.getObject("session_id", UUID.class),
                 rs.getInt("seq"), rs.getString("role"), rs.getString("speaker_name"), rs.getString("content"),
                 instant(rs, "created_at"), instant(rs, "occurred_at"), rs.getObject("reply_to", UUID.class));
+    }
+
+    private static String uuidArray(Collection<UUID> ids) {
+        return ids.stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}"));
     }
 
     private static MapSqlParameterSource user(TenantId tenant, String userId) {

@@ -1,5 +1,6 @@
 package dev.memoir.web;
 
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -57,16 +58,21 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<ProblemDetail> handleTypeMismatch(MethodArgumentTypeMismatchException ex) {
         String detail = "Parameter '" + ex.getName() + "' has an invalid value: " + ex.getValue();
+        String message = "invalid value";
         for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
             if (cause instanceof WireNames.UnknownValueException unknown) {
                 detail = "Parameter '" + ex.getName() + "' has an invalid value: " + unknown.getMessage();
+            }
+            if (cause instanceof StorableInstants.UnstorableInstantException unstorable) {
+                message = unstorable.getMessage();
+                detail = "Parameter '" + ex.getName() + "' " + message;
             }
         }
         if (ex.getRequiredType() != null && ex.getRequiredType().isEnum() && !detail.contains("accepted: ")) {
             detail += "; accepted: " + WireNames.accepted(ex.getRequiredType());
         }
         ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", detail);
-        problem.setProperty("errors", List.of(new FieldError(ex.getName(), "invalid value")));
+        problem.setProperty("errors", List.of(new FieldError(ex.getName(), message)));
         return ResponseEntity.badRequest().body(problem);
     }
 
@@ -195,9 +201,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 && mismatch.getTargetType().isEnum()) {
             return "must be one of: " + WireNames.accepted(mismatch.getTargetType());
         }
-        if (ex instanceof InvalidFormatException format && format.getTargetType() == String.class) {
-            // Raised by JsonTextModule with the reason as its message.
+        if (ex instanceof InvalidFormatException format && (format.getTargetType() == String.class
+                || format.getTargetType() == Instant.class)) {
+            // Raised by JsonTextModule or ClientValueChecks with the reason as its message.
             return format.getOriginalMessage();
+        }
+        if (ex instanceof ClientValueChecks.NullIdException nullId) {
+            return nullId.getOriginalMessage();
         }
         if (ex.getCause() instanceof IllegalArgumentException invalid && invalid.getMessage() != null) {
             return "has an invalid value: " + invalid.getMessage();

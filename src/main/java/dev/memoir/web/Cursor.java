@@ -98,11 +98,17 @@ public final class Cursor {
     }
 
     public Instant instant(int index) {
+        Instant instant;
         try {
-            return Instant.parse(key.get(index));
+            instant = Instant.parse(key.get(index));
         } catch (DateTimeParseException e) {
             throw invalid();
         }
+        // A cursor is the client's to garble: one beyond what PostgreSQL stores would fail in the query.
+        if (!StorableInstants.storable(instant)) {
+            throw invalid();
+        }
+        return instant;
     }
 
     public UUID uuid(int index) {
