@@ -50,21 +50,27 @@ from generate import (  # noqa: E402  (one vocabulary and one word check for bot
 
 GENERATOR_VERSION = 1
 
+# A word is rare in a dialogue when at most this share of its turns contain it (its crude stem); a question may share
+# any number of common words with its evidence, and at most one rare one (a multi-word name counting once).
+RARE_SHARE = 0.015
+# The share of questions asked first in vague words (a description sharing no rare word), where a template has one.
+VAGUE_SHARE = 0.3
+
 # ---------------------------------------------------------------------------------------------------------------
 # Word checks: at most one rare word shared with each evidence turn
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def rare_shared(question, text, names, entities=()):
-    """Content words a question shares with one turn, the names aside; the words of one entity (a band, a title,
-    a multi-word place) that both contain count once, as that entity."""
+def rare_shared(question, text, names, entities=(), common=frozenset()):
+    """Rare content words a question shares with one turn, the names aside: stems not in common; the words of one
+    entity (a band, a title, a multi-word place) that both contain count once, as that entity."""
     ent_words = []
     shared_entities = []
     for e in entities:
         if e and e.lower() in question.lower() and e.lower() in text.lower():
             shared_entities.append(e)
-        ent_words.append(e)
-    rest = shared_stems(question, [text], list(names) + ent_words)
+            ent_words.append(e)
+    rest = [w for w in shared_stems(question, [text], list(names) + ent_words) if w not in common]
     return shared_entities + rest
 
 
@@ -219,10 +225,13 @@ class Dialogue:
         self.facts.append(f)
         return f
 
-    def question(self, qtype, subtype, templates, answer, facts, entities=()):
+    def question(self, qtype, subtype, templates, answer, facts, entities=(), vague=()):
         """The first template that shares at most one rare word with each evidence turn (checked after the turns
-        are built, on their full text); the rest are fallbacks."""
-        self.questions.append(dict(type=qtype, subtype=subtype, templates=list(templates), answer=answer,
+        are built, on their full text); the rest are fallbacks. templates name one anchor (an entity, the kind of
+        thing); vague ones describe it without its words, and go first for VAGUE_SHARE of the questions."""
+        templates, vague = list(templates), list(vague)
+        order = vague + templates if vague and self.rng.random() < VAGUE_SHARE else templates + vague
+        self.questions.append(dict(type=qtype, subtype=subtype, templates=order, answer=answer,
                                    facts=[f["id"] for f in facts], entities=list(entities)))
 
     def date_of(self, s):
@@ -248,14 +257,16 @@ class Dialogue:
         ]).format(a=animal, w=when, n=pname, N=pname, ps=ps, pp=pp), "pet")
         syn = ANIMAL_SYN[animal]
         self.question("single-hop", "pet-name", [
+            "What did {P} name the {a}?".format(P=P, a=animal),
+            "What is {P}'s {a} called?".format(P=P, a=animal)], pname, [f], vague=[
             "What did {P} call the {syn} {she} took in?".format(P=P, syn=syn, she=she),
-            "What's the name of {P}'s new companion?".format(P=P)], pname, [f])
+            "What's the name of {P}'s new companion?".format(P=P)])
         self.question("temporal", "pet", [
-            "When did {P} get {n}?".format(P=P, n=pname),
-            "When did {P} take in the {syn}?".format(P=P, syn=syn)], date, [f], entities=[pname])
+            "When did {P} get {n}?".format(P=P, n=pname)], date, [f], entities=[pname], vague=[
+            "When did {P} take in the {syn}?".format(P=P, syn=syn)])
         if rng.random() < 0.5:
             self.question("adversarial", "pet-name", [
-                "What is the name of {O}'s {syn}?".format(O=O, syn=syn)], "(not {O}'s: {P}'s) {n}".format(O=O, P=P, n=pname), [f])
+                "What is the name of {O}'s {a}?".format(O=O, a=animal), "What is the name of {O}'s {syn}?".format(O=O, syn=syn)], "(not {O}'s: {P}'s) {n}".format(O=O, P=P, n=pname), [f])
         for _ in range(rng.choice([2, 3])):
             self.mention(who, rng.choice([
                 "{n} woke me up at five again, typical.", "{n} has been glued to my side all day.",
@@ -276,7 +287,8 @@ class Dialogue:
                  "What training is {P}'s {syn} getting?", "obedience school"),
             ])
             f2 = self.fact(who, s2, anecdote.format(n=pname, po=po, ps=ps), "pet-followup")
-            self.question("multi-hop", "pet", [q.format(P=P, syn=syn)], ans, [f, f2], entities=[pname])
+            self.question("multi-hop", "pet", [q.format(P=P, syn=animal), q.format(P=P, syn=syn)], ans, [f, f2],
+                          entities=[pname])
 
         # Relatives who moved, then a visit there (multi-hop); the city also comes up in someone else's story.
         for _ in range(rng.choice([1, 2])):
@@ -291,11 +303,13 @@ class Dialogue:
                 "Oh, and my {rel} is officially in {c} now, {rs} drove out {w} with everything in a rental truck.",
             ]).format(rel=rel, c=city, w=when, rs=rs), "moved")
             self.question("single-hop", "relative-city", [
+                "Where did {P}'s {rel} move to?".format(P=P, rel=rel),
+                "Which city is {P}'s {rel} in now?".format(P=P, rel=rel)], city, [f], vague=[
                 "In which town is {P}'s {syn} settled these days?".format(P=P, syn=rsyn),
-                "Where does {P}'s {syn} reside now?".format(P=P, syn=rsyn)], city, [f])
+                "Where does {P}'s {syn} reside now?".format(P=P, syn=rsyn)])
             self.question("temporal", "relative-city", [
-                "When did {P}'s {syn} relocate to {c}?".format(P=P, syn=rsyn, c=city),
-                "When did {P}'s {syn} relocate?".format(P=P, syn=rsyn)], date, [f], entities=[city])
+                "When did {P}'s {syn} relocate to {c}?".format(P=P, syn=rsyn, c=city)], date, [f], entities=[city],
+                vague=["When did {P}'s {syn} relocate?".format(P=P, syn=rsyn)])
             self.mention(rng.randint(0, 1), rng.choice([
                 "A coworker just came back from {c} and said it rained the whole time.",
                 "There was a documentary about {c} on {day}, the food looked amazing.",
@@ -307,8 +321,10 @@ class Dialogue:
                 f2 = self.fact(who, s2, "I finally went to see my {rel} out there, we {act}.".format(rel=rel, act=act),
                                "visit")
                 self.question("multi-hop", "visit", [
-                    "What did {P} do on the weekend spent with {her} {syn} after the move?".format(P=P, her=her, syn=rsyn),
-                    "What did {P} get up to in {c}?".format(P=P, c=city)], act, [f, f2], entities=[city])
+                    "What did {P} get up to in {c}?".format(P=P, c=city),
+                    "What did {P} and {her} {rel} do together after the move?".format(P=P, her=her, rel=rel)],
+                    act, [f, f2], entities=[city], vague=[
+                    "What did {P} do on the weekend spent with {her} {syn} after the move?".format(P=P, her=her, syn=rsyn)])
 
         # Hobbies: one said in passing, one told as the answer to the other's question.
         for i in range(2):
@@ -324,25 +340,29 @@ class Dialogue:
             else:
                 rel, _, _ = self.pools["rel"].take()
                 f = self.fact(who, s, rng.choice([
-                    "I did! I went {w} with my {rel}, we were both hopeless and loved it.",
-                    "Yes, finally, {w}! My {rel} came along and we're going back next month.",
+                    "I did! The class was {w}, my {rel} came too and we were both hopeless.",
+                    "Yes, finally, {w}! My {rel} came along to the class and we're going back next month.",
                 ]).format(w=when, rel=rel), "hobby", style="answer",
                     ask="Wait, did you ever try that {ph} thing you were talking about?".format(ph=phrase))
                 self.question("single-hop", "hobby-companion-after-question", [
-                    "Who went with {P} to try {desc}?".format(P=P, desc=_article(desc)),
-                    "Who joined {P} for the first {desc} session?".format(P=P, desc=desc)], rel, [f])
+                    "Who came to the {ph} class with {P}?".format(P=P, ph=phrase)], rel, [f], vague=[
+                    "Who went with {P} to try {desc}?".format(P=P, desc=_article(desc))])
+                continue
             self.question("single-hop", "hobby", [
+                "What does {P} do at {st}?".format(P=P, st=studio),
+                "Where does {P} go for {ph}?".format(P=P, ph=phrase)], phrase if rng.random() < 0.5 else studio,
+                [f], entities=[studio, phrase], vague=[
                 "Which {desc} has {P} taken up?".format(desc=desc, P=P),
-                "What pastime did {P} pick up?".format(P=P)], phrase, [f])
+                "What pastime did {P} pick up?".format(P=P)])
             if rng.random() < 0.6:
                 self.question("temporal", "hobby", [
-                    "When did {P} first try {desc}?".format(P=P, desc=_article(desc)),
-                    "When did {P} begin {her} new pastime?".format(P=P, her=her)], date, [f])
+                    "When did {P} start {ph}?".format(P=P, ph=phrase)], date, [f], entities=[phrase], vague=[
+                    "When did {P} first try {desc}?".format(P=P, desc=_article(desc))])
             if rng.random() < 0.5:
                 self.question("open-domain", "hobby", [
-                    "Would {P} enjoy a present related to {o}?".format(P=P, o=OPEN_HOBBY[lesson]),
-                    "What kind of gift might suit {P} these days?".format(P=P)],
-                    "yes, something for %s" % phrase, [f])
+                    "Would {P} like a gift to do with {ph}?".format(P=P, ph=phrase)],
+                    "yes, something for %s" % phrase, [f], entities=[phrase], vague=[
+                    "Would {P} enjoy a present related to {o}?".format(P=P, o=OPEN_HOBBY[lesson])])
             self.mention(rng.randint(0, 1), rng.choice([
                 "{st} is having a bake sale this weekend, the flyers are everywhere.",
                 "Someone left a lost umbrella sign at {st}, it's been up for a month."]).format(st=studio), avoid=[s])
@@ -358,16 +378,19 @@ class Dialogue:
                 "Oh I forgot to say, {i} arrived {w}, {st} had a sale and I couldn't resist.",
             ]).format(i=item, st=store, w=when), "purchase")
             self.question("single-hop", "purchase", [
+                "Where did {P} buy the {n}?".format(P=P, n=noun),
+                "What did {P} get at {st}?".format(P=P, st=store)], store, [f], entities=[noun, store], vague=[
                 "Which {desc} did {P} treat {obj}self to?".format(desc=desc, P=P, obj="her" if she == "she" else "him"),
-                "What did {P} splurge on?".format(P=P)], item, [f])
+                "What did {P} splurge on?".format(P=P)])
             if rng.random() < 0.5:
                 self.question("temporal", "purchase", [
+                    "When did {P} buy the {n}?".format(P=P, n=noun)], date, [f], entities=[noun], vague=[
                     "When did {P} pick up the {desc}?".format(P=P, desc=desc),
-                    "When did {P} make that big purchase?".format(P=P)], date, [f])
+                    "When did {P} make that big purchase?".format(P=P)])
             if rng.random() < 0.25:
                 self.question("adversarial", "purchase", [
-                    "Where did {O} find the {desc}?".format(O=O, desc=desc)],
-                    "(not {O}: {P}) {st}".format(O=O, P=P, st=store), [f])
+                    "Where did {O} buy the {n}?".format(O=O, n=noun), "Where did {O} find the {desc}?".format(O=O, desc=desc)],
+                    "(not {O}: {P}) {st}".format(O=O, P=P, st=store), [f], entities=[noun])
             self.mention(1 - who, rng.choice([
                 "My neighbor has {i} too and never uses it.", "I almost bought {i} once, then came to my senses."])
                 .format(i=item), avoid=[s])
@@ -382,25 +405,24 @@ class Dialogue:
             desc = EVENTS[kind][2]
             if i == 1:
                 rel, _, _ = self.pools["rel"].take()
+                word = {"concert": "concert", "play": "show", "game": "game", "comedy": "show"}[kind]
                 f = self.fact(who, s, rng.choice([
-                    "We did, {w}! My {rel} drove, and honestly it was worth every penny.",
-                    "Yes! Went {w} with my {rel}, we were hoarse the next day.",
-                ]).format(w=when, rel=rel), "event", style="answer",
+                    "We did, {w}! My {rel} drove, and honestly the {k} was worth every penny.",
+                    "Yes! Went {w} with my {rel}, we were hoarse the next day. Best {k} in ages.",
+                ]).format(w=when, rel=rel, k=word), "event", style="answer",
                     ask="Did you end up going to {n} after all?".format(n=ename))
                 self.question("single-hop", "event-companion-after-question", [
-                    "Who went with {P} to watch {n}?".format(P=P, n=ename),
-                    "Whom did {P} bring along to {n}?".format(P=P, n=ename)], rel, [f], entities=[ename])
-                self.question("temporal", "event-after-question", [
-                    "When did {P} finally watch {n}?".format(P=P, n=ename),
-                    "When did {P} go to {n}?".format(P=P, n=ename)], date, [f], entities=[ename])
+                    "Who went to the {k} with {P}?".format(P=P, k=word),
+                    "Who went with {P} to watch {n}?".format(P=P, n=ename)], rel, [f], entities=[ename])
             else:
                 f = self.fact(who, s, rng.choice([
                     "We saw {n} at {v} {w}, I'm still not over it.",
                     "Oh, {n} at {v} {w} was incredible, best night in ages.",
                 ]).format(n=ename, v=venue, w=when), "event")
                 self.question("single-hop", "event", [
+                    "Where did {P} see {n}?".format(P=P, n=ename)], venue, [f], entities=[ename], vague=[
                     "Which {k} did {P} see live recently?".format(k=PLACE_KIND[kind], P=P),
-                    "What outing did {P} enjoy lately?".format(P=P)], ename, [f])
+                    "What outing did {P} enjoy lately?".format(P=P)])
                 if rng.random() < 0.5:
                     self.question("temporal", "event", [
                         "When did {P} catch {n}?".format(P=P, n=ename)], date, [f], entities=[ename])
@@ -429,15 +451,18 @@ class Dialogue:
             self.mention(rng.randint(0, 1), "I saw an ad for {c} on the bus {d}, they're everywhere.".format(
                 c=comp, d=rng.choice(WEEKDAYS)), avoid=[s])
         self.question("single-hop", "current-job", [
-            "What does {P} do for a living now?".format(P=P), "How does {P} earn money at present?".format(P=P)],
-            "%s at %s" % (jobs[-1]["role"], jobs[-1]["company"]), [jobs[-1]])
+            "What is {P}'s role at {c}?".format(P=P, c=jobs[-1]["company"])],
+            "%s at %s" % (jobs[-1]["role"], jobs[-1]["company"]), [jobs[-1]], entities=[jobs[-1]["company"]], vague=[
+            "What does {P} do for a living now?".format(P=P), "How does {P} earn money at present?".format(P=P)])
         self.question("multi-hop", "previous-job", [
+            "Where did {P} work as a {r} before the latest job?".format(P=P, r=jobs[0]["role"])],
+            jobs[0]["company"], [jobs[0], jobs[1]], entities=[jobs[0]["role"]], vague=[
             "Which employer did {P} quit for the newer position?".format(P=P),
-            "Where was {P} employed before {her} latest change?".format(P=P, her=her)],
-            jobs[0]["company"], [jobs[0], jobs[1]])
+            "Where was {P} employed before {her} latest change?".format(P=P, her=her)])
         if rng.random() < 0.5:
             self.question("temporal", "job", [
-                "When did {P} switch employers?".format(P=P)], jobs[1]["date"], [jobs[1]])
+                "When did {P} start at {c}?".format(P=P, c=jobs[1]["company"])], jobs[1]["date"], [jobs[1]],
+                entities=[jobs[1]["company"]], vague=["When did {P} switch employers?".format(P=P)])
 
         # Books: in passing, with an opinion; an open-domain question on whether they'd recommend it.
         for _ in range(rng.choice([1, 2])):
@@ -449,8 +474,10 @@ class Dialogue:
                 "I was up way too late {w} with {t}, the last chapters destroyed me.",
             ]).format(t=title, w=when), "book")
             self.question("single-hop", "book", [
+                "What did {P} think of {t}?".format(P=P, t=title)], "loved it, stayed up late to finish it", [f],
+                entities=[title], vague=[
                 "Which {g} kept {P} awake?".format(g=genre, P=P),
-                "What {g} did {P} get through?".format(g=genre, P=P)], title, [f])
+                "What {g} did {P} get through?".format(g=genre, P=P)])
             if rng.random() < 0.5:
                 self.question("open-domain", "book", [
                     "Would {P} suggest {t} to a friend?".format(P=P, t=title)], "probably yes", [f], entities=[title])
@@ -469,8 +496,9 @@ class Dialogue:
                     "{P2} was gorgeous, we flew home {w}, the highlight was {h}.",
                 ]).format(p=place, P2=cap(place), w=when, h=hl), "trip", place=place)
                 self.question("single-hop", "trip", [
-                    "Which {d} did {P} vacation in?".format(d=desc, P=P),
-                    "Where did {P} go on holiday?".format(P=P)], place, [f])
+                    "What was the best part of {P}'s trip to {p}?".format(P=P, p=place)], hl, [f], entities=[place],
+                    vague=["Which {d} did {P} vacation in?".format(d=desc, P=P),
+                           "Where did {P} go on holiday?".format(P=P)])
             else:
                 f = self.fact(who, s, "Loved it. Honestly the best part was {h}, I'd go back tomorrow.".format(h=hl),
                               "trip", style="answer", place=place,
@@ -479,7 +507,7 @@ class Dialogue:
                     "What did {P} enjoy most about {p}?".format(P=P, p=place),
                     "What stood out for {P} during the holiday in {p}?".format(P=P, p=place)], hl, [f],
                     entities=[place])
-            if rng.random() < 0.5:
+            if i == 0 and rng.random() < 0.5:
                 self.question("temporal", "trip", [
                     "When did {P} come home from {p}?".format(P=P, p=place),
                     "When did {P} return from {her} holiday?".format(P=P, her=her)], date, [f], entities=[place])
@@ -499,7 +527,8 @@ class Dialogue:
         when, date = when_phrase(rng, self.date_of(s))
         f = self.fact(who, s, "We got the keys to a place in {nb} {w}, boxes everywhere.".format(nb=nb, w=when), "home")
         self.question("single-hop", "home", [
-            "Which part of town is {P} living in?".format(P=P), "What area did {P} relocate to?".format(P=P)], nb, [f])
+            "Where did {P} get the keys to a new place?".format(P=P)], nb, [f], vague=[
+            "Which part of town is {P} living in?".format(P=P), "What area did {P} relocate to?".format(P=P)])
         if rng.random() < 0.5:
             self.question("temporal", "home", [
                 "When did {P} relocate to {nb}?".format(P=P, nb=nb), "When did {P} change address?".format(P=P)],
@@ -571,8 +600,8 @@ class Dialogue:
             out.append((other, f["ask"], None))
             out.append((who, f["sentence"], f["id"]))
         else:
-            before = [self.sentence() for _ in range(rng.choice([0, 1, 1, 2]))]
-            after = [self.sentence() for _ in range(rng.choice([0, 1, 1]))]
+            before = [self.sentence() for _ in range(rng.choice([0, 1, 1]))]
+            after = [self.sentence() for _ in range(rng.choice([0, 0, 1]))]
             if not before and not after:
                 after = [self.sentence()]
             text = " ".join(before + [f["sentence"]] + after)
@@ -656,12 +685,17 @@ def generate(seed, n_dialogues, turns_per_dialogue):
         dialogues.append({"id": dia.id, "userId": "bench-hard-" + dia.id,
                           "speakers": {"user": a[0], "assistant": b[0]}, "sessions": sessions})
         names = [a[0], b[0]]
+        df = {}
+        for t in turns.values():
+            for w in content_stems(t["content"]):
+                df[w] = df.get(w, 0) + 1
+        common = frozenset(w for w, c in df.items() if c > RARE_SHARE * len(turns))
         for q in dia.questions:
             evidence = sorted({fact_turn[fid] for fid in q["facts"]})
             texts = [turns[i]["content"] for i in evidence]
             chosen = None
             for t in q["templates"]:
-                per_turn = [rare_shared(t, x, names, q["entities"]) for x in texts]
+                per_turn = [rare_shared(t, x, names, q["entities"], common) for x in texts]
                 if all(len(s) <= 1 for s in per_turn):
                     chosen = (t, sorted({w for s in per_turn for w in s}))
                     break
@@ -670,7 +704,8 @@ def generate(seed, n_dialogues, turns_per_dialogue):
                 continue
             questions.append({"id": "q%04d" % (len(questions) + 1), "dialogueId": dia.id, "type": q["type"],
                               "subtype": q["subtype"], "question": chosen[0], "answer": q["answer"],
-                              "evidence": evidence, "sharedWords": chosen[1]})
+                              "evidence": evidence, "sharedWords": shared_stems(chosen[0], texts, names),
+                              "sharedRareWords": chosen[1]})
     return {"meta": {"generator": "bench/retrieval/generate_hard.py", "variant": "hard", "version": GENERATOR_VERSION,
                      "seed": seed, "dialogues": len(dialogues),
                      "sessions": sum(len(d["sessions"]) for d in dialogues),
