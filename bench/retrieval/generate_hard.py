@@ -10,8 +10,11 @@ for the "paraphrase" questions, in none of them), and its temporal questions nam
   questions use ("pastime", "pet", "trip", "class", "book") and the facts' own entities mentioned again in
   unrelated ways (the pet's name in a later complaint, the city in a coworker's story, the venue in an ad).
 - Each fact is said once, in passing, inside a longer turn between small-talk sentences.
-- Every question paraphrases its evidence: it shares at most one rare (content) word with each evidence turn,
-  checked with generate.py's conservative stemmer, the speakers' names aside (a multi-word name counts once).
+- Every question is put in other words than its evidence: it shares at most one rare word with each evidence
+  turn (a word whose stem, by generate.py's conservative stemmer, is in at most RARE_SHARE of the dialogue's turns;
+  the speakers' names aside; a multi-word name counts once), and any number of common ones. About two thirds name
+  one anchor (the pet's kind, the city, the store, the band: "Where did Hugo buy the Subaru?"); the others
+  (VAGUE_SHARE) describe it without its words ("Which home exercise machine did Hugo treat himself to?").
 - Temporal questions name no month: "When did Caroline bring the rabbit home?"; the turn says "on Saturday" or
   "last weekend" and the answer needs the session's date.
 - Multi-hop questions need two turns in two different sessions ("What did Jon do when he went to see his
@@ -22,8 +25,9 @@ for the "paraphrase" questions, in none of them), and its temporal questions nam
   inference ("What might Jon enjoy as a gift?") whose evidence is the fact it rests on.
 
 Output: the same JSON as generate.py (meta, dialogues with sessions of dated turns carrying index, role, speaker,
-content and occurredAt; questions with id, dialogueId, type, subtype, question, answer, evidence, sharedWords), so
-that run.py reads it unchanged. Question types follow LoCoMo's categories: single-hop, multi-hop, temporal,
+content and occurredAt; questions with id, dialogueId, type, subtype, question, answer, evidence, sharedWords: every
+content stem shared with the evidence), so that run.py reads it unchanged; questions also carry sharedRareWords.
+A question is a hit in run.py when ANY of its evidence turns is retrieved, as for generate.py's set. Question types follow LoCoMo's categories: single-hop, multi-hop, temporal,
 open-domain, adversarial; subtypes say which kind of fact and, for "…-after-question", that the evidence is an
 answer to the turn before it.
 
