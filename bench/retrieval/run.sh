@@ -15,6 +15,10 @@
 #   bench/retrieval/run.sh import                 # import speed against the embedding model alone (import_speed.py)
 #   bench/retrieval/run.sh import before=/tmp/old.jar current=target/memoir-0.1.0-SNAPSHOT.jar
 #                                                 # the same for each jar, side by side, each on a fresh database
+#   bench/retrieval/run.sh hard                   # the harder, more realistic variant (generate_hard.py: small talk,
+#                                                 # facts in passing, paraphrased questions naming no month, answers
+#                                                 # in the turn after a question), in its own memoir_bench_hard
+#                                                 # database; hard.json, state-hard.json, result-hard.* in $BENCH_OUT
 #
 # Needs Python 3 (standard library), a JDK 21+ and PostgreSQL with pgvector. If no PostgreSQL answers, the script
 # runs scripts/local-postgres.sh (Debian; root or sudo) for the memoir_bench database. Results, logs and the
@@ -22,7 +26,7 @@
 #
 # Environment: BENCH_OUT (/tmp/memoir-retrieval-bench), BENCH_PORT (18081), BENCH_JAR
 # (target/memoir-0.1.0-SNAPSHOT.jar, built with ./mvnw -B -q package -DskipTests when missing), BENCH_SEED
-# (20240501), BENCH_JAVA_OPTS (JVM options for the service), BENCH_FRESH=1 to drop and recreate the memoir_bench database first, BENCH_SKIP_IMPORT=1 to search
+# (20240501), BENCH_DB (memoir_bench; memoir_bench_hard for the hard mode), BENCH_JAVA_OPTS (JVM options for the service), BENCH_FRESH=1 to drop and recreate the memoir_bench database first, BENCH_SKIP_IMPORT=1 to search
 # the data set and import already in $BENCH_OUT (data.json, state.json) instead of generating and importing again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,7 +36,9 @@ OUT="${BENCH_OUT:-/tmp/memoir-retrieval-bench}"
 PORT="${BENCH_PORT:-18081}"
 JAR="${BENCH_JAR:-$ROOT/target/memoir-0.1.0-SNAPSHOT.jar}"
 SEED="${BENCH_SEED:-20240501}"
-DB=memoir_bench
+DB="${BENCH_DB:-memoir_bench}"
+# The hard variant has a database of its own, so that its import neither adds to nor waits for the default set's.
+if [ "${1:-}" = hard ] && [ -z "${BENCH_DB:-}" ]; then DB=memoir_bench_hard; fi
 KEY=bench-key
 BASE="http://127.0.0.1:${PORT}"
 SERVICE_PID=""
@@ -141,6 +147,25 @@ run_default() {
   python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/data.json" --state "$OUT/state.json" \
     --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" "${import[@]}" --label default --settings "service defaults" --out "$OUT/result-default.json" \
     | tee "$OUT/result-default.md"
+  stop_service
+}
+
+# The hard variant (generate_hard.py), imported and searched with the service defaults as run_default does; its own
+# file names, so that one $BENCH_OUT can hold both sets' results.
+run_hard() {
+  local import=()
+  if [ "${BENCH_SKIP_IMPORT:-0}" = 1 ]; then
+    if [ ! -f "$OUT/state-hard.json" ] || [ ! -f "$OUT/hard.json" ]; then
+      log "BENCH_SKIP_IMPORT=1 needs $OUT/hard.json and $OUT/state-hard.json from an earlier run"; exit 1
+    fi
+    import=(--skip-import)
+  else
+    python3 "$HERE/generate_hard.py" --seed "$SEED" --out "$OUT/hard.json"
+  fi
+  start_service hard ${BENCH_ARGS:-}
+  python3 "$HERE/run.py" --base-url "$BASE" --bootstrap-key "$KEY" --data "$OUT/hard.json" --state "$OUT/state-hard.json" \
+    --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" "${import[@]}" --label hard \
+    --settings "service defaults ${BENCH_ARGS:-}" --out "$OUT/result-hard.json" | tee "$OUT/result-hard.md"
   stop_service
 }
 
@@ -323,7 +348,8 @@ case "${1:-default}" in
   import) shift; run_import "$@"; exit 0 ;;
   speakers) run_speakers; exit 0 ;;
   supersession) shift; run_supersession "$@"; exit 0 ;;
-  *) echo "usage: $0 [default|grid|all|long [passage-tokens ...]|import [label=jar ...]|speakers|supersession [weights]]" >&2; exit 2 ;;
+  hard) run_hard; exit 0 ;;
+  *) echo "usage: $0 [default|grid|all|long [passage-tokens ...]|import [label=jar ...]|speakers|supersession [weights]|hard]" >&2; exit 2 ;;
 esac
 results=("$OUT/result-default.json")
 for entry in "${GRID[@]}"; do
