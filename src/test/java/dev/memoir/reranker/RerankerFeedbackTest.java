@@ -48,7 +48,8 @@ class RerankerFeedbackTest extends IntegrationTest {
         Api.Response reply = api.chat(tenant[0], tenant[1], question);
 
         JsonNode memories = reply.body().path("memories");
-        assertThat(memories).hasSizeBetween(1, 5);
+        assertThat(memories).as("every turn of the user's memory: the budget, not a top K, decides how many are shown")
+                .hasSize(6);
         assertThat(memories.get(0).path("cited").asBoolean()).isTrue();
         assertThat(memories.valueStream().skip(1)).allSatisfy(m -> assertThat(m.path("cited").asBoolean()).isFalse());
         assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(question))).isEmpty();
