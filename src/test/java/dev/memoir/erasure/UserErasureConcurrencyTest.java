@@ -252,6 +252,44 @@ class UserErasureConcurrencyTest extends IntegrationTest {
     }
 
     @Test
+    void feedbackWhoseLessonIsBeingLearnedWhenTheUserIsErasedAnswers404AndLeavesNothing() throws Exception {
+        Tenant tenant = newTenant();
+        String session = api.newSession(tenant.key(), "eve", "{\"strategy\": \"multi-view\", \"reflectionRounds\": 0}");
+        String question = "Where do I work? " + tag;
+        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+                call -> Answer.json("{\"reply\": \"At the bakery.\", \"remember\": false, \"citations\": []}"));
+        String reply = api.chat(tenant.key(), session, question).text("turnId");
+        CountDownLatch asked = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag), call -> {
+            asked.countDown();
+            try {
+                answer.await(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Answer.json("{\"reflected_memory\": \"Eve works at the library " + tag + ".\"}");
+        });
+
+        Api.Response feedback;
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Api.Response> sent = clients.submit(() -> api.send("POST", "/reflection/feedback", tenant.key(),
+                    Json.object("turnId", reply, "answer", "I work at the library " + tag)));
+            assertThat(asked.await(20, TimeUnit.SECONDS)).as("the lesson is being learned").isTrue();
+            Api.Response erasure = api.send("DELETE", "/memory?userId=eve", tenant.key(), null);
+            assertThat(erasure.status()).as(erasure.raw()).isEqualTo(200);
+            answer.countDown();
+            feedback = sent.get(30, TimeUnit.SECONDS);
+        } finally {
+            answer.countDown();
+        }
+
+        // The reply it was about is gone with the user: as for any unknown turn.
+        assertThat(feedback.status()).as(feedback.raw()).isEqualTo(404);
+        assertThat(rowsOf(tenant)).as("rows of the erased user").isEmpty();
+    }
+
+    @Test
     void chatsArrivingDuringAnErasureNeverFailAndLeaveNothingOfTheErasedDialogue() throws Exception {
         Tenant tenant = newTenant();
         List<String> sessions = new ArrayList<>();
