@@ -12,7 +12,8 @@ import dev.memoir.tenant.TenantId;
 /**
  * Erases everything stored for one user of a tenant, in one transaction: sessions and turns (with what hangs off
  * them: episodes, feedback, reply traces, memo and topic bookkeeping), memories and revisions, and reranker
- * feedback. Memory jobs still queued for the user find nothing left and end without writing.
+ * feedback. Memory jobs still queued for the user find nothing left and end without writing. All or nothing against
+ * any concurrent writer of the user: see {@link #erase}.
  */
 @Service
 class UserDataEraser {
@@ -29,8 +30,13 @@ class UserDataEraser {
 
     @Transactional
     UserErasure erase(TenantId tenant, String userId) {
-        // Sessions first: deleting them waits for any memory job holding one of them, so that the memory it
-        // wrote is committed, and then seen and deleted below.
+        // The user's lock before anything else, as every writer of the user takes it: an import of the user (which
+        // holds it exclusively for the whole import), a chat, a memory job storing what it wrote, a client's add.
+        // The erasure waits for those in flight, then deletes what they committed; those that come later wait for
+        // the erasure and find nothing. Taking it after the first delete, as before, let an import commit sessions
+        // and turns behind that delete's back. No writer holds a session while it waits for this lock, so the
+        // deletes below never wait for one that waits for the erasure.
+        memoryErasure.holdUser(tenant, userId);
         ErasedSessions erased = sessions.deleteAllForUser(tenant, userId);
         int memoryCount = memoryErasure.deleteAllForUser(tenant, userId);
         int feedbackCount = reranker.deleteFeedbackOfUser(tenant, userId);

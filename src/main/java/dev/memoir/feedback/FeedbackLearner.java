@@ -15,6 +15,7 @@ import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.web.NotFoundException;
 
 /**
  * Learning from the user's feedback on a reply (RAM). The feedback is stored first, so that a failing
@@ -92,6 +93,11 @@ class FeedbackLearner {
     }
 
     private Received receive(TenantId tenant, RepliedTurn replied, Trial.FeedbackNote note) {
+        // The user's lock first, as every writer of the user takes it (SessionService); the reply is then read
+        // again, since erasing the user may have deleted it meanwhile (404, as for any unknown turn).
+        locks.lockShared(AdvisoryLocks.Space.USER_MEMORY,
+                AdvisoryLocks.userKey(tenant.value(), replied.session().userId()));
+        sessions.reply(tenant, replied.reply().id());
         locks.lock(AdvisoryLocks.Space.REPLY_EPISODE, replied.reply().id().toString());
         Episode episode = episodes.lockByReplyTurnId(replied.reply().id()).orElseGet(() -> episodes.save(
                 new Episode(tenant.value(), replied.session().userId(), replied.session().id(), replied.question().id(),
@@ -118,6 +124,8 @@ class FeedbackLearner {
         EpisodeStatus status = repeats ? EpisodeStatus.NEEDS_FEEDBACK : EpisodeStatus.OPEN;
         String outcome = repeats ? "needs_feedback" : "retried";
         Episode updated = transaction.execute(tx -> {
+            locks.lockShared(AdvisoryLocks.Space.USER_MEMORY,
+                    AdvisoryLocks.userKey(tenant.value(), episode.getUserId()));
             Episode locked = lockUnchanged(episode);
             locked.addTrial(trial, status);
             feedbackRows.findById(received.row().getId()).ifPresent(row -> row.outcome(outcome));
@@ -134,8 +142,11 @@ class FeedbackLearner {
         }
         Ended ended = memoryWrite.write(received.episode(), episode -> lessons.reflect(episode, truth),
                 (episode, reflected, hold) -> {
+                    // The user's lock and the session (the hold) before the episode's row, in the order every
+                    // writer of the user takes them: erasing the user holds the first and waits for the others.
+                    boolean sessionKept = hold.session(episode.getSessionId());
                     Episode locked = lockUnchanged(episode);
-                    Learned learned = reflected.isPresent() && hold.session(locked.getSessionId())
+                    Learned learned = reflected.isPresent() && sessionKept
                             ? lessons.place(locked, reflected.get()) : Learned.nothing();
                     locked.end(endStatus, learned.text(), learned.memoryId());
                     if (rewardReply) {
@@ -153,7 +164,9 @@ class FeedbackLearner {
      * meanwhile and got there first wins, and this one is refused rather than applied on top.
      */
     private Episode lockUnchanged(Episode seen) {
-        Episode locked = episodes.lockByReplyTurnId(seen.getReplyTurnId()).orElseThrow();
+        // Gone only when the user was erased meanwhile: the reply is gone too.
+        Episode locked = episodes.lockByReplyTurnId(seen.getReplyTurnId())
+                .orElseThrow(() -> new NotFoundException("Turn", seen.getReplyTurnId()));
         if (locked.getStatus().ended()) {
             throw new EpisodeEndedException(locked.getId());
         }

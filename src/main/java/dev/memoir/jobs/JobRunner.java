@@ -16,6 +16,7 @@ import com.github.kagkarlsson.scheduler.event.ExecutionChain;
 import com.github.kagkarlsson.scheduler.logging.LogLevel;
 import com.github.kagkarlsson.scheduler.task.CompletionHandler;
 import com.github.kagkarlsson.scheduler.task.ExecutionContext;
+import com.github.kagkarlsson.scheduler.task.OnStartup;
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 
@@ -46,10 +47,17 @@ class JobRunner implements SmartLifecycle {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public synchronized void start() {
         if (scheduler == null) {
             // A stopped db-scheduler cannot be started again, so every start builds a fresh one.
-            scheduler = Scheduler.create(dataSource, tasks)
+            scheduler = Scheduler.create(dataSource, others(tasks))
+                    // A recurring task registered only as known would run its row, but nothing writes the row: it is
+                    // written when the task is started here (and kept, so several instances share one). Its schedule
+                    // may have changed since another instance or version wrote the row: db-scheduler moves the row
+                    // to the new schedule when that runs sooner, and otherwise leaves it (the task runs once more at
+                    // the old time, then follows the schedule of whichever instance ran it).
+                    .startTasks(startedOnStartup(tasks))
                     .pollingInterval(properties.pollingInterval())
                     .threads(properties.threads())
                     .enableImmediateExecution()
@@ -66,6 +74,21 @@ class JobRunner implements SmartLifecycle {
                     .build();
             scheduler.start();
         }
+    }
+
+    /**
+     * The tasks that schedule themselves when the scheduler starts (the recurring ones), whichever feature declares
+     * them: a recurring job added later needs nothing more than its {@link Task} bean. (startTasks also registers
+     * them as known, so they must not be among {@link #others}.)
+     */
+    @SuppressWarnings("rawtypes")
+    private static List startedOnStartup(List<Task<?>> tasks) {
+        // Raw: startTasks wants a list typed Task & OnStartup, which a filtered List<Task<?>> cannot be.
+        return tasks.stream().filter(OnStartup.class::isInstance).toList();
+    }
+
+    private static List<Task<?>> others(List<Task<?>> tasks) {
+        return tasks.stream().filter(task -> !(task instanceof OnStartup)).toList();
     }
 
     /** One run of a job as an observation; a run that throws is a failure (db-scheduler then retries it). */

@@ -22,6 +22,16 @@ public class MemoryErasure {
     }
 
     /**
+     * Holds the user exclusively until the transaction ends: the first step of erasing the user. Every writer of the
+     * user (an import, a chat, a memory job, a client's add) takes the same lock first, shared or exclusively, so
+     * the erasure waits for those in flight and those that come later wait for it, then find nothing.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void holdUser(TenantId tenant, String userId) {
+        locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
+    }
+
+    /**
      * Deletes every memory of a user; part of erasing the user. Waits for a client's adds in flight, which hold the
      * user shared, so that they are erased too.
      */

@@ -22,6 +22,21 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s from Session s where s.id = :id and s.tenantId = :tenantId")
     Optional<Session> lockByIdAndTenantId(UUID id, UUID tenantId);
 
+    /** Whose a session is. */
+    interface Owner {
+
+        UUID getTenantId();
+
+        String getUserId();
+    }
+
+    /**
+     * Whose the session is, read without loading the session into the persistence context: a writer takes the
+     * user's lock before it loads and locks the session, and must then see the session as it is once locked.
+     */
+    @Query("select s.tenantId as tenantId, s.userId as userId from Session s where s.id = :id")
+    Optional<Owner> ownerOf(UUID id);
+
     /** Holds the session row (FOR SHARE) so that erasing the user waits for a memory write under way. */
     @Lock(LockModeType.PESSIMISTIC_READ)
     @Query("select s.id from Session s where s.id = :id")

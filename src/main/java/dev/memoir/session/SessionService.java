@@ -34,6 +34,12 @@ import dev.memoir.web.NotFoundException;
  * Sessions and their turns. The methods that take a {@link TenantId} serve a caller's request and check that the
  * session belongs to that tenant; those that take only session or turn ids serve memory jobs and the pipelines,
  * which hold ids they already read for a tenant, and must never be given an id from a request.
+ *
+ * <p>Every transaction that writes a user's sessions, turns or the memory written from them takes the user's lock
+ * ({@link AdvisoryLocks.Space#USER_MEMORY}) shared before it locks any session, as the first lock of the
+ * transaction. Erasing and importing a user take it exclusively, also first: they wait for the writers in flight
+ * and the writers wait for them, and no writer can hold a session an erasure waits for while it waits for the
+ * erasure. A writer that comes after an erasure finds no session and writes nothing.
  */
 @Service
 public class SessionService {
@@ -62,6 +68,7 @@ public class SessionService {
 
     @Transactional
     SessionView create(TenantId tenant, String userId, MemorySettingsOverride memory) {
+        holdUser(tenant.value(), userId);
         Session session = sessions.save(new Session(tenant.value(), userId, memoryDefaults.resolve(memory)));
         return view(session, null);
     }
@@ -92,6 +99,7 @@ public class SessionService {
      */
     @Transactional
     public SessionRef conversationOf(TenantId tenant, String userId) {
+        holdUser(tenant.value(), userId);
         locks.lock(AdvisoryLocks.Space.CONVERSATION, AdvisoryLocks.userKey(tenant.value(), userId));
         Session session = sessions.findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(tenant.value(), userId,
                         SessionStatus.OPEN)
@@ -117,7 +125,7 @@ public class SessionService {
     }
 
     private List<TurnView> appendLocked(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
-        Session session = open(locked(tenant, sessionId));
+        Session session = open(lockedWithUser(tenant, sessionId));
         int seq = turns.maxSeq(sessionId);
         List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(sessionId).orElse(null));
         List<TurnView> stored = new ArrayList<>(newTurns.size());
@@ -151,7 +159,7 @@ public class SessionService {
     @Transactional
     public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content,
             boolean questionWorthRemembering) {
-        Session session = locked(tenant, sessionId);
+        Session session = lockedWithUser(tenant, sessionId);
         Turn asked = turns.findById(question).filter(t -> t.view().sessionId().equals(sessionId))
                 .orElseThrow(() -> new NotFoundException("Turn", question));
         Instant previous = turns.lastOccurredAt(sessionId).orElse(null);
@@ -284,13 +292,18 @@ public class SessionService {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     boolean holdForMemoryWrite(UUID sessionId) {
+        Optional<SessionRepository.Owner> owner = sessions.ownerOf(sessionId);
+        if (owner.isEmpty()) {
+            return false;
+        }
+        holdUser(owner.get().getTenantId(), owner.get().getUserId());
         return sessions.holdById(sessionId).isPresent();
     }
 
     @Transactional
     void close(TenantId tenant, UUID id) {
         // Locked like append, so that listeners of the close see every turn and no turn comes after.
-        Session session = locked(tenant, id);
+        Session session = lockedWithUser(tenant, id);
         if (session.close()) {
             events.publishEvent(new SessionClosed(tenant, session.getUserId(), id, session.getSettings(),
                     turns.maxSeq(id)));
@@ -303,7 +316,7 @@ public class SessionService {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public SessionForDeletion lockForDeletion(TenantId tenant, UUID id) {
-        Session session = locked(tenant, id);
+        Session session = lockedWithUser(tenant, id);
         return new SessionForDeletion(session.getUserId(), turns.idsOfSession(id));
     }
 
@@ -328,11 +341,12 @@ public class SessionService {
      */
     @Transactional
     boolean closeIfIdle(UUID id, Instant cutoff) {
-        Session session = sessions.findById(id).orElse(null);
-        if (session == null) {
+        SessionRepository.Owner owner = sessions.ownerOf(id).orElse(null);
+        if (owner == null) {
             return false;
         }
-        session = sessions.lockByIdAndTenantId(id, session.getTenantId()).orElse(null);
+        holdUser(owner.getTenantId(), owner.getUserId());
+        Session session = sessions.lockByIdAndTenantId(id, owner.getTenantId()).orElse(null);
         if (session == null || !session.getUpdatedAt().isBefore(cutoff) || !session.close()) {
             return false;
         }
@@ -341,13 +355,35 @@ public class SessionService {
         return true;
     }
 
-    /** Removes every session and turn of a user; part of erasing the user. */
+    /**
+     * Removes every session and turn of a user; part of erasing the user, whose caller holds the user's lock
+     * exclusively: no writer of the user is in flight, and none comes before the erasure commits.
+     */
     @Transactional(propagation = Propagation.MANDATORY)
     public ErasedSessions deleteAllForUser(TenantId tenant, String userId) {
         int turnCount = turns.deleteAllForUser(tenant.value(), userId);
         jobs.forgetSessions(sessions.idsOfUser(tenant.value(), userId));
         int sessionCount = sessions.deleteAllForUser(tenant.value(), userId);
         return new ErasedSessions(sessionCount, turnCount);
+    }
+
+    /**
+     * The tenant's session, locked until the transaction ends (FOR UPDATE) after its user's lock (shared); 404 when
+     * it is not the tenant's, or is gone by the time the user's lock is held (an erasure got there first).
+     */
+    private Session lockedWithUser(TenantId tenant, UUID id) {
+        SessionRepository.Owner owner = sessions.ownerOf(id).filter(o -> o.getTenantId().equals(tenant.value()))
+                .orElseThrow(() -> new NotFoundException("Session", id));
+        holdUser(owner.getTenantId(), owner.getUserId());
+        return locked(tenant, id);
+    }
+
+    /**
+     * Takes the user's lock shared until the transaction ends: the first lock of every transaction that writes the
+     * user's sessions or turns (see the class comment).
+     */
+    private void holdUser(UUID tenant, String userId) {
+        locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant, userId));
     }
 
     /** The tenant's session, locked until the transaction ends (FOR UPDATE); 404 when it is not the tenant's. */

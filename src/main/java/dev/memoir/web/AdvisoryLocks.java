@@ -24,7 +24,10 @@ public class AdvisoryLocks {
         REPLY_EPISODE(17),
         /** Folding a user's closed sessions into their recursive summary, one fold at a time. */
         SUMMARY_FOLD(0),
-        /** A user's memory: held shared by a client's direct add, exclusively by erasing or importing the user. */
+        /**
+         * A user's data: held exclusively by erasing or importing the user, shared by every other writer of the
+         * user's sessions, turns and memory, always as its transaction's first lock (see SessionService).
+         */
         USER_MEMORY(37),
         /** The writes of one memory dedup key (two adds of the same fact at once). Shares USER_MEMORY's seed. */
         DEDUP_KEY(37);

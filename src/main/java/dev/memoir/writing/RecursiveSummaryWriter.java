@@ -110,6 +110,12 @@ class RecursiveSummaryWriter {
         }
         return memoryWrite.write(start, this::fold, (read, folded, hold) -> {
             String updated = folded.orElse(null);
+            // The user's lock and the session first, as every writer of the user takes them: erasing the user
+            // waits for this transaction, and then deletes what it wrote; after an erasure the session is gone
+            // (and its pending fold with it), and the next round finds what is left.
+            if (!hold.session(read.foldedSessionId())) {
+                return true;
+            }
             locks.lock(AdvisoryLocks.Space.SUMMARY_FOLD, dedupKey(tenant, userId));
             Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
                     tenant.value(), userId);
@@ -117,10 +123,6 @@ class RecursiveSummaryWriter {
             if (pending.isEmpty() || !pending.get().getSessionId().equals(read.foldedSessionId())
                     || !Objects.equals(current.map(MemoryView::text).orElse(null), read.previousText())) {
                 return pending.isPresent();
-            }
-            // Erasing the user waits for this transaction, and then deletes what it wrote.
-            if (!hold.session(read.foldedSessionId())) {
-                return true;
             }
             if (updated == null) {
                 log.info("Session {} has no turns; nothing to fold into the recursive summary",

@@ -75,8 +75,11 @@ public abstract class IntegrationTest {
         settings.put("memoir.api.max-request-size", () -> "64KB");
         settings.put("memoir.memo.turns-per-memo", () -> "6");
         settings.put("memoir.reranker.batch-size", () -> "4");
-        // Tests close idle sessions themselves (IdleSessionCloseTest), not on the job's clock.
+        // Tests close idle sessions and purge memory themselves (IdleSessionCloseTest, RetentionTest), so that a
+        // run on the job's clock does not take their sessions and memories from under them; RecurringJobsTest runs
+        // both jobs on their own clock in a deployment of its own.
         settings.put("memoir.session.idle-check-every", () -> "1h");
+        settings.put("memoir.retention.purge-interval", () -> "1h");
         return settings;
     }
 

@@ -1,0 +1,77 @@
+package dev.memoir.support;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.memoir.MemoirApplication;
+
+/**
+ * Memoir started as a service is, with settings of its own on top of the tests' (the same model server), in a
+ * database schema of its own created afresh: a deployment apart from the tests' shared instance, whose scheduler
+ * shares no job, no recurring schedule and no row with it. Close it when done.
+ */
+public final class SeparateDeployment implements AutoCloseable {
+
+    private final ConfigurableApplicationContext context;
+
+    private SeparateDeployment(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    /** Drops {@code schema} if it is there, then starts Memoir in it (migrated from nothing) with the settings. */
+    public static SeparateDeployment start(String schema, Map<String, String> settings) {
+        TestDatabase database = TestDatabase.instance();
+        dropSchema(database, schema);
+        Map<String, Object> all = new LinkedHashMap<>();
+        IntegrationTest.settings().forEach((name, value) -> all.put(name, value.get()));
+        // pgvector's type lives in public, where the test database's superuser created the extension.
+        all.put("spring.datasource.url", database.url() + (database.url().contains("?") ? "&" : "?")
+                + "currentSchema=" + schema + ",public");
+        all.put("spring.flyway.schemas", schema);
+        all.put("server.port", "0");
+        all.putAll(settings);
+        List<String> arguments = new ArrayList<>();
+        all.forEach((name, value) -> arguments.add("--" + name + "=" + value));
+        return new SeparateDeployment(new SpringApplicationBuilder(MemoirApplication.class)
+                .run(arguments.toArray(String[]::new)));
+    }
+
+    private static void dropSchema(TestDatabase database, String schema) {
+        if (!schema.matches("[a-z_][a-z0-9_]*")) {
+            throw new IllegalArgumentException("not a plain schema name: " + schema);
+        }
+        try (Connection connection = DriverManager.getConnection(database.url(), database.username(),
+                database.password()); Statement statement = connection.createStatement()) {
+            statement.execute("drop schema if exists " + schema + " cascade");
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not drop schema " + schema, e);
+        }
+    }
+
+    public Api api() {
+        return new Api(((WebServerApplicationContext) context).getWebServer().getPort());
+    }
+
+    public ConfigurableApplicationContext context() {
+        return context;
+    }
+
+    public <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
