@@ -27,6 +27,8 @@ class Session {
 
     private String userId;
 
+    private String title;
+
     @Enumerated(EnumType.STRING)
     private SessionStatus status;
 
@@ -56,6 +58,13 @@ class Session {
         this.settings = settings;
         this.createdAt = Instant.now();
         this.updatedAt = createdAt;
+    }
+
+    /** A session of an imported conversation, with the id its turns were prepared under and the export's title. */
+    Session(UUID id, UUID tenantId, String userId, MemorySettings settings, String title) {
+        this(tenantId, userId, settings);
+        this.id = id;
+        this.title = title;
     }
 
     /** Closes the session; answers whether this call closed it (false if it was already closed). */
@@ -107,6 +116,10 @@ class Session {
 
     String getUserId() {
         return userId;
+    }
+
+    String getTitle() {
+        return title;
     }
 
     SessionStatus getStatus() {

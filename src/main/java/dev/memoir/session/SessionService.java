@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -22,6 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;
+import dev.memoir.memory.MemorySettings;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
@@ -125,7 +127,40 @@ public class SessionService {
     }
 
     private List<TurnView> appendLocked(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
-        Session session = open(lockedWithUser(tenant, sessionId));
+        return storeTurns(tenant, open(lockedWithUser(tenant, sessionId)), newTurns);
+    }
+
+    /**
+     * Stores a conversation imported from an assistant's data export as one closed session of the user, in one
+     * transaction: the session, titled as the export titles it, its turns, its close and whatever
+     * {@code alsoInTransaction} records about it (the import's key), so that a conversation is stored whole or not
+     * at all. The turns are prepared first, outside the transaction, as {@link #append} does. The turns' times must
+     * be in order and not in the future (400 naming {@code turns[i].occurredAt} otherwise, and nothing stored).
+     * The close publishes {@link SessionClosed}, so the session's close memories are queued as for a client's
+     * close: sessions imported one after another close, and fold into the recursive summary, in that order.
+     */
+    public SessionRef importClosed(TenantId tenant, String userId, MemorySettingsOverride memory, String title,
+            List<NewTurn> newTurns, Consumer<SessionRef> alsoInTransaction) {
+        if (newTurns.isEmpty()) {
+            throw new IllegalArgumentException("An imported session has at least one turn");
+        }
+        MemorySettings settings = memoryDefaults.resolve(memory);
+        UUID id = UUID.randomUUID();
+        events.publishEvent(new TurnsArriving(tenant, id, settings, newTurns));
+        return transaction.execute(status -> {
+            holdUser(tenant.value(), userId);
+            Session session = sessions.save(new Session(id, tenant.value(), userId, settings, title));
+            List<TurnView> stored = storeTurns(tenant, session, newTurns);
+            session.close();
+            events.publishEvent(new SessionClosed(tenant, userId, id, settings, stored.getLast().seq()));
+            alsoInTransaction.accept(session.ref());
+            return session.ref();
+        });
+    }
+
+    /** Stores turns at the end of a session locked (or created) by the caller's transaction, and publishes them. */
+    private List<TurnView> storeTurns(TenantId tenant, Session session, List<NewTurn> newTurns) {
+        UUID sessionId = session.getId();
         int seq = turns.maxSeq(sessionId);
         List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(sessionId).orElse(null));
         List<TurnView> stored = new ArrayList<>(newTurns.size());
@@ -423,7 +458,7 @@ public class SessionService {
     }
 
     private static SessionView view(Session s, List<TurnView> turnViews, List<JobStatus> jobStatuses) {
-        return new SessionView(s.getId(), s.getUserId(), s.getStatus(), s.getSettings(), s.getCreatedAt(),
+        return new SessionView(s.getId(), s.getUserId(), s.getTitle(), s.getStatus(), s.getSettings(), s.getCreatedAt(),
                 s.getUpdatedAt(), s.getClosedAt(), s.getFirstTurnAt(), s.getLastTurnAt(), turnViews, jobStatuses);
     }
 }

@@ -16,6 +16,8 @@ import dev.memoir.memory.MemorySettings;
 public record SessionView(
         UUID id,
         String userId,
+        @Schema(description = "The title of an imported conversation, as its assistant's export gave it; absent "
+                + "for a session started through the API") String title,
         @Schema(example = "open") SessionStatus status,
         MemorySettings memory,
         Instant createdAt,

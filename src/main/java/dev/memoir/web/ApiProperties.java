@@ -9,7 +9,8 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * @param maxRequestSize requests with a larger body are refused with 413
- * @param maxArchiveSize the same for a user archive's import ({@code POST /users/{userId}/import}), which streams
+ * @param maxArchiveSize the same for a user archive's import ({@code POST /users/{userId}/import}) and a ChatGPT or
+ *                       Claude export's ({@code POST /users/{userId}/import/chatgpt|claude}), which stream
  */
 @Validated
 @ConfigurationProperties("memoir.api")

@@ -20,15 +20,15 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses bodies over {@code memoir.api.max-request-size} with 413: at once when the request declares its
- * length, and while reading when it is chunked. A user archive's import, which is streamed to the database, has a
- * limit of its own, {@code memoir.api.max-archive-size}.
+ * length, and while reading when it is chunked. A user archive's import, which is streamed to the database, and an
+ * assistant's export's import (streamed too) have a limit of their own, {@code memoir.api.max-archive-size}.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
 class RequestSizeLimitFilter extends OncePerRequestFilter {
 
     private static final Pattern ARCHIVE_IMPORT =
-            Pattern.compile("/users/[^/]+/import/?");
+            Pattern.compile("/users/[^/]+/import(/chatgpt|/claude)?/?");
 
     private final long maxRequestBytes;
     private final long maxArchiveBytes;

@@ -1,0 +1,154 @@
+package dev.memoir.archive;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.memoir.archive.ExportedConversation.Message;
+import dev.memoir.archive.ExportedConversation.Skip;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads one conversation of a ChatGPT export's {@code conversations.json}: an object with {@code conversation_id}
+ * (or {@code id}), {@code title}, {@code create_time} and {@code update_time} (epoch seconds), {@code mapping} (node id
+ * → {@code {id, message, parent, children}}) and {@code current_node}. Every edit and regeneration is a branch of
+ * the mapping's tree; the dialogue is the path from the root to {@code current_node}, the branch the user ended on.
+ * A message has {@code author.role} (user, assistant, system, tool), {@code content.content_type} and
+ * {@code content.parts}, {@code create_time}, {@code recipient} ("all" unless it is a call of a tool) and
+ * {@code metadata.is_visually_hidden_from_conversation}.
+ */
+final class ChatGptExport {
+
+    /** Content types that are the model working with a tool, not talking to the user. */
+    private static final Set<String> TOOL_CONTENT = Set.of("code", "execution_output", "tether_browsing_display",
+            "tether_quote", "system_error", "computer_output", "sonic_webpage");
+
+    /** Content types that are the model's thinking, which the conversation shows folded away if at all. */
+    private static final Set<String> THOUGHT_CONTENT = Set.of("thoughts", "reasoning_recap");
+
+    private ChatGptExport() {
+    }
+
+    /** Whether the object looks like a conversation of this export rather than of Claude's. */
+    static boolean looksLikeIt(JsonNode conversation) {
+        return conversation.has("mapping");
+    }
+
+    static ExportedConversation read(JsonNode conversation) {
+        String id = text(conversation.get("conversation_id"));
+        if (id == null) {
+            id = text(conversation.get("id"));
+        }
+        String title = text(conversation.get("title"));
+        if (id == null || id.isBlank()) {
+            return ExportedConversation.refused(null, title, "it has no conversation_id or id, which is the "
+                    + "import's key");
+        }
+        try {
+            return new ExportedConversation(id, title,
+                    ExportTimes.epochSeconds(conversation.get("create_time"), "create_time"),
+                    messages(conversation), null);
+        } catch (ExportTimes.UnreadableTime | Unreadable e) {
+            return ExportedConversation.refused(id, title, e.getMessage());
+        }
+    }
+
+    private static final class Unreadable extends RuntimeException {
+        Unreadable(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static List<Message> messages(JsonNode conversation) {
+        JsonNode mapping = conversation.get("mapping");
+        if (mapping == null || !mapping.isObject()) {
+            throw new Unreadable("it has no mapping object");
+        }
+        String current = text(conversation.get("current_node"));
+        if (current == null) {
+            throw new Unreadable("it has no current_node");
+        }
+        // From the current node up to the root, guarding against a cycle.
+        List<JsonNode> path = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String nodeId = current; nodeId != null; ) {
+            if (!seen.add(nodeId)) {
+                throw new Unreadable("its mapping has a cycle through node " + nodeId);
+            }
+            JsonNode node = mapping.get(nodeId);
+            if (node == null || !node.isObject()) {
+                throw new Unreadable(nodeId.equals(current) ? "its current_node " + nodeId + " is not in its mapping"
+                        : "node " + nodeId + ", a parent on the path to its current_node, is not in its mapping");
+            }
+            path.add(node);
+            nodeId = text(node.get("parent"));
+        }
+        List<Message> messages = new ArrayList<>();
+        for (int i = path.size() - 1; i >= 0; i--) {
+            JsonNode message = path.get(i).get("message");
+            if (message != null && message.isObject()) {
+                String fallbackId = text(path.get(i).get("id"));
+                messages.add(message(message, fallbackId));
+            }
+        }
+        return messages;
+    }
+
+    private static Message message(JsonNode message, String nodeId) {
+        String id = text(message.get("id"));
+        if (id == null) {
+            id = nodeId;
+        }
+        if (id == null) {
+            throw new Unreadable("a message on its path has no id");
+        }
+        Instant time = ExportTimes.epochSeconds(message.get("create_time"), "message " + id + "'s create_time");
+        String role = text(message.path("author").get("role"));
+        JsonNode content = message.path("content");
+        String contentType = text(content.get("content_type"));
+        String recipient = text(message.get("recipient"));
+        boolean hidden = message.path("metadata").path("is_visually_hidden_from_conversation").asBoolean(false);
+        if ("system".equals(role) || "user_editable_context".equals(contentType)) {
+            return Message.skipped(id, Skip.SYSTEM, time, 0);
+        }
+        if ("tool".equals(role) || (recipient != null && !recipient.equals("all"))
+                || TOOL_CONTENT.contains(contentType)) {
+            return Message.skipped(id, Skip.TOOL, time, 0);
+        }
+        if (hidden || THOUGHT_CONTENT.contains(contentType)) {
+            return Message.skipped(id, Skip.HIDDEN, time, 0);
+        }
+        if (!"user".equals(role) && !"assistant".equals(role)) {
+            // Another author (a plugin, a "critic"): not a turn of the user's dialogue with the assistant.
+            return Message.skipped(id, Skip.TOOL, time, 0);
+        }
+        StringBuilder text = new StringBuilder();
+        int nonText = 0;
+        JsonNode parts = content.get("parts");
+        if (parts != null && parts.isArray()) {
+            for (JsonNode part : parts) {
+                String words = part.isString() ? part.stringValue()
+                        // A voice conversation's part: what was said, transcribed.
+                        : part.isObject() && "audio_transcription".equals(text(part.get("content_type")))
+                                ? text(part.get("text")) : null;
+                if (words == null) {
+                    if (!part.isNull()) {
+                        nonText++;
+                    }
+                } else if (!words.isEmpty()) {
+                    text.append(text.isEmpty() ? "" : "\n\n").append(words);
+                }
+            }
+        } else if (content.get("text") != null && content.get("text").isString()) {
+            text.append(content.get("text").stringValue());
+        }
+        return Message.dialogue(id, role, text.toString(), time, nonText);
+    }
+
+    private static String text(JsonNode node) {
+        return node != null && node.isString() ? node.stringValue() : null;
+    }
+}

@@ -1,0 +1,140 @@
+package dev.memoir.archive;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.memoir.archive.ExportedConversation.Message;
+import dev.memoir.archive.ExportedConversation.Skip;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads one conversation of a Claude export's {@code conversations.json}: an object with {@code uuid}, {@code name},
+ * {@code created_at} and {@code updated_at} (ISO 8601) and {@code chat_messages}, each with {@code uuid},
+ * {@code sender} (human or assistant), {@code created_at}, {@code text}, {@code content} (blocks of a {@code type}:
+ * text, tool_use, tool_result, thinking, ...), {@code attachments} and {@code files}. The messages are the dialogue
+ * in order; where the conversation names its {@code current_leaf_message_uuid} and its messages their
+ * {@code parent_message_uuid}, the dialogue is the branch that ends at that leaf.
+ */
+final class ClaudeExport {
+
+    private ClaudeExport() {
+    }
+
+    static boolean looksLikeIt(JsonNode conversation) {
+        return conversation.has("chat_messages");
+    }
+
+    static ExportedConversation read(JsonNode conversation) {
+        String id = text(conversation.get("uuid"));
+        String title = text(conversation.get("name"));
+        if (id == null || id.isBlank()) {
+            return ExportedConversation.refused(null, title, "it has no uuid, which is the import's key");
+        }
+        try {
+            JsonNode messages = conversation.get("chat_messages");
+            if (messages == null || !messages.isArray()) {
+                return ExportedConversation.refused(id, title, "it has no chat_messages array");
+            }
+            List<Message> read = new ArrayList<>();
+            for (JsonNode message : branch(conversation, messages)) {
+                if (!message.isObject()) {
+                    return ExportedConversation.refused(id, title, "a chat message is not an object");
+                }
+                read.add(message(message));
+            }
+            return new ExportedConversation(id, title, ExportTimes.iso(conversation.get("created_at"), "created_at"),
+                    read, null);
+        } catch (ExportTimes.UnreadableTime | Unreadable e) {
+            return ExportedConversation.refused(id, title, e.getMessage());
+        }
+    }
+
+    private static final class Unreadable extends RuntimeException {
+        Unreadable(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The messages in order, or the branch ending at the current leaf where the export names one. */
+    private static List<JsonNode> branch(JsonNode conversation, JsonNode messages) {
+        List<JsonNode> all = new ArrayList<>();
+        messages.forEach(all::add);
+        String leaf = text(conversation.get("current_leaf_message_uuid"));
+        if (leaf == null || all.stream().noneMatch(m -> m.has("parent_message_uuid"))) {
+            return all;
+        }
+        Map<String, JsonNode> byId = new HashMap<>();
+        all.forEach(m -> {
+            String uuid = text(m.get("uuid"));
+            if (uuid != null) {
+                byId.put(uuid, m);
+            }
+        });
+        if (!byId.containsKey(leaf)) {
+            throw new Unreadable("its current_leaf_message_uuid " + leaf + " is none of its messages");
+        }
+        List<JsonNode> path = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String uuid = leaf; uuid != null && byId.containsKey(uuid); ) {
+            if (!seen.add(uuid)) {
+                throw new Unreadable("its messages' parents form a cycle through " + uuid);
+            }
+            JsonNode message = byId.get(uuid);
+            path.addFirst(message);
+            uuid = text(message.get("parent_message_uuid"));
+        }
+        return path;
+    }
+
+    private static Message message(JsonNode message) {
+        String id = text(message.get("uuid"));
+        if (id == null) {
+            throw new Unreadable("a chat message has no uuid");
+        }
+        Instant time = ExportTimes.iso(message.get("created_at"), "message " + id + "'s created_at");
+        String sender = text(message.get("sender"));
+        String role = "human".equals(sender) || "user".equals(sender) ? "user"
+                : "assistant".equals(sender) ? "assistant" : null;
+        int nonText = count(message.get("attachments")) + count(message.get("files"));
+        if (role == null) {
+            return Message.skipped(id, Skip.SYSTEM, time, nonText);
+        }
+        JsonNode content = message.get("content");
+        StringBuilder text = new StringBuilder();
+        boolean tool = false;
+        if (content != null && content.isArray() && !content.isEmpty()) {
+            for (JsonNode block : content) {
+                String type = text(block.get("type"));
+                if ("text".equals(type) && block.get("text") != null && block.get("text").isString()) {
+                    String words = block.get("text").stringValue();
+                    if (!words.isEmpty()) {
+                        text.append(text.isEmpty() ? "" : "\n\n").append(words);
+                    }
+                } else {
+                    tool |= type != null && type.startsWith("tool_");
+                    nonText++;
+                }
+            }
+        } else if (message.get("text") != null && message.get("text").isString()) {
+            text.append(message.get("text").stringValue());
+        }
+        if (text.isEmpty() && tool) {
+            return Message.skipped(id, Skip.TOOL, time, nonText);
+        }
+        return Message.dialogue(id, role, text.toString(), time, nonText);
+    }
+
+    private static int count(JsonNode list) {
+        return list != null && list.isArray() ? list.size() : 0;
+    }
+
+    private static String text(JsonNode node) {
+        return node != null && node.isString() ? node.stringValue() : null;
+    }
+}

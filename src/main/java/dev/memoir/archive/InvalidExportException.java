@@ -1,0 +1,14 @@
+package dev.memoir.archive;
+
+import org.springframework.http.HttpStatus;
+
+import dev.memoir.web.ApiException;
+
+/** A data export that cannot be read as a whole; nothing of it was stored. */
+class InvalidExportException extends ApiException {
+
+    InvalidExportException(ExportSource source, String message) {
+        super(HttpStatus.BAD_REQUEST, "invalid-export", "Not a readable " + source.product() + " export: " + message
+                + ". Nothing of it was imported");
+    }
+}
