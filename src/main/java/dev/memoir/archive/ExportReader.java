@@ -3,6 +3,11 @@ package dev.memoir.archive;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.zip.ZipEntry;
@@ -13,7 +18,9 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -59,7 +66,12 @@ final class ExportReader {
     private static void conversations(InputStream in, ExportSource source, JsonMapper json,
             Consumer<ExportedConversation> each) {
         int index = 0;
-        try (JsonParser parser = json.createParser(in)) {
+        // One conversation at a time out of the array, which goes on after it.
+        ObjectReader reader = json.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        // Strict UTF-8: Jackson's own decoding reads an overlong sequence as another character (C0 AF as '/').
+        Reader text = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+        try (JsonParser parser = json.createParser(text)) {
             JsonToken token = parser.nextToken();
             if (token == null) {
                 throw new InvalidExportException(source, "conversations.json is empty");
@@ -77,7 +89,7 @@ final class ExportReader {
                     throw new InvalidExportException(source, "conversation [" + index + "] is " + describe(token)
                             + ", not an object");
                 }
-                JsonNode conversation = json.readTree(parser);
+                JsonNode conversation = reader.readValue(parser);
                 if (index == 0) {
                     requireSource(conversation, source);
                 }
@@ -89,6 +101,11 @@ final class ExportReader {
                 throw new InvalidExportException(source, "conversations.json goes on after its array");
             }
         } catch (JacksonException e) {
+            if (e.getCause() instanceof CharacterCodingException) {
+                // Decoded ahead of the parser, so no conversation can be named.
+                throw new InvalidExportException(source, "conversations.json is not UTF-8: an export is strict "
+                        + "UTF-8, without overlong or broken sequences");
+            }
             TokenStreamLocation at = e.getLocation();
             throw new InvalidExportException(source, "conversations.json cannot be read as JSON in conversation ["
                     + index + "]" + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr()

@@ -153,6 +153,8 @@ public class SessionService {
             List<TurnView> stored = storeTurns(tenant, session, newTurns);
             session.close();
             events.publishEvent(new SessionClosed(tenant, userId, id, settings, stored.getLast().seq()));
+            // What the caller records may reference the session's row, which must be written first.
+            sessions.flush();
             alsoInTransaction.accept(session.ref());
             return session.ref();
         });

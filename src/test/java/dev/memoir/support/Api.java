@@ -149,6 +149,24 @@ public final class Api {
         return new Response(response.statusCode(), parse(response.body()), response.body());
     }
 
+    /** A POST of raw bytes (a file upload: an export, a zip) with its content type. */
+    public Response postBytes(String path, String key, byte[] body, String contentType) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .header("Content-Type", contentType)
+                .header("Authorization", "Bearer " + key)
+                .build();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Response(response.statusCode(), parse(response.body()), response.body());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A request with extra headers (name, value, name, value, ...). */
     public Response sendWithHeadersAsResponse(String method, String path, String key, String body,
             String... headers) {
