@@ -239,7 +239,7 @@ class UserImporter {
         private ArchivedSession remap(ArchivedSession s) {
             require(s.id(), "id");
             return new ArchivedSession(ids.map(s.id()), s.status(), s.settings(), s.createdAt(), s.updatedAt(),
-                    s.closedAt(), s.firstTurnAt(), s.lastTurnAt());
+                    s.closedAt(), s.firstTurnAt(), s.lastTurnAt(), s.title());
         }
 
         private ArchivedTurn remap(ArchivedTurn t) {

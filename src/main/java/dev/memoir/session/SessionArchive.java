@@ -33,9 +33,12 @@ import dev.memoir.web.StreamingJdbc;
 @Component
 public class SessionArchive {
 
-    /** A session as archived; {@code settings} is its memory settings' JSON. */
+    /**
+     * A session as archived; {@code settings} is its memory settings' JSON, {@code title} an imported
+     * conversation's title (null for others, and in archives made before sessions had titles).
+     */
     public record ArchivedSession(UUID id, String status, String settings, Instant createdAt, Instant updatedAt,
-            Instant closedAt, Instant firstTurnAt, Instant lastTurnAt) {
+            Instant closedAt, Instant firstTurnAt, Instant lastTurnAt, String title) {
     }
 
     /** A turn as archived. */
@@ -86,12 +89,12 @@ public class SessionArchive {
     public Stream<ArchivedSession> sessions(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
                 select id, status, settings::text as settings, created_at, updated_at, closed_at, first_turn_at,
-                       last_turn_at
+                       last_turn_at, title
                 from sessions where tenant_id = :tenantId and user_id = :userId
                 order by created_at, id""", user(tenant, userId), (rs, n) -> new ArchivedSession(
                 rs.getObject("id", UUID.class), rs.getString("status"), rs.getString("settings"),
                 instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "closed_at"),
-                instant(rs, "first_turn_at"), instant(rs, "last_turn_at")));
+                instant(rs, "first_turn_at"), instant(rs, "last_turn_at"), rs.getString("title")));
     }
 
     /** The turns of the user's sessions, in the sessions' order and each session's order. */
@@ -118,13 +121,13 @@ public class SessionArchive {
         }
         jdbc.batchUpdate("""
                 insert into sessions (id, tenant_id, user_id, status, settings, created_at, updated_at, closed_at,
-                                      first_turn_at, last_turn_at)
+                                      first_turn_at, last_turn_at, title)
                 values (:id, :tenantId, :userId, :status, cast(:settings as jsonb), :createdAt, :updatedAt,
-                        :closedAt, :firstTurnAt, :lastTurnAt)""", sessions.stream().map(s -> user(tenant, userId)
+                        :closedAt, :firstTurnAt, :lastTurnAt, :title)""", sessions.stream().map(s -> user(tenant, userId)
                 .addValue("id", s.id()).addValue("status", s.status()).addValue("settings", s.settings())
                 .addValue("createdAt", timestamptz(s.createdAt())).addValue("updatedAt", timestamptz(s.updatedAt()))
                 .addValue("closedAt", timestamptz(s.closedAt())).addValue("firstTurnAt", timestamptz(s.firstTurnAt()))
-                .addValue("lastTurnAt", timestamptz(s.lastTurnAt()))).toArray(MapSqlParameterSource[]::new));
+                .addValue("lastTurnAt", timestamptz(s.lastTurnAt())).addValue("title", s.title())).toArray(MapSqlParameterSource[]::new));
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
