@@ -12,7 +12,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 @Schema(description = "What an import of a ChatGPT or Claude data export did, conversation by conversation, in the "
         + "order of the export")
-record ExportReport(
+public record ExportReport(
         @Schema(example = "chatgpt") ExportSource source,
         @Schema(description = "Conversations the export holds") int conversations,
         @Schema(description = "Conversations that became a session (a whole one, or the messages added since an "
@@ -33,7 +33,7 @@ record ExportReport(
         return (int) items.stream().filter(i -> i.status() == status).count();
     }
 
-    enum Status {
+    public enum Status {
         IMPORTED, UNCHANGED, EMPTY, REFUSED;
 
         @JsonValue
@@ -44,7 +44,7 @@ record ExportReport(
 
     @Schema(description = "One conversation of the export")
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record ConversationReport(
+    public record ConversationReport(
             @Schema(description = "The export's id of the conversation (ChatGPT's conversation_id, Claude's uuid): "
                     + "the import's key") String conversationId,
             @Schema(description = "Its title in the export") String title,
@@ -83,7 +83,7 @@ record ExportReport(
 
     @Schema(description = "Skipped messages by why: system prompts and custom instructions, tool calls and outputs, "
             + "messages the export marks hidden (and the model's thoughts), messages without visible text")
-    record Skipped(int system, int tool, int hidden, int empty) {
+    public record Skipped(int system, int tool, int hidden, int empty) {
         static final Skipped NONE = new Skipped(0, 0, 0, 0);
     }
 }

@@ -2,10 +2,13 @@ package dev.memoir.archive;
 
 import java.util.Locale;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import dev.memoir.web.WireNames;
+
 /** The assistants whose data exports Memoir imports, each with its own {@code conversations.json}. */
-enum ExportSource {
+public enum ExportSource {
     CHATGPT("ChatGPT"), CLAUDE("Claude");
 
     private final String product;
@@ -17,6 +20,11 @@ enum ExportSource {
     @JsonValue
     String wireName() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    @JsonCreator
+    static ExportSource fromWireName(String value) {
+        return WireNames.parse(ExportSource.class, value, "source");
     }
 
     String product() {

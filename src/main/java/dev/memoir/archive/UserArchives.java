@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.InvalidRequestException;
 
@@ -19,10 +20,22 @@ public class UserArchives {
 
     private final UserExporter exporter;
     private final UserImporter importer;
+    private final ExportImporter exports;
 
-    UserArchives(UserExporter exporter, UserImporter importer) {
+    UserArchives(UserExporter exporter, UserImporter importer, ExportImporter exports) {
         this.exporter = exporter;
         this.importer = importer;
+        this.exports = exports;
+    }
+
+    /**
+     * Imports the {@code conversations.json} of a ChatGPT or Claude export as the user's sessions, as
+     * {@code POST /users/{userId}/import/chatgpt|claude} does; the strategy may be null (the default preset).
+     */
+    public ExportReport importExport(TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy,
+            String conversations) {
+        return exports.importExport(tenant, userId, source, strategy,
+                new ByteArrayInputStream(conversations.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** The user's archive; 400 naming userId when it would be larger than {@code maxBytes}. */

@@ -12,6 +12,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -23,6 +24,8 @@ import org.springframework.ai.mcp.annotation.McpToolParam;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.archive.ExportReport;
+import dev.memoir.archive.ExportSource;
 import dev.memoir.archive.ImportedUser;
 import dev.memoir.archive.UserArchives;
 import dev.memoir.chat.MemoryChat;
@@ -33,6 +36,7 @@ import dev.memoir.memory.MemoryList;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Validity;
@@ -230,6 +234,24 @@ class MemoryTools {
             @McpToolParam(description = USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = "The archive's NDJSON text") @NotEmpty String archive) {
         return archives.restore(tenant(context), userId, archive);
+    }
+
+    @McpTool(name = "import_export", title = "Import a ChatGPT or Claude export", description = """
+            Imports the conversations.json of a ChatGPT or Claude data export as the user's sessions, one closed \
+            session per conversation, as POST /users/{userId}/import/chatgpt or /claude does: the user and \
+            assistant messages become turns (ChatGPT: the branch the user ended on), the rest is skipped and \
+            counted; the answer is a report per conversation. Importing the same export again adds nothing. Here \
+            up to the MCP request's size; larger exports, and their zips, go to the REST endpoints, which stream.""",
+            annotations = @McpAnnotations(title = "Import a ChatGPT or Claude export", readOnlyHint = false,
+                    destructiveHint = false, idempotentHint = true, openWorldHint = false))
+    ExportReport importExport(McpTransportContext context,
+            @McpToolParam(description = USER_ID) @UserIdentifier String userId,
+            @McpToolParam(description = "Which assistant made the export: chatgpt or claude") @NotNull
+            ExportSource source,
+            @McpToolParam(description = "The export's conversations.json, as text") @NotEmpty String conversations,
+            @McpToolParam(description = "The imported sessions' memory strategy preset; the default when omitted",
+                    required = false) MemoryStrategy strategy) {
+        return archives.importExport(tenant(context), userId, source, strategy, conversations);
     }
 
     @McpTool(name = "chat", title = "Chat with memory", description = """

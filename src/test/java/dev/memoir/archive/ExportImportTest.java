@@ -17,6 +17,11 @@ import java.util.zip.ZipOutputStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
@@ -210,6 +215,8 @@ class ExportImportTest extends IntegrationTest {
         assertThat(session.path("title").asString()).isEqualTo("Trip to Tokyo " + tag);
         assertThat(session.path("dialogueFrom").asString()).isEqualTo(T0.plusSeconds(20).toString());
         assertThat(session.path("jobs").findValuesAsString("task")).contains("session-summary");
+        assertThat(api.get(key, "/users/" + user + "/export").raw()).as("the user archive keeps the title")
+                .contains("\"title\":\"Trip to Tokyo " + tag + "\"");
         // The older dialogue was stored and closed first, though the export lists it second.
         JsonNode newer = api.get(key, "/sessions/" + item(report, "c-new").path("sessionId").asString()).body();
         assertThat(Instant.parse(session.path("closedAt").asString()))
@@ -421,6 +428,28 @@ class ExportImportTest extends IntegrationTest {
         assertThat(session.path("memory").path("strategy").asString()).isEqualTo("memochat");
         assertProblem(api.postBytes("/users/" + user + "/import/chatgpt?strategy=nonsense", key,
                 export(small("c-2", T0).json()), "application/json"), 400, "invalid-request");
+    }
+
+    @Test
+    void theSameImportThroughMcp() {
+        String key = api.newTenant();
+        String user = "mcp-" + tag;
+        String conversations = new String(export(small("c-mcp", T0).json()), StandardCharsets.UTF_8);
+        try (McpSyncClient mcp = api.mcp(key)) {
+            CallToolResult result = mcp.callTool(new CallToolRequest("import_export", Map.of("userId", user,
+                    "source", "chatgpt", "conversations", conversations)));
+            String text = ((TextContent) result.content().getFirst()).text();
+            assertThat(result.isError()).as(text).isFalse();
+            assertThat(text).contains("\"imported\":1").contains("c-mcp");
+            CallToolResult again = mcp.callTool(new CallToolRequest("import_export", Map.of("userId", user,
+                    "source", "chatgpt", "conversations", conversations)));
+            assertThat(((TextContent) again.content().getFirst()).text()).contains("\"unchanged\":1");
+            CallToolResult wrong = mcp.callTool(new CallToolRequest("import_export", Map.of("userId", user,
+                    "source", "claude", "conversations", conversations)));
+            assertThat(wrong.isError()).isTrue();
+            assertThat(((TextContent) wrong.content().getFirst()).text()).contains("invalid-export");
+        }
+        assertThat(sessions(key, user)).hasSize(1);
     }
 
     private static byte[] zip(Object... namesAndContents) throws IOException {

@@ -87,7 +87,7 @@ class McpServerTest extends IntegrationTest {
 
         assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrder("add_memory", "search_memory",
                 "list_memories", "get_memory", "update_memory", "delete_memory", "export_user", "import_user",
-                "chat");
+                "import_export", "chat");
         assertThat(tools).allSatisfy(tool -> {
             assertThat(tool.description()).hasSizeGreaterThan(40);
             assertThat(tool.inputSchema()).containsEntry("type", "object");

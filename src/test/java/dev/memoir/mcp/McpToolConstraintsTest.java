@@ -64,6 +64,7 @@ class McpToolConstraintsTest extends IntegrationTest {
     private static final String MEMORY_CONTROLLER = "dev.memoir.memory.MemoryController";
     private static final String CHAT_REQUEST = "dev.memoir.chat.ChatRequest";
     private static final String ARCHIVE_CONTROLLER = "dev.memoir.archive.UserArchiveController";
+    private static final String EXPORT_CONTROLLER = "dev.memoir.archive.ExportImportController";
 
     /** Each limited tool argument, and the REST field it stands for. */
     private static final Map<String, RestField> LIMITED_ARGUMENTS = Map.ofEntries(
@@ -80,6 +81,7 @@ class McpToolConstraintsTest extends IntegrationTest {
             Map.entry("list_memories.cursor", parameter(MEMORY_CONTROLLER, "list", "cursor")),
             Map.entry("export_user.userId", parameter(ARCHIVE_CONTROLLER, "export", "userId")),
             Map.entry("import_user.userId", parameter(ARCHIVE_CONTROLLER, "export", "userId")),
+            Map.entry("import_export.userId", parameter(EXPORT_CONTROLLER, "importChatGpt", "userId")),
             Map.entry("chat.message", component(CHAT_REQUEST, "message")),
             Map.entry("chat.userId", component(MEMORY_CREATE, "userId")));
 
