@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
@@ -48,10 +49,12 @@ public class MemoryStore {
     private final Jobs jobs;
     private final SupersessionProperties supersession;
     private final AdvisoryLocks locks;
+    private final ApplicationEventPublisher events;
 
     MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions, TextEmbedder embedder,
             MemoryPassages passages, Supersessions supersessions, Jobs jobs, SupersessionProperties supersession,
-            ClockSkew clockSkew, AdvisoryLocks locks) {
+            ClockSkew clockSkew, AdvisoryLocks locks, ApplicationEventPublisher events) {
+        this.events = events;
         this.locks = locks;
         this.jobs = jobs;
         this.supersession = supersession;
@@ -230,6 +233,7 @@ public class MemoryStore {
                 memory.text(), embedded.embedding(), embedder.modelName(), memory.sessionId(), memory.turnIds(),
                 memory.dedupKey(), memory.topic(), memory.speaker(), memory.occurredFrom(), memory.occurredTo()));
         storePassages(List.of(record), List.of(embedded));
+        published(MemoryEvent.Type.CREATED, record, null);
         return new AddedMemory(view(record, List.of()), true);
     }
 
@@ -288,6 +292,13 @@ public class MemoryStore {
                     m.topic(), m.speaker(), m.occurredFrom(), m.occurredTo())));
         }
         storePassages(saved, embeddings);
+        saved.forEach(record -> published(MemoryEvent.Type.CREATED, record, null));
+    }
+
+    /** Tells the listeners of {@link MemoryEvent} about a change, in the transaction that makes it. */
+    private void published(MemoryEvent.Type type, MemoryRecord record, String reason) {
+        events.publishEvent(new MemoryEvent(type, new TenantId(record.getTenantId()), record.getUserId(),
+                record.getId(), record.getKind(), reason, type == MemoryEvent.Type.DELETED ? null : record.getText()));
     }
 
     @Transactional(readOnly = true)
@@ -372,6 +383,7 @@ public class MemoryStore {
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
         passages.replace(owner(record, embedded), embedder.modelName());
+        published(MemoryEvent.Type.UPDATED, record, reason);
         return revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
                 record.getVersion(), text, sessionId, reason, record.getUpdatedAt()));
     }
@@ -437,7 +449,9 @@ public class MemoryStore {
 
     @Transactional
     public void delete(TenantId tenant, UUID id) {
-        records.delete(find(tenant, id));
+        MemoryRecord record = find(tenant, id);
+        records.delete(record);
+        published(MemoryEvent.Type.DELETED, record, "client");
     }
 
     /** A topic is part of what a memory is about, so it is embedded with the text. */

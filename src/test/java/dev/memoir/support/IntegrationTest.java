@@ -80,6 +80,9 @@ public abstract class IntegrationTest {
         // both jobs on their own clock in a deployment of its own.
         settings.put("memoir.session.idle-check-every", () -> "1h");
         settings.put("memoir.retention.purge-interval", () -> "1h");
+        // WebhookTest's receivers listen on 127.0.0.1, which is refused unless allowed; a slow one is cut at 1 s.
+        settings.put("memoir.webhooks.allowed-hosts", () -> "127.0.0.1");
+        settings.put("memoir.webhooks.timeout", () -> "1s");
         return settings;
     }
 

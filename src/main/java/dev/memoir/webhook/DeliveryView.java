@@ -1,0 +1,23 @@
+package dev.memoir.webhook;
+
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
+@Schema(description = "One delivery to an endpoint and where it stands")
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record DeliveryView(
+        @Schema(description = "The delivery's id, sent as webhook-id: the same on every attempt, so a receiver "
+                + "that sees it twice can ignore the second") UUID id,
+        @Schema(example = "memory.created") String event,
+        String userId,
+        Instant createdAt,
+        @Schema(description = "Attempts made so far") int attempts,
+        @Schema(description = "The HTTP status the endpoint last answered") Integer lastStatus,
+        @Schema(description = "Why the last attempt failed") String lastError,
+        @Schema(description = "When the endpoint accepted it (2xx); absent while it is pending or failed")
+        Instant deliveredAt) {
+}

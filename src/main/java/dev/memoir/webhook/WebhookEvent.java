@@ -1,0 +1,34 @@
+package dev.memoir.webhook;
+
+import java.util.Arrays;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import dev.memoir.web.WireNames;
+
+/** The events an endpoint can ask for, by their wire names; {@code webhook.test} is sent on request only. */
+enum WebhookEvent {
+    MEMORY_CREATED("memory.created"), MEMORY_UPDATED("memory.updated"), MEMORY_DELETED("memory.deleted"),
+    WEBHOOK_TEST("webhook.test");
+
+    private final String wireName;
+
+    WebhookEvent(String wireName) {
+        this.wireName = wireName;
+    }
+
+    @JsonValue
+    String wireName() {
+        return wireName;
+    }
+
+    @JsonCreator
+    static WebhookEvent fromWireName(String value) {
+        return WireNames.parse(WebhookEvent.class, value, "event");
+    }
+
+    static WebhookEvent ofWireName(String value) {
+        return Arrays.stream(values()).filter(e -> e.wireName.equals(value)).findFirst().orElseThrow();
+    }
+}

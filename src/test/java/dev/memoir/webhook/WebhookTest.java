@@ -1,0 +1,267 @@
+package dev.memoir.webhook;
+
+import static dev.memoir.support.Problems.assertBadField;
+import static dev.memoir.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.sun.net.httpserver.HttpServer;
+
+import dev.memoir.support.Api;
+import dev.memoir.support.IntegrationTest;
+import dev.memoir.support.Json;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Webhooks delivered to receivers on 127.0.0.1 (allowed in tests by memoir.webhooks.allowed-hosts), which check
+ * each signature themselves, as Standard Webhooks describes it, without Memoir's code.
+ */
+class WebhookTest extends IntegrationTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** A delivery as the receiver saw it, with whether its signature verified. */
+    record Received(String id, String timestamp, String signature, String body, boolean verified) {
+        JsonNode json() {
+            return JSON.readTree(body);
+        }
+    }
+
+    /** A local receiver: answers each request with the next status (the last one repeats), after a delay. */
+    private final class Receiver implements AutoCloseable {
+        final HttpServer server;
+        final List<Received> received = new CopyOnWriteArrayList<>();
+        final AtomicInteger requests = new AtomicInteger();
+        volatile String secret;
+        volatile List<Integer> statuses = List.of(204);
+        volatile long delayMillis;
+
+        Receiver() throws IOException {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/hook", exchange -> {
+                int n = requests.getAndIncrement();
+                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                String id = exchange.getRequestHeaders().getFirst("webhook-id");
+                String timestamp = exchange.getRequestHeaders().getFirst("webhook-timestamp");
+                String signature = exchange.getRequestHeaders().getFirst("webhook-signature");
+                received.add(new Received(id, timestamp, signature, body, verifies(id, timestamp, signature, body)));
+                try {
+                    Thread.sleep(delayMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                List<Integer> answers = statuses;
+                exchange.sendResponseHeaders(answers.get(Math.min(n, answers.size() - 1)), -1);
+                exchange.close();
+            });
+            server.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+        }
+
+        /** Standard Webhooks' check: HMAC-SHA256 keyed with the secret's base64 after whsec_, over id.ts.body. */
+        private boolean verifies(String id, String timestamp, String signature, String body) {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring("whsec_".length())),
+                        "HmacSHA256"));
+                String expected = "v1," + Base64.getEncoder().encodeToString(
+                        mac.doFinal((id + "." + timestamp + "." + body).getBytes(StandardCharsets.UTF_8)));
+                long age = Math.abs(Instant.now().getEpochSecond() - Long.parseLong(timestamp));
+                return signature != null && List.of(signature.split(" ")).contains(expected) && age < 300;
+            } catch (Exception e) {
+                return false;
+            }
+        }
+
+        List<Received> ofType(String type) {
+            return received.stream().filter(r -> r.json().path("type").asString().equals(type)).toList();
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
+    }
+
+    private Receiver receiver;
+
+    @AfterEach
+    void stopReceiver() {
+        if (receiver != null) {
+            receiver.close();
+        }
+    }
+
+    private String register(String key, String url, List<String> events, Boolean includeText) {
+        Api.Response created = api.send("POST", "/webhooks", key, Json.object("url", url, "events", events,
+                "includeText", includeText));
+        assertThat(created.status()).as(created.raw()).isEqualTo(201);
+        assertThat(created.text("secret")).startsWith("whsec_");
+        if (receiver != null) {
+            receiver.secret = created.text("secret");
+        }
+        return created.text("id");
+    }
+
+    private static final List<String> MEMORY_EVENTS = List.of("memory.created", "memory.updated", "memory.deleted");
+
+    @Test
+    void memoryEventsAreDeliveredSignedWithKindIdAndUserButNoText() throws IOException {
+        receiver = new Receiver();
+        String key = api.newTenant();
+        String endpoint = register(key, receiver.url(), MEMORY_EVENTS, null);
+        JsonNode listed = api.get(key, "/webhooks").body().path("items").get(0);
+        assertThat(listed.path("url").asString()).isEqualTo(receiver.url());
+        assertThat(listed.has("secret")).as("the secret is shown once").isFalse();
+
+        String fact = api.addFact(key, "wanda", "Wanda keeps bees.");
+        eventually().until(() -> receiver.ofType("memory.created"), list -> list.size() == 1);
+        api.send("PATCH", "/memory/" + fact, key, Json.object("text", "Wanda keeps bees and hens."));
+        eventually().until(() -> receiver.ofType("memory.updated"), list -> list.size() == 1);
+        assertThat(api.send("DELETE", "/memory/" + fact, key, null).status()).isEqualTo(204);
+        eventually().until(() -> receiver.ofType("memory.deleted"), list -> list.size() == 1);
+
+        assertThat(receiver.received).hasSize(3).allSatisfy(r -> assertThat(r.verified()).as(r.body()).isTrue());
+        assertThat(receiver.received).extracting(r -> r.json().path("type").asString()).containsExactlyElementsOf(
+                MEMORY_EVENTS);
+        JsonNode created = receiver.ofType("memory.created").getFirst().json().path("data");
+        assertThat(created.path("userId").asString()).isEqualTo("wanda");
+        assertThat(created.path("memoryId").asString()).isEqualTo(fact);
+        assertThat(created.path("kind").asString()).isEqualTo("fact");
+        assertThat(receiver.received).noneSatisfy(r -> assertThat(r.body()).contains("bees"));
+        assertThat(receiver.ofType("memory.updated").getFirst().json().path("data").path("reason").asString())
+                .isEqualTo("edit");
+        assertThat(receiver.ofType("memory.deleted").getFirst().json().path("data").path("reason").asString())
+                .isEqualTo("client");
+
+        List<JsonNode> deliveries = items(api.get(key, "/webhooks/" + endpoint + "/deliveries"));
+        assertThat(deliveries).hasSize(3).allSatisfy(d -> {
+            assertThat(d.path("attempts").asInt()).isEqualTo(1);
+            assertThat(d.path("deliveredAt").isMissingNode()).isFalse();
+        });
+        assertThat(deliveries).extracting(d -> d.path("id").asString())
+                .containsExactlyInAnyOrderElementsOf(receiver.received.stream().map(Received::id).toList());
+    }
+
+    @Test
+    void anEndpointThatAsksForTextGetsItAndHistoryMemoriesAreNoEvents() throws IOException {
+        receiver = new Receiver();
+        String key = api.newTenant();
+        register(key, receiver.url(), List.of("memory.created"), true);
+        String session = api.newSession(key, "xavier", null);
+        api.importTurns(key, session, "I play the cello.", "Lovely.");
+        api.addFact(key, "xavier", "Xavier plays the cello.");
+        eventually().until(() -> receiver.ofType("memory.created"), list -> !list.isEmpty());
+        assertThat(receiver.received).singleElement().satisfies(r -> {
+            assertThat(r.verified()).isTrue();
+            assertThat(r.json().path("data").path("text").asString()).isEqualTo("Xavier plays the cello.");
+        });
+    }
+
+    @Test
+    void aFailingOrSlowReceiverGetsTheSameDeliveryAgainUntilItAcceptsIt() throws IOException {
+        receiver = new Receiver();
+        receiver.statuses = List.of(500, 503, 204);
+        String key = api.newTenant();
+        String endpoint = register(key, receiver.url(), List.of("memory.created"), false);
+        api.addFact(key, "yara", "Yara swims.");
+        eventually().until(() -> receiver.received, list -> list.size() == 3);
+        assertThat(receiver.received).extracting(Received::id).containsOnly(receiver.received.getFirst().id());
+        assertThat(receiver.received).allSatisfy(r -> assertThat(r.verified()).isTrue());
+        eventually().until(() -> items(api.get(key, "/webhooks/" + endpoint + "/deliveries")).getFirst(),
+                d -> d.path("attempts").asInt() == 3 && d.has("deliveredAt"));
+
+        // Slower than memoir.webhooks.timeout (1 s in tests): the attempt fails, and the next one, answered at
+        // once, delivers.
+        receiver.requests.set(0);
+        receiver.received.clear();
+        receiver.statuses = List.of(204);
+        receiver.delayMillis = 2500;
+        api.addFact(key, "yara", "Yara dives.");
+        eventually().until(() -> items(api.get(key, "/webhooks/" + endpoint + "/deliveries")).getFirst(),
+                d -> d.path("lastError").asString().contains("no answer within"));
+        receiver.delayMillis = 0;
+        eventually().until(() -> items(api.get(key, "/webhooks/" + endpoint + "/deliveries")).getFirst(),
+                d -> d.has("deliveredAt"));
+    }
+
+    @Test
+    void aReceiverThatStaysDownLeavesTheDeliveryInTheDeadLetterList() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            closedPort = socket.getLocalPort();
+        }
+        String key = api.newTenant();
+        String endpoint = register(key, "http://127.0.0.1:" + closedPort + "/hook", List.of("memory.created"), false);
+        api.addFact(key, "zed", "Zed rows.");
+        eventually().until(() -> items(api.get(key, "/webhooks/" + endpoint + "/deliveries")).getFirst(),
+                d -> d.path("attempts").asInt() == 4);
+        JsonNode delivery = items(api.get(key, "/webhooks/" + endpoint + "/deliveries")).getFirst();
+        assertThat(delivery.path("lastError").asString()).contains("could not be reached");
+        // After its last attempt the job waits in the dead-letter list, where the operator can run it again.
+        eventually().until(() -> api.get(Api.BOOTSTRAP_KEY, "/admin/jobs/failed").raw(),
+                raw -> raw.contains(delivery.path("id").asString()));
+    }
+
+    @Test
+    void aTestDeliveryIsSentOnRequest() throws IOException {
+        receiver = new Receiver();
+        String key = api.newTenant();
+        String endpoint = register(key, receiver.url(), List.of("memory.deleted"), false);
+        Api.Response queued = api.send("POST", "/webhooks/" + endpoint + "/test", key, null);
+        assertThat(queued.status()).as(queued.raw()).isEqualTo(202);
+        eventually().until(() -> receiver.ofType("webhook.test"), list -> list.size() == 1);
+        assertThat(receiver.received.getFirst().id()).isEqualTo(queued.text("deliveryId"));
+        assertThat(receiver.received.getFirst().verified()).isTrue();
+
+        String other = api.newTenant();
+        assertProblem(api.send("POST", "/webhooks/" + endpoint + "/test", other, null), 404, "not-found");
+        assertProblem(api.send("DELETE", "/webhooks/" + endpoint, other, null), 404, "not-found");
+        assertThat(api.send("DELETE", "/webhooks/" + endpoint, key, null).status()).isEqualTo(204);
+        assertThat(items(api.get(key, "/webhooks"))).isEmpty();
+    }
+
+    @Test
+    void targetsThatCouldReachInsideTheNetworkAreRefused() {
+        String key = api.newTenant();
+        for (String url : List.of("ftp://example.com/hook", "file:///etc/passwd", "http://10.0.0.8/hook",
+                "http://192.168.1.1/hook", "http://169.254.169.254/latest/meta-data", "http://localhost:8080/hook",
+                "http://[::1]/hook", "http://[fd00::1]/hook", "http://user:secret@example.com/hook", "not a url")) {
+            Api.Response refused = api.send("POST", "/webhooks", key, Json.object("url", url,
+                    "events", List.of("memory.created")));
+            assertBadField(refused, "url");
+        }
+        assertBadField(api.send("POST", "/webhooks", key, Json.object("url", "http://127.0.0.1:9/hook",
+                "events", List.of("memory.sung"))), "events[0]");
+        assertThat(items(api.get(key, "/webhooks"))).isEmpty();
+    }
+
+    @Test
+    void whatReachesTheTargetCheckIsPublicOnly() throws Exception {
+        assertThat(WebhookTargets.isPublic(java.net.InetAddress.getByName("93.184.216.34"))).isTrue();
+        for (String address : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.0.1", "169.254.169.254",
+                "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fc00::1", "::ffff:10.0.0.1", "224.0.0.1")) {
+            assertThat(WebhookTargets.isPublic(java.net.InetAddress.getByName(address))).as(address).isFalse();
+        }
+    }
+}
