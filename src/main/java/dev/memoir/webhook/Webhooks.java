@@ -187,7 +187,7 @@ class Webhooks {
                 values (?, ?, ?, ?, ?, ?)""")
                 .params(id, tenant.value(), endpoint, type.wireName(), userId, json.writeValueAsString(payload))
                 .update();
-        jobs.queue(JOB, tenant, tenant.value() + "/" + id);
+        jobs.queue(JOB, tenant, tenant.value() + ":" + id);
         return id;
     }
 
@@ -201,9 +201,9 @@ class Webhooks {
     private record Pending(String url, String secret, String payload, Instant createdAt) {
     }
 
-    /** The {@code webhook-delivery} job: one attempt to deliver, by {@code <tenantId>/<deliveryId>}. */
+    /** The {@code webhook-delivery} job: one attempt to deliver, by {@code <tenantId>:<deliveryId>}. */
     void deliver(String jobId) {
-        int slash = jobId.indexOf('/');
+        int slash = jobId.indexOf(':');
         UUID tenant = UUID.fromString(jobId.substring(0, slash));
         UUID id = UUID.fromString(jobId.substring(slash + 1));
         Optional<Pending> pending = jdbc.sql("""
