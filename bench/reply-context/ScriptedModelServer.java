@@ -17,7 +17,9 @@
  *   GET  /calls?since=N                     every model call recorded from index N on, oldest first: {index, step}
  *                                           and, for reply calls, systemPrompt, messages [{role, content}],
  *                                           promptTokens (FakeOpenAiServer.promptTokens of all messages) and
- *                                           systemTokens (of the system message alone); "next" is the index the
+ *                                           systemTokens (of the system message alone), systemCl100k (the system
+ *                                           message in cl100k_base tokens, the service's own count, in which
+ *                                           promptTokenBudget is set); "next" is the index the
  *                                           next call gets. Calls before N are forgotten (the reader has them).
  *   GET  /stats                             calls per step, and requests the fake refused (beyond its context,
  *                                           another model) or could not tell the step of: each one a finding.
@@ -48,6 +50,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingType;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -62,6 +67,8 @@ import tools.jackson.databind.json.JsonMapper;
 public class ScriptedModelServer {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** The service's own token count (dev.memoir.llm.TokenCounter: cl100k_base), in which budgets are set. */
+    private static final Encoding CL100K = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
 
     /** English function words: never a keyword. */
     private static final Set<String> STOP = Set.copyOf(List.of(("a about above after again against all am an and any are as at "
@@ -162,6 +169,7 @@ public class ScriptedModelServer {
             row.put("messages", messages);
             row.put("promptTokens", FakeOpenAiServer.promptTokens(call.messages()));
             row.put("systemTokens", FakeOpenAiServer.promptTokens(List.of(new Message("system", system))));
+            row.put("systemCl100k", CL100K.countTokensOrdinary(system));
             row.put("maxTokens", call.maxTokens());
         }
         recorded.put(index, row);

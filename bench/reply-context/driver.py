@@ -360,6 +360,7 @@ def run_chats(api, control, key, state, questions, turn_texts, configs, modes, a
                 raise SystemExit("baseline chat failed: %s %s" % (status, body))
             run["baselineSystemTokens"] = calls[-1]["systemTokens"]
             run["baselinePromptTokens"] = calls[-1]["promptTokens"]
+            run["baselineSystemCl100k"] = calls[-1]["systemCl100k"]
             if delete_after:
                 api.request("DELETE", "/sessions/%s" % session["id"], key)
             if not warmed:
@@ -394,6 +395,7 @@ def run_chats(api, control, key, state, questions, turn_texts, configs, modes, a
                 else:
                     call = replies[-1]
                     row["memoryTokens"] = call["systemTokens"] - run["baselineSystemTokens"]
+                    row["memoryCl100k"] = call["systemCl100k"] - run["baselineSystemCl100k"]
                     row["promptTokens"] = call["promptTokens"]
                     row["memories"] = len(body.get("memories") or [])
                     row["memoryKinds"] = dict(Counter(m.get("kind") for m in body.get("memories") or []))
@@ -431,12 +433,15 @@ def run_chats(api, control, key, state, questions, turn_texts, configs, modes, a
 def summarize_rows(rows):
     with_ev = [r for r in rows if r["hasEvidence"] and "inReply" in r]
     tokens = [r["memoryTokens"] for r in rows if "memoryTokens" in r]
+    cl100k = [r["memoryCl100k"] for r in rows if "memoryCl100k" in r]
     refl = [r["steps"].get("self-reflection", 0) for r in rows]
     return {"questions": len(rows), "withEvidence": len(with_ev),
             "evidenceInReply": round(sum(r["inReply"] for r in with_ev) / len(with_ev), 6) if with_ev else None,
             "evidenceInMemories": round(sum(r["inMemories"] for r in with_ev) / len(with_ev), 6) if with_ev else None,
             "memoryTokensP50": round(statistics.median(tokens)) if tokens else None,
             "memoryTokensP95": percentile(tokens, 95) if tokens else None,
+            "memoryCl100kP50": round(statistics.median(cl100k)) if cl100k else None,
+            "memoryCl100kP95": percentile(cl100k, 95) if cl100k else None,
             "selfReflectionCallsMean": round(statistics.mean(refl), 2) if refl else None,
             "memoriesMean": round(statistics.mean([r["memories"] for r in rows if "memories" in r]), 1)
             if any("memories" in r for r in rows) else None,
@@ -478,26 +483,33 @@ def markdown(res):
         res["name"], sum(res["types"].values()), res["recall"]["all"]["questions"],
         meta.get("source") or meta.get("generator") or "the data set"))
     out.append("")
-    out.append("Search (GET /memory, history, limit 50): recall@10 %s%%, @50 %s%%."
-               % (pct(res["recall"]["all"]["10"]), pct(res["recall"]["all"]["50"])))
+    out.append("Search (GET /memory, history, limit 50): recall@10 %s%%, @50 %s%%. Chat: %d chats (one session each) "
+               "in %.0f s, %.2f chats/s, sequential."
+               % (pct(res["recall"]["all"]["10"]), pct(res["recall"]["all"]["50"]), res.get("chats", 0),
+                  res.get("chatSeconds", 0), res.get("chats", 0) / res["chatSeconds"] if res.get("chatSeconds") else 0))
     out.append("")
-    out.append("| settings | self-reflection | evidence in reply request | memory tokens p50 / p95 | memories shown | "
-               "self-reflection calls | chats/s | errors |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+    out.append("Memory tokens: the reply request's system message minus the same for a user with no memory, counted by "
+               "the model server (FakeOpenAiServer.promptTokens: 1.25 tokens per cl100k_base token) and by the "
+               "service's own count (cl100k_base, the unit of promptTokenBudget).")
+    out.append("")
+    out.append("| settings | self-reflection | evidence in reply request | memory tokens p50 / p95 (server) | "
+               "(service, cl100k) | memories shown | self-reflection calls | chats/s | errors |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for run in res["runs"]:
         if "skipped" in run:
-            out.append("| %s | %s | skipped: the service refused the settings (%s) | | | | | |"
+            out.append("| %s | %s | skipped: the service refused the settings (%s) | | | | | | |"
                        % (run["config"], run["reflection"], run["skipped"][:80].replace("|", "/")))
             continue
         a = run["all"]
         note = " (ignored: %s)" % ", ".join(run["ignored"]) if run.get("ignored") else ""
-        out.append("| %s%s | %s | %s%% | %s / %s | %s | %s | %s | %d |" % (
+        out.append("| %s%s | %s | %s%% | %s / %s | %s / %s | %s | %s | %s | %d |" % (
             run["config"], note, run["reflection"], pct(a["evidenceInReply"]), a["memoryTokensP50"],
-            a["memoryTokensP95"], a["memoriesMean"], a["selfReflectionCallsMean"], run["chatsPerSecond"], run["errors"]))
+            a["memoryTokensP95"], a.get("memoryCl100kP50"), a.get("memoryCl100kP95"), a["memoriesMean"],
+            a["selfReflectionCallsMean"], run["chatsPerSecond"], run["errors"]))
     out.append("")
     types = list(res["types"])
-    out.append("Evidence in the reply request per question type, %; memory tokens p50 in brackets. Search recall@10 / @50 "
-               "in the first rows.")
+    out.append("Evidence in the reply request per question type, %; memory tokens p50 (server) in brackets. Search "
+               "recall@10 / @50 in the first row.")
     out.append("")
     out.append("| settings | self-reflection | " + " | ".join("%s (%d)" % (t, res["types"][t]) for t in types) + " |")
     out.append("|---|---|" + "---:|" * len(types))
@@ -605,6 +617,8 @@ def main():
     res = summarize(name, questions, ranks, runs)
     res["dataMeta"] = data.get("meta", {})
     res["searchSeconds"] = round(search_seconds, 1)
+    res["chats"] = sum(len(r["rows"]) for r in runs)
+    res["chatSeconds"] = round(sum(r.get("seconds", 0) for r in runs), 1)
     stats = control.stats()
     res["modelServer"] = {"perStep": stats.get("perStep"), "refused": stats.get("refused"), "untagged": stats.get("untagged")}
     if stats.get("refused") or stats.get("untagged"):

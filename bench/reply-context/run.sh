@@ -25,7 +25,7 @@
 #
 # Environment: BENCH_OUT (/tmp/memoir-reply-bench), BENCH_PORT (18082), BENCH_JAR (target/memoir-0.1.0-SNAPSHOT.jar,
 # built with ./mvnw -B -q package -DskipTests when missing), BENCH_SEED (20240501: the generated data and the
-# sample), BENCH_SAMPLE (questions per data set, stratified by type; default 120; 0 = all), BENCH_DIALOGUES (only
+# sample), BENCH_SAMPLE (questions per data set, stratified by type; default 200; 0 = all), BENCH_DIALOGUES (only
 # the first N dialogues; default all), BENCH_ONLY (configuration labels, comma-separated), BENCH_REFLECTION
 # (single,keywords), BENCH_BEAM (../shared/data/beam-100k relative to the repository), BENCH_CONTEXT_TOKENS (8192:
 # the fake's context and memoir.model.context-tokens), BENCH_FRESH=1 to drop and recreate the database first,
@@ -39,7 +39,7 @@ OUT="${BENCH_OUT:-/tmp/memoir-reply-bench}"
 PORT="${BENCH_PORT:-18082}"
 JAR="${BENCH_JAR:-$ROOT/target/memoir-0.1.0-SNAPSHOT.jar}"
 SEED="${BENCH_SEED:-20240501}"
-SAMPLE="${BENCH_SAMPLE:-120}"
+SAMPLE="${BENCH_SAMPLE:-200}"
 DIALOGUES="${BENCH_DIALOGUES:-0}"
 CONTEXT="${BENCH_CONTEXT_TOKENS:-8192}"
 BEAM="${BENCH_BEAM:-$ROOT/../shared/data/beam-100k}"
