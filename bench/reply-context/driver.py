@@ -11,7 +11,8 @@ call and serves them on its control port. For each data set:
 
 1. Import (unless the saved --state still matches the data and its tenant still answers): bench/retrieval/run.py's
    import, one tenant, one user per dialogue, one session per dated session writing and reading history only (no
-   model job), turns with their occurredAt. A BEAM directory is first converted to the same format (written under
+   model job), turns with their occurredAt; saved after every dialogue, so that an interrupted import resumes
+   with the dialogues not yet imported (--reimport starts over in a new tenant). A BEAM directory is first converted to the same format (written under
    $BENCH_OUT, never into the repository: its license is CC BY-SA): chat_trunecated.json where it exists else
    chat.json, one session per batch dated by its time_anchor (the messages one minute apart from 09:00 UTC), the
    ` ->-> n,m` markers stripped, messages longer than the import's 32000 characters cut there; questions from
@@ -37,6 +38,7 @@ Python 3 standard library only.
 """
 
 import argparse
+import concurrent.futures
 import datetime as dt
 import importlib.util
 import json
@@ -243,33 +245,61 @@ class Control:
 
 
 def import_or_reuse(api, data, data_path, args):
+    """The saved import when it matches the data and its tenant still answers; otherwise an import, saved after every
+    dialogue, so that an interrupted import (BEAM's long turns take minutes) resumes with the dialogues not yet in."""
     state = None
+    digest = retrieval.data_digest(data_path)
     if os.path.exists(args.state) and not args.reimport:
         with open(args.state) as fh:
             state = json.load(fh)
-        if state.get("dataSha256") != retrieval.data_digest(data_path):
+        if state.get("dataSha256") != digest:
             log("%s holds another data set: importing again" % args.state)
             state = None
         else:
-            user = next(iter(state["users"].values()))
-            status, _ = api.request("GET", "/memory?" + urllib.parse.urlencode({"userId": user, "limit": 1}),
+            status, _ = api.request("GET", "/memory?" + urllib.parse.urlencode({"userId": "reply-bench-probe", "limit": 1}),
                                     state["tenantKey"])
             if status != 200:
                 log("the saved tenant answers %s (another database?): importing again" % status)
                 state = None
-            else:
-                log("reusing the import in %s" % args.state)
     if state is None:
-        ns = argparse.Namespace(bootstrap_key=args.bootstrap_key, base_url=args.base_url, data=data_path,
-                                speakers=args.speakers, import_clients=args.import_clients)
-        log("importing %d dialogues, %d turns" % (len(data["dialogues"]),
-                                                  sum(len(s["turns"]) for d in data["dialogues"] for s in d["sessions"])))
-        state = retrieval.import_data(api, data, ns)
-        log("imported in %.0f s (%.1f turns/s)" % (state["import"]["seconds"], state["import"]["turnsPerSecond"]))
-        with open(args.state, "w") as fh:
-            json.dump(state, fh)
-        if args.db_url:
-            subprocess.run(["psql", args.db_url, "-X", "-q", "-c", "analyze memory_records"], check=True)
+        tenant = api.expect(201, "POST", "/admin/tenants", args.bootstrap_key,
+                            {"name": "reply-bench-%s-%d" % (args.name, int(time.time()))})
+        state = {"baseUrl": args.base_url, "tenantId": tenant["id"], "tenantKey": tenant["apiKey"], "data": data_path,
+                 "dataSha256": digest, "users": {}, "turnIds": {}, "speakers": args.speakers, "importSeconds": 0.0}
+    todo = [d for d in data["dialogues"] if d["id"] not in state["turnIds"]]
+    if not todo:
+        log("reusing the import in %s" % args.state)
+        return state
+    turns = sum(len(s["turns"]) for d in todo for s in d["sessions"])
+    log("importing %d dialogues, %d turns (%d clients)" % (len(todo), turns, args.import_clients))
+    started = time.perf_counter()
+    suffix = "-%d" % int(time.time()) if state["turnIds"] or state["users"] else ""
+    done = 0
+
+    def one(d):
+        # A dialogue an interrupted import left half done stays under its old user id; this one gets a new one.
+        d = dict(d, userId=d["userId"] + suffix)
+        return d, retrieval.import_dialogue(Api(args.base_url), state["tenantKey"], d, args.speakers)[0]
+
+    with concurrent.futures.ThreadPoolExecutor(args.import_clients) as pool:
+        for d, ids in pool.map(one, todo):
+            state["users"][d["id"]] = d["userId"]
+            state["turnIds"][d["id"]] = ids
+            done += sum(len(s["turns"]) for s in d["sessions"])
+            elapsed = time.perf_counter() - started
+            log("imported %s (%d/%d turns, %.1f turns/s)" % (d["id"], done, turns, done / elapsed))
+            with open(args.state + ".tmp", "w") as fh:
+                json.dump(state, fh)
+            os.replace(args.state + ".tmp", args.state)
+    elapsed = time.perf_counter() - started
+    state["importSeconds"] = round(state.get("importSeconds", 0) + elapsed, 1)
+    state["import"] = {"turns": sum(len(s["turns"]) for d in data["dialogues"] for s in d["sessions"]),
+                       "turnsThisRun": turns, "secondsThisRun": round(elapsed, 1),
+                       "turnsPerSecond": round(turns / elapsed, 1), "clients": args.import_clients}
+    with open(args.state, "w") as fh:
+        json.dump(state, fh)
+    if args.db_url:
+        subprocess.run(["psql", args.db_url, "-X", "-q", "-c", "analyze memory_records"], check=True)
     return state
 
 
