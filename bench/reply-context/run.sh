@@ -172,6 +172,7 @@ stop_all() {
   SERVICE_PID=""; FAKE_PID=""
 }
 trap stop_all EXIT
+trap 'stop_all; exit 143' INT TERM
 
 driver() {
   local name="$1"; shift
