@@ -2,6 +2,7 @@ package dev.memoir.memory;
 
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -15,8 +16,10 @@ public class MemoryErasure {
 
     private final MemoryRecordRepository records;
     private final AdvisoryLocks locks;
+    private final ApplicationEventPublisher events;
 
-    MemoryErasure(MemoryRecordRepository records, AdvisoryLocks locks) {
+    MemoryErasure(MemoryRecordRepository records, AdvisoryLocks locks, ApplicationEventPublisher events) {
+        this.events = events;
         this.records = records;
         this.locks = locks;
     }
@@ -38,7 +41,9 @@ public class MemoryErasure {
     @Transactional(propagation = Propagation.MANDATORY)
     public int deleteAllForUser(TenantId tenant, String userId) {
         locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
-        return records.deleteAllForUser(tenant.value(), userId);
+        int deleted = records.deleteAllForUser(tenant.value(), userId);
+        events.publishEvent(new UserMemoryErased(tenant, userId));
+        return deleted;
     }
 
     /**

@@ -27,6 +27,10 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.UserMemoryErased;
+import dev.memoir.session.SessionClosed;
+import dev.memoir.session.TurnView;
+import dev.memoir.session.TurnsRecorded;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
@@ -156,23 +160,63 @@ class Webhooks {
             case UPDATED -> WebhookEvent.MEMORY_UPDATED;
             case DELETED -> WebhookEvent.MEMORY_DELETED;
         };
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", event.userId());
+        data.put("memoryId", event.memoryId());
+        data.put("kind", event.kind());
+        if (event.reason() != null) {
+            data.put("reason", event.reason());
+        }
+        fanOut(event.tenant(), type, event.userId(), data, event.text());
+    }
+
+    /** {@code turns.recorded}: once per request that stores turns (a chat's message or reply, an import). */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onTurnsRecorded(TurnsRecorded recorded) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", recorded.userId());
+        data.put("sessionId", recorded.sessionId());
+        data.put("turnIds", recorded.turns().stream().map(TurnView::id).toList());
+        fanOut(recorded.tenant(), WebhookEvent.TURNS_RECORDED, recorded.userId(), data, null);
+    }
+
+    /** {@code session.closed}: when a close is asked (by the client, the idle close or an import). */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onSessionClosed(SessionClosed closed) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", closed.userId());
+        data.put("sessionId", closed.sessionId());
+        fanOut(closed.tenant(), WebhookEvent.SESSION_CLOSED, closed.userId(), data, null);
+    }
+
+    /**
+     * {@code user.erased}, and nothing about the user after it: the erasure deletes every delivery that names the
+     * user, sent or not (a queued one's job then finds no row and sends nothing), in the erasing transaction.
+     */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onUserErased(UserMemoryErased erased) {
+        jdbc.sql("delete from webhook_deliveries where tenant_id = ? and user_id = ?")
+                .params(erased.tenant().value(), erased.userId()).update();
+        fanOut(erased.tenant(), WebhookEvent.USER_ERASED, erased.userId(), Map.of("userId", erased.userId()), null);
+    }
+
+    /** Queues a delivery of the event to every endpoint of the tenant that asked for it. */
+    private void fanOut(TenantId tenant, WebhookEvent type, String userId, Map<String, Object> data, String text) {
         List<Map<String, Object>> endpoints = jdbc.sql("""
                 select id, include_text from webhook_endpoints where tenant_id = ? and ? = any(events)""")
-                .params(event.tenant().value(), type.wireName())
+                .params(tenant.value(), type.wireName())
                 .query((rs, n) -> Map.<String, Object>of("id", rs.getObject("id", UUID.class),
                         "includeText", rs.getBoolean("include_text"))).list();
         for (Map<String, Object> endpoint : endpoints) {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("userId", event.userId());
-            data.put("memoryId", event.memoryId());
-            data.put("kind", event.kind());
-            if (event.reason() != null) {
-                data.put("reason", event.reason());
+            Map<String, Object> sent = data;
+            if (text != null && Boolean.TRUE.equals(endpoint.get("includeText"))) {
+                sent = new LinkedHashMap<>(data);
+                sent.put("text", text);
             }
-            if (Boolean.TRUE.equals(endpoint.get("includeText")) && event.text() != null) {
-                data.put("text", event.text());
-            }
-            queue(event.tenant(), (UUID) endpoint.get("id"), type, event.userId(), data);
+            queue(tenant, (UUID) endpoint.get("id"), type, userId, sent);
         }
     }
 

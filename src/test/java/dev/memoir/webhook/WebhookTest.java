@@ -224,6 +224,39 @@ class WebhookTest extends IntegrationTest {
     }
 
     @Test
+    void turnsAndClosesAreEventsAndAnErasedUserIsNamedByNothingAfterUserErased() throws Exception {
+        receiver = new Receiver();
+        String key = api.newTenant();
+        String endpoint = register(key, receiver.url(), List.of("turns.recorded", "session.closed", "user.erased",
+                "memory.created"), false);
+        String session = api.newSession(key, "vera", null);
+        api.importTurns(key, session, "I sing in a choir.", "How nice.");
+        api.close(key, session);
+        eventually().until(() -> receiver.ofType("session.closed"), list -> list.size() == 1);
+        JsonNode turns = receiver.ofType("turns.recorded").getFirst().json().path("data");
+        assertThat(turns.path("sessionId").asString()).isEqualTo(session);
+        assertThat(turns.path("turnIds")).hasSize(2);
+        assertThat(receiver.ofType("session.closed").getFirst().json().path("data").path("userId").asString())
+                .isEqualTo("vera");
+
+        // The receiver fails from now on: a delivery about vera is being retried when she is erased.
+        receiver.statuses = List.of(500);
+        receiver.requests.set(0);
+        api.addFact(key, "vera", "Vera sings alto.");
+        eventually().until(() -> receiver.ofType("memory.created"), list -> !list.isEmpty());
+        assertThat(api.send("DELETE", "/memory?userId=vera", key, null).status()).isEqualTo(200);
+        receiver.statuses = List.of(204);
+        receiver.requests.set(0);
+        eventually().until(() -> receiver.ofType("user.erased"), list -> list.size() == 1);
+        int attemptsAfterErasure = receiver.ofType("memory.created").size();
+        Thread.sleep(3000);
+        assertThat(receiver.ofType("memory.created")).as("no retry of a delivery naming the erased user")
+                .hasSize(attemptsAfterErasure);
+        assertThat(items(api.get(key, "/webhooks/" + endpoint + "/deliveries")))
+                .extracting(d -> d.path("event").asString()).containsExactly("user.erased");
+    }
+
+    @Test
     void aTestDeliveryIsSentOnRequest() throws IOException {
         receiver = new Receiver();
         String key = api.newTenant();
