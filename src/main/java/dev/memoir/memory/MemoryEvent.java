@@ -10,12 +10,20 @@ import dev.memoir.tenant.TenantId;
  * the change (null when deleted); listeners pass it on only where it was asked for.
  *
  * @param reason why: for an update the revision's reason ({@code edit}, {@code merge}, {@code recursive-summary},
- *               ...), for a deletion who deleted it ({@code client}); null for a creation
+ *               ...), for a deletion who or what deleted it ({@code client}, {@code expiry}, {@code retention});
+ *               null for a creation or a supersession
  */
 public record MemoryEvent(Type type, TenantId tenant, String userId, UUID memoryId, MemoryKind kind, String reason,
-        String text) {
+        String text, UUID supersededBy) {
+
+    public MemoryEvent(Type type, TenantId tenant, String userId, UUID memoryId, MemoryKind kind, String reason,
+            String text) {
+        this(type, tenant, userId, memoryId, kind, reason, text, null);
+    }
 
     public enum Type {
-        CREATED, UPDATED, DELETED
+        CREATED, UPDATED, DELETED,
+        /** No longer read: a newer memory ({@code supersededBy}) supersedes it. */
+        SUPERSEDED
     }
 }

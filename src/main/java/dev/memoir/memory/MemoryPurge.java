@@ -7,10 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.tenant.TenantId;
 
 /**
  * Deletes memories for good, a batch at a time: their passages go by foreign key, their revisions by trigger, and
@@ -21,9 +24,11 @@ import org.springframework.transaction.annotation.Transactional;
 public class MemoryPurge {
 
     private final NamedParameterJdbcTemplate jdbc;
+    private final ApplicationEventPublisher events;
 
-    MemoryPurge(NamedParameterJdbcTemplate jdbc) {
+    MemoryPurge(NamedParameterJdbcTemplate jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
+        this.events = events;
     }
 
     /**
@@ -32,7 +37,7 @@ public class MemoryPurge {
      */
     @Transactional
     public Map<MemoryKind, Integer> expired(int batch) {
-        return counted(jdbc.queryForList("""
+        return counted(deleted("expiry", """
                 with doomed as (
                     select id, tenant_id, user_id from memory_records
                     where expires_at is not null and expires_at <= now()
@@ -40,7 +45,7 @@ public class MemoryPurge {
                 delete from memory_records m using doomed d
                 where m.id = d.id and m.tenant_id = d.tenant_id and m.user_id = d.user_id
                   and m.expires_at <= now()
-                returning m.kind""", new MapSqlParameterSource("batch", batch), String.class));
+                returning m.id, m.tenant_id, m.user_id, m.kind""", new MapSqlParameterSource("batch", batch)));
     }
 
     /**
@@ -60,7 +65,7 @@ public class MemoryPurge {
                 .addValue("overrideTenants", overrides.stream().map(RetentionRule::tenantId).toArray(UUID[]::new))
                 .addValue("overrideKinds", kinds(overrides))
                 .addValue("overrideSeconds", seconds(overrides));
-        return counted(jdbc.queryForList("""
+        return counted(deleted("retention", """
                 with defaults as (
                     select * from unnest(cast(:defaultKinds as text[]), cast(:defaultSeconds as bigint[]))
                         as d(kind, seconds)
@@ -78,7 +83,19 @@ public class MemoryPurge {
                     limit :batch)
                 delete from memory_records m using doomed x
                 where m.id = x.id and m.tenant_id = x.tenant_id and m.user_id = x.user_id
-                returning m.kind""", params, String.class));
+                returning m.id, m.tenant_id, m.user_id, m.kind""", params));
+    }
+
+    /**
+     * Runs a delete that returns the rows it deleted, and tells the listeners of {@link MemoryEvent} about each, in
+     * the deleting transaction; answers the deleted memories' kinds.
+     */
+    private List<String> deleted(String reason, String sql, MapSqlParameterSource params) {
+        List<MemoryEvent> deleted = jdbc.query(sql, params, (rs, n) -> new MemoryEvent(MemoryEvent.Type.DELETED,
+                new TenantId(rs.getObject("tenant_id", UUID.class)), rs.getString("user_id"),
+                rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")), reason, null));
+        deleted.forEach(events::publishEvent);
+        return deleted.stream().map(event -> event.kind().wireName()).toList();
     }
 
     private static String[] kinds(Collection<RetentionRule> rules) {

@@ -6,9 +6,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
+
+import dev.memoir.tenant.TenantId;
 
 /**
  * Which memory superseded which, written in SQL so that a memory's validity ends when its successor was said, as
@@ -23,9 +26,11 @@ class Supersessions {
     }
 
     private final NamedParameterJdbcTemplate jdbc;
+    private final ApplicationEventPublisher events;
 
-    Supersessions(NamedParameterJdbcTemplate jdbc) {
+    Supersessions(NamedParameterJdbcTemplate jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
+        this.events = events;
     }
 
     /**
@@ -54,7 +59,7 @@ class Supersessions {
         if (ids.isEmpty()) {
             return 0;
         }
-        return jdbc.update("""
+        List<MemoryEvent> superseded = jdbc.query("""
                 update memory_records m
                 set superseded_by = :by,
                     valid_to = greatest(m.occurred_from, (select s.occurred_from from memory_records s
@@ -62,7 +67,13 @@ class Supersessions {
                                                             and s.id = :by)),
                     dedup_key = case when m.kind = 'fact' then null else m.dedup_key end
                 where m.tenant_id = :tenantId and m.user_id = :userId and m.id in (:ids) and m.id <> :by
-                  and m.superseded_by is null""", params(tenantId, userId, by).addValue("ids", ids));
+                  and m.superseded_by is null
+                returning m.id, m.kind""", params(tenantId, userId, by).addValue("ids", ids),
+                (rs, n) -> new MemoryEvent(MemoryEvent.Type.SUPERSEDED, new TenantId(tenantId), userId,
+                        rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")), null, null,
+                        by));
+        superseded.forEach(events::publishEvent);
+        return superseded.size();
     }
 
     /**

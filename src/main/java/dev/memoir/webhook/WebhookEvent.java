@@ -10,6 +10,7 @@ import dev.memoir.web.WireNames;
 /** The events an endpoint can ask for, by their wire names; {@code webhook.test} is sent on request only. */
 enum WebhookEvent {
     MEMORY_CREATED("memory.created"), MEMORY_UPDATED("memory.updated"), MEMORY_DELETED("memory.deleted"),
+    MEMORY_SUPERSEDED("memory.superseded"),
     TURNS_RECORDED("turns.recorded"), SESSION_CLOSED("session.closed"), USER_ERASED("user.erased"),
     WEBHOOK_TEST("webhook.test");
 

@@ -159,6 +159,7 @@ class Webhooks {
             case CREATED -> WebhookEvent.MEMORY_CREATED;
             case UPDATED -> WebhookEvent.MEMORY_UPDATED;
             case DELETED -> WebhookEvent.MEMORY_DELETED;
+            case SUPERSEDED -> WebhookEvent.MEMORY_SUPERSEDED;
         };
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("userId", event.userId());
@@ -166,6 +167,9 @@ class Webhooks {
         data.put("kind", event.kind());
         if (event.reason() != null) {
             data.put("reason", event.reason());
+        }
+        if (event.supersededBy() != null) {
+            data.put("supersededBy", event.supersededBy());
         }
         fanOut(event.tenant(), type, event.userId(), data, event.text());
     }

@@ -19,9 +19,11 @@ import javax.crypto.spec.SecretKeySpec;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 import com.sun.net.httpserver.HttpServer;
 
+import dev.memoir.memory.MemoryPurge;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
@@ -254,6 +256,31 @@ class WebhookTest extends IntegrationTest {
                 .hasSize(attemptsAfterErasure);
         assertThat(items(api.get(key, "/webhooks/" + endpoint + "/deliveries")))
                 .extracting(d -> d.path("event").asString()).containsExactly("user.erased");
+    }
+
+    @Autowired
+    MemoryPurge purge;
+
+    @Test
+    void supersessionAndTheExpiryPurgeAreEventsToo() throws Exception {
+        receiver = new Receiver();
+        String key = api.newTenant();
+        register(key, receiver.url(), List.of("memory.superseded", "memory.deleted"), false);
+        String paris = api.addFact(key, "uma", "Uma lives in Paris.", "supersedes", List.of());
+        String berlin = api.addFact(key, "uma", "Uma moved to Berlin.", "supersedes", List.of(paris));
+        eventually().until(() -> receiver.ofType("memory.superseded"), list -> list.size() == 1);
+        JsonNode superseded = receiver.ofType("memory.superseded").getFirst().json().path("data");
+        assertThat(superseded.path("memoryId").asString()).isEqualTo(paris);
+        assertThat(superseded.path("supersededBy").asString()).isEqualTo(berlin);
+
+        api.addFact(key, "uma", "Uma is in Rome today.", "supersedes", List.of(),
+                "expiresAt", Instant.now().plusSeconds(1));
+        Thread.sleep(1500);
+        purge.expired(1000);
+        eventually().until(() -> receiver.ofType("memory.deleted"), list -> list.size() == 1);
+        assertThat(receiver.ofType("memory.deleted").getFirst().json().path("data").path("reason").asString())
+                .isEqualTo("expiry");
+        assertThat(receiver.received).allSatisfy(r -> assertThat(r.verified()).isTrue());
     }
 
     @Test
