@@ -20,6 +20,7 @@ import java.util.Set;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 
@@ -73,9 +74,11 @@ class ExportImporter {
     private final JsonMapper json;
     private final ClockSkew clockSkew;
     private final ObservationRegistry observations;
+    private final ApplicationEventPublisher events;
 
     ExportImporter(SessionService sessions, ConversationImports imports, JsonMapper json, ClockSkew clockSkew,
-            ObservationRegistry observations) {
+            ObservationRegistry observations, ApplicationEventPublisher events) {
+        this.events = events;
         this.sessions = sessions;
         this.imports = imports;
         this.json = json;
@@ -125,7 +128,9 @@ class ExportImporter {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return ExportReport.of(source, reports);
+        ExportReport report = ExportReport.of(source, reports);
+        events.publishEvent(new ImportFinished(tenant, userId, source.wireName(), report.imported()));
+        return report;
     }
 
     private ConversationReport store(TenantId tenant, String userId, ExportSource source,

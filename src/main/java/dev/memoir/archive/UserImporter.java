@@ -25,6 +25,7 @@ import java.util.stream.Collectors;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -88,9 +89,12 @@ class UserImporter {
     private final JsonMapper json;
     private final TransactionTemplate transaction;
     private final ObservationRegistry observations;
+    private final ApplicationEventPublisher events;
 
     UserImporter(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, JsonMapper json,
-            PlatformTransactionManager transactions, ObservationRegistry observations) {
+            PlatformTransactionManager transactions, ObservationRegistry observations,
+            ApplicationEventPublisher events) {
+        this.events = events;
         this.observations = observations;
         this.sessions = sessions;
         this.memories = memories;
@@ -181,6 +185,7 @@ class UserImporter {
                             + " records, the archive holds " + counts.get(type));
                 }
             }
+            events.publishEvent(new ImportFinished(tenant, userId, "user-archive", counts.get("session")));
             return new Imported(userId, counts, reembedded);
         }
 

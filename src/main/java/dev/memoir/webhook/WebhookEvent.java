@@ -12,6 +12,7 @@ enum WebhookEvent {
     MEMORY_CREATED("memory.created"), MEMORY_UPDATED("memory.updated"), MEMORY_DELETED("memory.deleted"),
     MEMORY_SUPERSEDED("memory.superseded"),
     TURNS_RECORDED("turns.recorded"), SESSION_CLOSED("session.closed"), USER_ERASED("user.erased"),
+    IMPORT_FINISHED("import.finished"),
     WEBHOOK_TEST("webhook.test");
 
     private final String wireName;

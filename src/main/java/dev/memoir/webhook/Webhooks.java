@@ -24,6 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
+import dev.memoir.archive.ImportFinished;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryKind;
@@ -205,6 +206,20 @@ class Webhooks {
         jdbc.sql("delete from webhook_deliveries where tenant_id = ? and user_id = ?")
                 .params(erased.tenant().value(), erased.userId()).update();
         fanOut(erased.tenant(), WebhookEvent.USER_ERASED, erased.userId(), Map.of("userId", erased.userId()), null);
+    }
+
+    /**
+     * {@code import.finished}: in the transaction of a user archive's import; after the last conversation of an
+     * export's (each conversation had its own), in a transaction of its own.
+     */
+    @EventListener
+    @Transactional
+    void onImportFinished(ImportFinished finished) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", finished.userId());
+        data.put("what", finished.what());
+        data.put("sessions", finished.sessions());
+        fanOut(finished.tenant(), WebhookEvent.IMPORT_FINISHED, finished.userId(), data, null);
     }
 
     /** Queues a delivery of the event to every endpoint of the tenant that asked for it. */

@@ -284,6 +284,27 @@ class WebhookTest extends IntegrationTest {
     }
 
     @Test
+    void anImportOfAnExportIsAnEventWhenItFinishes() throws IOException {
+        receiver = new Receiver();
+        String key = api.newTenant();
+        register(key, receiver.url(), List.of("import.finished"), false);
+        String export = Json.write(List.of(Json.fields("uuid", "k-1", "name", "Garden", "created_at",
+                "2024-03-02T09:00:00Z", "chat_messages", List.of(
+                        Json.fields("uuid", "m1", "sender", "human", "created_at", "2024-03-02T09:00:01Z",
+                                "text", "When do I plant tulips?"),
+                        Json.fields("uuid", "m2", "sender", "assistant", "created_at", "2024-03-02T09:00:02Z",
+                                "text", "In autumn.")))));
+        Api.Response report = api.postBytes("/users/tulip/import/claude", key,
+                export.getBytes(StandardCharsets.UTF_8), "application/json");
+        assertThat(report.status()).as(report.raw()).isEqualTo(200);
+        eventually().until(() -> receiver.ofType("import.finished"), list -> list.size() == 1);
+        JsonNode data = receiver.ofType("import.finished").getFirst().json().path("data");
+        assertThat(data.path("userId").asString()).isEqualTo("tulip");
+        assertThat(data.path("what").asString()).isEqualTo("claude");
+        assertThat(data.path("sessions").asInt()).isEqualTo(1);
+    }
+
+    @Test
     void aTestDeliveryIsSentOnRequest() throws IOException {
         receiver = new Receiver();
         String key = api.newTenant();
