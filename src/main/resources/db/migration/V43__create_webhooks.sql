@@ -12,6 +12,9 @@ create table webhook_endpoints (
     primary key (id, tenant_id)
 );
 
+-- Every memory change looks up the endpoints of its tenant.
+create index webhook_endpoints_tenant on webhook_endpoints (tenant_id);
+
 create table webhook_deliveries (
     id           uuid        not null,
     tenant_id    uuid        not null,
