@@ -5,6 +5,7 @@ import java.io.InputStream;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
@@ -52,8 +53,8 @@ class ExportImportController {
             description = "ChatGPT keeps every edit and regenerated answer as a branch; the branch imported is the "
                     + "one the conversation ended on (the path to its current_node). " + DESCRIPTION,
             requestBody = @RequestBody(content = {
-                    @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "string",
-                            format = "binary", description = "conversations.json")),
+                    @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, array = @ArraySchema(schema =
+                            @Schema(implementation = ExportSchemas.ChatGptConversation.class))),
                     @Content(mediaType = ZIP, schema = @Schema(type = "string", format = "binary"))}),
             responses = {@ApiResponse(responseCode = "200", description = "The report, conversation by conversation"),
                     @ApiResponse(responseCode = "400", description = "An export that cannot be read as a whole "
@@ -77,8 +78,8 @@ class ExportImportController {
                     + "are the turn, tool_use, tool_result and thinking blocks, attachments and files are parts that "
                     + "are not text. " + DESCRIPTION,
             requestBody = @RequestBody(content = {
-                    @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "string",
-                            format = "binary", description = "conversations.json")),
+                    @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, array = @ArraySchema(schema =
+                            @Schema(implementation = ExportSchemas.ClaudeConversation.class))),
                     @Content(mediaType = ZIP, schema = @Schema(type = "string", format = "binary"))}),
             responses = {@ApiResponse(responseCode = "200", description = "The report, conversation by conversation"),
                     @ApiResponse(responseCode = "400", description = "An export that cannot be read as a whole "
