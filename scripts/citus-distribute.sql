@@ -16,12 +16,18 @@
 --
 -- Triggers: V38's and V39's fill rows written by instances from before V36/V39 during a rolling upgrade; a distributed
 -- database is never written by those, so they are dropped here. memory_records' four row triggers (time span from
--- the memory's turns, owner kept, what a deleted memory superseded reinstated) stay: Citus runs them on the shard with
--- citus.enable_unsafe_triggers, which scripts/citus.sh sets on every node's database (CitusTest shows each of them).
+-- the memory's turns, owner kept, what a deleted memory superseded reinstated) stay: Citus creates triggers on
+-- distributed tables only with citus.enable_unsafe_triggers, set below for the database, and runs them on the shard,
+-- where they may read co-located shards of the same node only; each of them reads its own tenant's rows (V43), and
+-- CitusTest shows each of them at work.
 
 \set ON_ERROR_STOP on
 set client_min_messages = warning;
 set citus.enable_unsafe_triggers = on;
+-- One connection per node: foreign keys to reference tables are made in the same transaction as the shards.
+set citus.multi_shard_modify_mode = 'sequential';
+-- For this step and for later migrations that create a trigger on a distributed table.
+do $$ begin execute format('alter database %I set citus.enable_unsafe_triggers = on', current_database()); end $$;
 
 drop trigger if exists turns_fill_tenant on turns;
 drop trigger if exists memo_progress_fill_tenant on memo_progress;
@@ -37,56 +43,57 @@ declare
     service constant text[] := array['flyway_schema_history', 'scheduled_tasks', 'failed_jobs', 'job_runs'];
     schema_name constant text := current_schema();
     pending text[];
-    ready text[];
     t text;
-    progressed boolean;
+    fk record;
+    fks text[][] := '{}';
+    i int;
 begin
-    -- Reference tables first: every distributed table references tenants.
-    foreach t in array directory loop
-        if to_regclass(format('%I.%I', schema_name, t)) is not null and not exists (
-                select 1 from pg_dist_partition where logicalrelid = format('%I.%I', schema_name, t)::regclass) then
+    -- The tables this run makes reference or distributed tables: those Citus does not know yet.
+    select coalesce(array_agg(c.relname::text order by c.relname), '{}') into pending
+    from pg_class c
+    where c.relnamespace = schema_name::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
+      and c.relname <> all (service)
+      and not exists (select 1 from pg_dist_partition d where d.logicalrelid = c.oid);
+    if cardinality(pending) = 0 then
+        return;
+    end if;
+
+    -- Their foreign keys are set aside and made again, unchanged, once every table is in place: Citus refuses a
+    -- distributed table referencing a plain one, and, given a reference table that plain tables reference, it first
+    -- converts them, which fails for a partitioned table with check constraints (memory_records) in Citus 13.2.
+    for fk in select f.conrelid::regclass::text as tbl, f.conname, pg_get_constraintdef(f.oid) as def
+              from pg_constraint f join pg_class c on c.oid = f.conrelid
+              where f.contype = 'f' and f.conparentid = 0 and c.relnamespace = schema_name::regnamespace
+                and (c.relname = any (pending) or f.confrelid in (
+                    select p.oid from pg_class p where p.relnamespace = schema_name::regnamespace
+                      and p.relname = any (pending)))
+              order by 1, 2 loop
+        fks := fks || array[[fk.tbl, fk.conname, fk.def]];
+        execute format('alter table %s drop constraint %I', fk.tbl, fk.conname);
+    end loop;
+
+    -- Directory tables: a copy on every node.
+    foreach t in array pending loop
+        if t = any (directory) then
             raise notice 'reference table %', t;
             perform create_reference_table(format('%I.%I', schema_name, t));
         end if;
     end loop;
-
-    select coalesce(array_agg(c.relname::text order by c.relname), '{}') into pending
-    from pg_class c
-    where c.relnamespace = schema_name::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
-      and c.relname <> all (directory) and c.relname <> all (service)
-      and not exists (select 1 from pg_dist_partition d where d.logicalrelid = c.oid);
-
-    -- Distribute a table once every tenant's table it references is distributed (a foreign key from a distributed
-    -- table may only reach a co-located distributed table or a reference table). sessions anchors the co-location.
-    loop
-        exit when cardinality(pending) = 0;
-        progressed := false;
-        select coalesce(array_agg(p order by p = 'sessions' desc, p), '{}') into ready
-        from unnest(pending) p
-        where not exists (
-            select 1 from pg_constraint f
-            where f.contype = 'f' and f.conrelid = format('%I.%I', schema_name, p)::regclass
-              and f.confrelid <> f.conrelid
-              and not exists (select 1 from pg_dist_partition d where d.logicalrelid = f.confrelid));
-        foreach t in array ready loop
-            if t <> 'sessions' and not exists (
-                    select 1 from pg_dist_partition where logicalrelid = format('%I.sessions', schema_name)::regclass) then
-                continue;
-            end if;
+    -- Tenant tables, by tenant_id, co-located with sessions.
+    if 'sessions' = any (pending) then
+        raise notice 'distributed table sessions';
+        perform create_distributed_table(format('%I.sessions', schema_name), 'tenant_id');
+    end if;
+    foreach t in array pending loop
+        if t <> all (directory) and t <> 'sessions' then
             raise notice 'distributed table %', t;
-            if t = 'sessions' then
-                perform create_distributed_table(format('%I.%I', schema_name, t), 'tenant_id');
-            else
-                perform create_distributed_table(format('%I.%I', schema_name, t), 'tenant_id',
-                        colocate_with => format('%I.sessions', schema_name));
-            end if;
-            pending := array_remove(pending, t);
-            progressed := true;
-        end loop;
-        if not progressed then
-            raise exception 'cannot distribute %: each references a table that is neither distributed nor a reference table',
-                pending;
+            perform create_distributed_table(format('%I.%I', schema_name, t), 'tenant_id',
+                    colocate_with => format('%I.sessions', schema_name));
         end if;
+    end loop;
+
+    for i in 1 .. coalesce(array_length(fks, 1), 0) loop
+        execute format('alter table %s add constraint %I %s', fks[i][1], fks[i][2], fks[i][3]);
     end loop;
 end
 $$;

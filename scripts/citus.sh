@@ -7,7 +7,8 @@
 #                             create the database memoir_citus with citus and vector, and print its JDBC URL
 #   scripts/citus.sh stop     stops the three clusters
 #   scripts/citus.sh remove   stops them and deletes their data directories
-#   scripts/citus.sh url      prints the coordinator's JDBC URL
+#   scripts/citus.sh url      prints the coordinator's JDBC URL (user memoir, password memoir; the superuser postgres
+#                             connects without a password)
 #
 # Citus is not among Debian's packages. Its source is read from ../shared/vendor/citus-13.2.2.tar.gz beside the
 # repository (MEMOIR_CITUS_ARCHIVE overrides): Citus 13.2.2, the last release for PostgreSQL 15, AGPL-3.0, unmodified.
@@ -15,7 +16,8 @@
 # declare have_createdb_privilege (PostgreSQL 15.20 exports it; Citus 13.2.2 also defines it for 15). The build-
 # dependencies come from Debian. The build (about 6 minutes on 2 cores) is cached outside the repository, keyed by
 # the version, in $MEMOIR_CACHE_DIR (default ~/.cache/memoir), and installed from there into PostgreSQL's
-# directories (make install) whenever they lack it. The clusters' data lives in $MEMOIR_CACHE_DIR/citus-clusters.
+# directories (make install) whenever they lack it. The clusters' data lives in /var/lib/postgresql/memoir-citus-clusters
+# (MEMOIR_CITUS_DATA overrides; the postgres user must be able to reach it).
 #
 # Memoir talks to Citus only as a PostgreSQL server; the distribution step that makes Memoir's schema distributed is
 # scripts/citus-distribute.sql (docs/scaling.md).
@@ -30,7 +32,7 @@ REPO="$(cd "$(dirname "$0")/.." && pwd)"
 ARCHIVE="${MEMOIR_CITUS_ARCHIVE:-$REPO/../shared/vendor/citus-$VERSION.tar.gz}"
 CACHE_ROOT="${MEMOIR_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/memoir}"
 BUILD_DIR="$CACHE_ROOT/citus-$VERSION-pg$PG_MAJOR"
-CLUSTERS="$CACHE_ROOT/citus-clusters"
+CLUSTERS="${MEMOIR_CITUS_DATA:-/var/lib/postgresql/memoir-citus-clusters}"
 PORTS=("${MEMOIR_CITUS_PORT:-9700}" "$(( ${MEMOIR_CITUS_PORT:-9700} + 1 ))" "$(( ${MEMOIR_CITUS_PORT:-9700} + 2 ))")
 NAMES=(coordinator worker1 worker2)
 DB=memoir_citus
@@ -95,11 +97,11 @@ build() {
     libcurl4-openssl-dev libkrb5-dev
   if ! built; then
     [ -f "$ARCHIVE" ] || no_archive
-    local work
-    work="$(mktemp -d "$CACHE_ROOT/.citus-build.XXXXXX")"
-    tar -xzf "$ARCHIVE" -C "$work"
-    local src
-    src="$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n1)"
+    # Built where it stays: configure records the tree's absolute path, which make install uses later.
+    rm -rf "$BUILD_DIR"
+    mkdir -p "$BUILD_DIR"
+    tar -xzf "$ARCHIVE" -C "$BUILD_DIR" --strip-components=1
+    local src="$BUILD_DIR"
     # PostgreSQL 15.20 exports have_createdb_privilege (commands/dbcommands.h); Citus 13.2.2 defines it as a static
     # function for versions before 16. Remove Citus's definition only where the server headers declare it.
     if grep -q 'have_createdb_privilege' "$($PG_CONFIG --includedir-server)/commands/dbcommands.h"; then
@@ -116,12 +118,9 @@ open(path, 'w').write(new)
 PY
     fi
     say "building Citus $VERSION (about 6 minutes on 2 cores; cached in $BUILD_DIR)"
-    (cd "$src" && ./configure PG_CONFIG="$PG_CONFIG" >"$work/configure.log" 2>&1 \
-      || { tail -n 30 "$work/configure.log" >&2; exit 1; })
-    (cd "$src" && make -s -j"$(nproc)" >"$work/make.log" 2>&1 || { tail -n 40 "$work/make.log" >&2; exit 1; })
-    rm -rf "$BUILD_DIR"
-    mv "$src" "$BUILD_DIR"
-    rm -rf "$work"
+    (cd "$src" && ./configure PG_CONFIG="$PG_CONFIG" >"$src/configure.log" 2>&1 \
+      || { tail -n 30 "$src/configure.log" >&2; exit 1; })
+    (cd "$src" && make -s -j"$(nproc)" >"$src/make.log" 2>&1 || { tail -n 40 "$src/make.log" >&2; exit 1; })
     touch "$BUILD_DIR/.built"
   fi
   if ! installed; then
@@ -178,7 +177,10 @@ CONF
     if [ "$(psql_at "$port" postgres -c "select 1 from pg_database where datname = '$DB'")" != "1" ]; then
       psql_at "$port" postgres -c "create database $DB owner $DB_USER"
     fi
-    psql_at "$port" "$DB" -c "create extension if not exists citus" -c "create extension if not exists vector"
+    # Once the workers are registered, Citus refuses extension commands on them: each extension is created once.
+    if [ "$(psql_at "$port" "$DB" -c "select 1 from pg_extension where extname = 'citus'")" != "1" ]; then
+      psql_at "$port" "$DB" -c "create extension citus"
+    fi
   done
   local coord="${PORTS[0]}"
   psql_at "$coord" "$DB" -c "select citus_set_coordinator_host('127.0.0.1', $coord)" >/dev/null
@@ -188,6 +190,15 @@ CONF
       psql_at "$coord" "$DB" -c "select citus_add_node('127.0.0.1', ${PORTS[$i]})" >/dev/null
     fi
   done
+  # pgvector, created once on the coordinator, which creates it on the workers, and owned by Memoir's user: Memoir's
+  # V3 migration runs "create extension if not exists vector", for which Citus registers the extension on the workers
+  # again, and only the extension's owner may (docs/scaling.md). pgvector is not a trusted extension, so the user is a
+  # superuser for that one statement.
+  if [ "$(psql_at "$coord" "$DB" -c "select 1 from pg_extension where extname = 'vector'")" != "1" ]; then
+    say "creating pgvector, owned by $DB_USER"
+    psql_at "$coord" "$DB" -c "alter role $DB_USER superuser" -c "set role $DB_USER" -c "create extension vector" \
+      -c "reset role" -c "alter role $DB_USER nosuperuser"
+  fi
   say "ready: coordinator 127.0.0.1:${PORTS[0]}, workers ${PORTS[1]} and ${PORTS[2]}, database $DB"
   url
 }
@@ -203,7 +214,8 @@ stop() {
   done
 }
 
-url() { echo "jdbc:postgresql://127.0.0.1:${PORTS[0]}/$DB?user=$DB_USER&password=$DB_PASSWORD"; }
+# Memoir connects as $DB_USER (password $DB_PASSWORD); the distribution step runs as the superuser postgres (trust).
+url() { echo "jdbc:postgresql://127.0.0.1:${PORTS[0]}/$DB"; }
 
 case "${1:-start}" in
   build) build ;;

@@ -83,8 +83,24 @@ class CitusTest {
             fail("MEMOIR_TEST_CITUS_URL is not set. ./scripts/test.sh starts a Citus cluster (scripts/citus.sh) and "
                     + "sets it; to leave the Citus tests out, set MEMOIR_TEST_WITHOUT_CITUS=1.");
         }
-        // A fresh schema on every run: Memoir's objects of an earlier run are dropped on every node.
-        admin("drop owned by " + env("MEMOIR_TEST_CITUS_USER", "memoir") + " cascade");
+        // A fresh schema on every run: Memoir's tables and functions of an earlier run are dropped on every node
+        // (not the vector extension, which Memoir's user owns: scripts/citus.sh).
+        admin("""
+                do $$
+                declare r record;
+                begin
+                    for r in select c.oid::regclass as t from pg_class c
+                             where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p')
+                               and not c.relispartition and pg_get_userbyid(c.relowner) = '%1$s' loop
+                        execute format('drop table if exists %%s cascade', r.t);
+                    end loop;
+                    for r in select p.oid::regprocedure as f from pg_proc p
+                             where p.pronamespace = 'public'::regnamespace and pg_get_userbyid(p.proowner) = '%1$s'
+                               and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e') loop
+                        execute format('drop function if exists %%s cascade', r.f);
+                    end loop;
+                end
+                $$""".formatted(env("MEMOIR_TEST_CITUS_USER", "memoir")));
 
         // 1. Flyway migrates the coordinator's database, as for one PostgreSQL.
         start(Map.of()).close();
