@@ -48,12 +48,15 @@ declare
     fks text[][] := '{}';
     i int;
 begin
-    -- The tables this run makes reference or distributed tables: those Citus does not know yet.
+    -- The tables this run makes reference or distributed tables: those that are neither yet. A table a later
+    -- migration created with a foreign key to a reference table alone is a Citus local table (on the coordinator,
+    -- partmethod 'n', repmodel 's') until this step distributes it.
     select coalesce(array_agg(c.relname::text order by c.relname), '{}') into pending
     from pg_class c
     where c.relnamespace = schema_name::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
       and c.relname <> all (service)
-      and not exists (select 1 from pg_dist_partition d where d.logicalrelid = c.oid);
+      and not exists (select 1 from pg_dist_partition d
+                      where d.logicalrelid = c.oid and (d.partmethod = 'h' or d.repmodel = 't'));
     if cardinality(pending) = 0 then
         return;
     end if;
