@@ -34,6 +34,14 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
         return api.newSession(key, "erin", settings);
     }
 
+    /** A sufficient verdict naming the parade memory alone relevant, wherever the candidates list it. */
+    private static Answer relevantIsTheParade(ChatCall call) {
+        int parade = call.lastUserMessage().indexOf("purple elephant");
+        int bicycle = call.lastUserMessage().indexOf("red bicycle");
+        return Answer.json("{\"sufficient\": true, \"relevant\": [" + (parade < bicycle ? 1 : 2)
+                + "], \"keywords\": []}");
+    }
+
     @Test
     void withThePapersReadingKeywordsFromReflectionExtendTheQueryForOneMoreSearch() {
         String session = userWithTwoMemories(PER_KIND_HISTORY_TOP1);
@@ -58,12 +66,8 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
         String session = userWithTwoMemories("{\"read\": [\"history\"], \"topK\": {\"history\": 2}, "
                 + "\"reflectionRounds\": 1, \"contextSelection\": \"per-kind\"}");
         String question = "When is the parade? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag), call -> {
-            int parade = call.lastUserMessage().indexOf("purple elephant");
-            int bicycle = call.lastUserMessage().indexOf("red bicycle");
-            return Answer.json("{\"sufficient\": true, \"relevant\": [" + (parade < bicycle ? 1 : 2)
-                    + "], \"keywords\": []}");
-        });
+        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+                SelfReflectionRetrievalTest::relevantIsTheParade);
 
         Api.Response reply = api.chat(key, session, question);
 
@@ -104,12 +108,8 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
     void aModelNamingOneMemoryRelevantNoLongerReducesTheReplysMemoryToIt() {
         String session = userWithTwoMemories(null);
         String question = "When is the parade? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag), call -> {
-            int parade = call.lastUserMessage().indexOf("purple elephant");
-            int bicycle = call.lastUserMessage().indexOf("red bicycle");
-            return Answer.json("{\"sufficient\": true, \"relevant\": [" + (parade < bicycle ? 1 : 2)
-                    + "], \"keywords\": []}");
-        });
+        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+                SelfReflectionRetrievalTest::relevantIsTheParade);
 
         Api.Response reply = api.chat(key, session, question);
 
@@ -164,12 +164,8 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
         api.close(key, past);
         String session = api.newSession(key, "erin", "{\"read\": [\"history\"], \"promptTokenBudget\": 100}");
         String question = "How do I get to work? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag), call -> {
-            int paradeAt = call.lastUserMessage().indexOf("purple elephant");
-            int bicycleAt = call.lastUserMessage().indexOf("red bicycle");
-            return Answer.json("{\"sufficient\": true, \"relevant\": [" + (paradeAt < bicycleAt ? 1 : 2)
-                    + "], \"keywords\": []}");
-        });
+        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+                SelfReflectionRetrievalTest::relevantIsTheParade);
 
         Api.Response reply = api.chat(key, session, question);
 

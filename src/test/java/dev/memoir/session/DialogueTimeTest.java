@@ -126,7 +126,7 @@ class DialogueTimeTest extends IntegrationTest {
     }
 
     @Test
-    void theReplyPromptStatesTodayAndDatesEachMemory() {
+    void theReplyPromptStatesTodayAndDatesEachMemoryBySession() {
         String key = api.newTenant();
         String past = api.newSession(key, "ida", null);
         importTurns(key, past, turn("user", "I planted tulips along the fence.", "2023-04-11T10:00:00Z"));
@@ -139,6 +139,6 @@ class DialogueTimeTest extends IntegrationTest {
         String system = fake.calls(c -> c.is(FakeOpenAiServer.Step.REPLY) && c.mentions(tag))
                 .getFirst().systemPrompt();
         assertThat(system).contains("today is " + LocalDate.now(ZoneOffset.UTC));
-        assertThat(system).contains("[history, 2023-04-11] User: I planted tulips along the fence.");
+        assertThat(system).contains("Session of 2023-04-11:\n1. User: I planted tulips along the fence.");
     }
 }
