@@ -180,8 +180,8 @@ class HybridSearchRepository {
                 .addValue("raritySample", properties.raritySample())
                 .addValue("limit", search.limit());
         int efSearch = Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor()));
-        String iterativeScan = jdbc.queryForObject(SETTINGS, new MapSqlParameterSource("efSearch",
-                String.valueOf(efSearch)), String.class);
+        String iterativeScan = jdbc.queryForList(SETTINGS, new MapSqlParameterSource("efSearch",
+                String.valueOf(efSearch)), String.class).stream().findFirst().orElse(null);
         jdbc.getJdbcTemplate().execute(onTheWorkers(efSearch, iterativeScan));
         return new Prepared(sql, params);
     }
