@@ -7,6 +7,8 @@
 #                             create the database memoir_citus with citus and vector, and print its JDBC URL
 #   scripts/citus.sh stop     stops the three clusters
 #   scripts/citus.sh remove   stops them and deletes their data directories
+#   scripts/citus.sh archive  prints where the source archive is looked for; exits 2 with where Citus comes from
+#                             when it is not there
 #   scripts/citus.sh url      prints the coordinator's JDBC URL (user memoir, password memoir; the superuser postgres
 #                             connects without a password)
 #
@@ -54,9 +56,9 @@ no_archive() {
 [citus] The Citus source archive is not at $ARCHIVE.
 [citus] Memoir's Citus tests build Citus $VERSION (the last release for PostgreSQL $PG_MAJOR) from that archive, which
 [citus] the project keeps in shared/vendor beside the repository. Elsewhere, get Citus from its own sources:
-[citus]   - packages for Debian, Ubuntu, RHEL: https://github.com/citusdata/citus#getting-started
-[citus]     (repository set up by https://install.citusdata.com/community/deb.sh), e.g. postgresql-15-citus-13.2
-[citus]   - Docker images: https://hub.docker.com/r/citusdata/citus (e.g. citusdata/citus:13.2-pg15)
+[citus]   - packages for Debian, Ubuntu and Red Hat from Citus Data's own repository:
+[citus]     https://github.com/citusdata/citus#getting-started (install.citusdata.com)
+[citus]   - Docker images: citusdata/citus on Docker Hub, https://hub.docker.com/r/citusdata/citus
 [citus]   - source: https://github.com/citusdata/citus/archive/refs/tags/v$VERSION.tar.gz
 [citus] then point MEMOIR_CITUS_ARCHIVE at a source archive, or MEMOIR_TEST_CITUS_URL at a coordinator that runs
 [citus] Citus with pgvector. ./scripts/test.sh leaves the Citus tests out only when asked: MEMOIR_TEST_WITHOUT_CITUS=1.
@@ -223,5 +225,6 @@ case "${1:-start}" in
   stop) stop ;;
   remove) stop; say "removing $CLUSTERS"; as_root rm -rf "$CLUSTERS" ;;
   url) url ;;
-  *) echo "usage: $0 [build|start|stop|remove|url]" >&2; exit 64 ;;
+  archive) [ -f "$ARCHIVE" ] || no_archive; echo "$ARCHIVE" ;;
+  *) echo "usage: $0 [build|start|stop|remove|url|archive]" >&2; exit 64 ;;
 esac

@@ -76,6 +76,11 @@ elif [ "${MEMOIR_TEST_WITHOUT_CITUS:-}" = "1" ]; then
   citus_note="Citus: LEFT OUT on request (MEMOIR_TEST_WITHOUT_CITUS=1): CitusTest did not run"
   export MEMOIR_TEST_WITHOUT_CITUS
 else
+  # Citus's source archive beside the repository (../shared/vendor); CI always has it.
+  if ! ./scripts/citus.sh archive >/dev/null; then
+    echo "To run the other tests without Citus: MEMOIR_TEST_WITHOUT_CITUS=1 ./scripts/test.sh" >&2
+    exit 1
+  fi
   if ! citus_url="$(./scripts/citus.sh start)"; then
     echo "Citus could not be started (above). To run the other tests without it: MEMOIR_TEST_WITHOUT_CITUS=1 ./scripts/test.sh" >&2
     exit 1
