@@ -334,7 +334,6 @@ class CitusTest {
                 .containsExactly(berlin.text("id"));
         assertThat(ids(api.get(tenant.key(), "/memory?userId=ana&query=Ana%20lives&asOf=2024-04-01T00:00:00Z")))
                 .containsExactly(paris);
-        // The memory's time span comes from the trigger on the shard (memory_records_time_span).
         assertThat(api.get(tenant.key(), "/memory/" + paris).text("validTo")).isEqualTo("2024-06-10T18:00:00Z");
 
         // Deleting what superseded Paris reinstates it: memory_records_reinstate_superseded, run on the shard.
@@ -446,6 +445,22 @@ class CitusTest {
                 and id = ?""", tenant.id().value(), UUID.randomUUID()));
         singleShard(explain("select * from memory_records where tenant_id = ? and user_id = 'pia'",
                 tenant.id().value()));
+
+        // The time-span trigger, on the shard, reads the memory's turns (within its tenant, V43): a memory written
+        // without a time gets its turn's.
+        Map<String, Object> turn = jdbc.sql("select id, occurred_at from turns where tenant_id = ? limit 1")
+                .param(tenant.id().value()).query().singleRow();
+        UUID probe = UUID.randomUUID();
+        jdbc.sql("""
+                insert into memory_records (id, tenant_id, user_id, kind, text, embedding, embedding_model,
+                                            created_at, updated_at, turn_ids)
+                select ?, m.tenant_id, m.user_id, m.kind, 'span probe', m.embedding, m.embedding_model,
+                       now(), now(), array[cast(? as uuid)]
+                from memory_records m where m.tenant_id = ? and m.user_id = 'pia' limit 1""")
+                .params(probe, turn.get("id"), tenant.id().value()).update();
+        assertThat(jdbc.sql("select occurred_from from memory_records where tenant_id = ? and id = ?")
+                .params(tenant.id().value(), probe).query(java.sql.Timestamp.class).single())
+                .isEqualTo(turn.get("occurred_at"));
     }
 
     @Test
