@@ -41,7 +41,7 @@ final class BudgetedMemoryLayout {
     private static final double NEIGHBOUR_SHARE = 0.25;
     private static final String NO_SESSION = "Told directly";
     private static final String NEIGHBOUR_INDENT = "   ";
-    /** What a numbered line costs beyond its text: "123. " (a number below 1000 is one token) and its line break. */
+    /** What a numbered line costs beyond its text, at most: "123. " and its line break. */
     private static final int NUMBER_TOKENS = 3;
     /** Below this share of its words found in the turns it rests on, a note says more than they do. */
     private static final double REPEAT_SHARE = 0.8;
@@ -57,7 +57,8 @@ final class BudgetedMemoryLayout {
     private final List<String> evidences = new ArrayList<>();
     private final List<ScoredMemory> pinned = new ArrayList<>();
     private final List<Line> records = new ArrayList<>();
-    private final Set<Object> openGroups = new HashSet<>();
+    /** Each open group's header as charged so far: it widens to a range of dates when a later day joins it. */
+    private final Map<Object, String> headers = new HashMap<>();
     private final Map<UUID, String> shownTurns = new HashMap<>();
 
     private BudgetedMemoryLayout(TokenCounter tokens, int passageTokens) {
@@ -87,13 +88,16 @@ final class BudgetedMemoryLayout {
     }
 
     private MemoryPromptBuilder.MemoryPrompt lay(Retrieval recalled, int tokenBudget) {
-        remaining = tokenBudget - tokens.count(MemoryPromptBuilder.SECTION_HEADERS);
+        // A section's header is paid for when its first entry is: the [Memory] one at once, the others if used.
+        remaining = tokenBudget - tokens.count(MemoryPromptBuilder.RECORDS + ":\n");
         List<ScoredMemory> ranked = new ArrayList<>();
         for (ScoredMemory memory : recalled.memories()) {
             switch (memory.kind()) {
-                case RECURSIVE_SUMMARY -> pin(memory, pieces.fit(memory.text(), remaining), profile);
+                case RECURSIVE_SUMMARY -> pin(memory, pieces.fit(memory.text(), remaining - headerOf(profile,
+                        MemoryPromptBuilder.PROFILE)), profile, MemoryPromptBuilder.PROFILE);
                 case MEMO -> pin(memory, pieces.memoEvidence(memory, recalled.dialogueOf(memory),
-                        evidences.size() + 1, Math.min(remaining, tokenBudget / 2)), evidences);
+                        evidences.size() + 1, Math.min(remaining - headerOf(evidences, MemoryPromptBuilder.EVIDENCES),
+                                tokenBudget / 2)), evidences, MemoryPromptBuilder.EVIDENCES);
                 default -> ranked.add(memory);
             }
         }
@@ -113,12 +117,17 @@ final class BudgetedMemoryLayout {
         return laidOut();
     }
 
-    private void pin(ScoredMemory memory, String entry, List<String> section) {
+    private void pin(ScoredMemory memory, String entry, List<String> section, String header) {
         if (entry != null) {
-            remaining -= tokens.count(entry) + 1;
+            remaining -= tokens.count(entry) + 1 + headerOf(section, header);
             pinned.add(memory);
             section.add(entry);
         }
+    }
+
+    /** What a section's header and the blank line before the next section cost, if the section is still empty. */
+    private int headerOf(List<String> section, String header) {
+        return section.isEmpty() ? tokens.count(header + ":\n\n\n") : 0;
     }
 
     /** Adds a memory where it fits; the last pass may shorten one to fill what is left. */
@@ -132,17 +141,21 @@ final class BudgetedMemoryLayout {
         }
         Object group = groupOf(memory);
         String text = entryText(memory);
-        int headerCost = openGroups.contains(group) ? 0 : headerCost(memory);
-        int cost = tokens.count(text) + NUMBER_TOKENS + headerCost;
+        String header = headerWith(group, memory.occurredFrom());
+        int headerCost = headerCost(group, header);
+        int cost = lineCost(text) + headerCost;
         if (cost > remaining) {
             int room = remaining - NUMBER_TOKENS - headerCost;
             if (!mayShorten || room < MemoryPromptBuilder.MIN_USEFUL_TOKENS) {
                 return;
             }
             text = tokens.truncate(text, room);
-            cost = tokens.count(text) + NUMBER_TOKENS + headerCost;
+            cost = lineCost(text) + headerCost;
+            if (cost > remaining) {
+                return;
+            }
         }
-        openGroups.add(group);
+        headers.put(group, header);
         remaining -= cost;
         records.add(new Line(memory, null, text, group, memory.occurredFrom(), turn == null ? -1 : turn.seq(),
                 cost));
@@ -152,15 +165,22 @@ final class BudgetedMemoryLayout {
         }
     }
 
+    /** A numbered line as the prompt will hold it (numbers below 1000 are one token, as this one is). */
+    private int lineCost(String text) {
+        return tokens.count((records.size() + 1) + ". " + text + "\n");
+    }
+
     private void addNeighbours(Line center, List<TurnView> around) {
         for (TurnView turn : around) {
             if (shownTurns.containsKey(turn.id()) || turn.seq() == center.seq()) {
                 continue;
             }
             String text = NEIGHBOUR_INDENT + excerpt(turn.asLine(), null);
-            int cost = tokens.count(text) + 1;
+            String header = headerWith(center.group(), turn.occurredAt());
+            int cost = tokens.count(text + "\n") + headerCost(center.group(), header);
             if (cost <= remaining) {
                 remaining -= cost;
+                headers.put(center.group(), header);
                 shownTurns.put(turn.id(), turn.asLine());
                 records.add(new Line(null, turn, text, center.group(), turn.occurredAt(), turn.seq(), cost));
             }
@@ -223,10 +243,22 @@ final class BudgetedMemoryLayout {
         return session == null ? NO_SESSION : session;
     }
 
-    /** What a memory's group header costs, at most (its dates may span a range once more memories join it). */
-    private int headerCost(ScoredMemory memory) {
-        return groupOf(memory) == NO_SESSION ? tokens.count(NO_SESSION + ":") + 1
-                : tokens.count("Session of 2023-05-08 to 2023-05-10:") + 2;
+    /** The group's header once a line dated {@code at} joins it. */
+    private String headerWith(Object group, Instant at) {
+        List<Instant> dated = new ArrayList<>();
+        records.stream().filter(line -> line.group().equals(group)).map(Line::at).filter(Objects::nonNull)
+                .forEach(dated::add);
+        if (at != null) {
+            dated.add(at);
+        }
+        return header(group, dated);
+    }
+
+    /** What joining the group costs its header: the whole line for a new group, else what widening it adds. */
+    private int headerCost(Object group, String header) {
+        String charged = headers.get(group);
+        int cost = tokens.count(header) + 1;
+        return charged == null ? cost : Math.max(0, cost - tokens.count(charged) - 1);
     }
 
     /** A memory's line without its number: its kind unless it is an utterance, and what it says. */
@@ -289,7 +321,7 @@ final class BudgetedMemoryLayout {
                     .sorted(Comparator.comparing(Line::at, Comparator.nullsFirst(Comparator.naturalOrder()))
                             .thenComparingInt(Line::seq))
                     .toList();
-            lines.add(header(group.getKey(), inOrder));
+            lines.add(header(group.getKey(), inOrder.stream().map(Line::at).toList()));
             for (Line line : inOrder) {
                 if (line.numbered()) {
                     numbered.add(line.memory());
@@ -315,11 +347,11 @@ final class BudgetedMemoryLayout {
     }
 
     /** "Session of 2023-05-08:", or "... to 2023-05-10:" when its memories span days (UTC). */
-    private static String header(Object group, List<Line> lines) {
+    private static String header(Object group, List<Instant> dated) {
         if (group == NO_SESSION) {
             return NO_SESSION + ":";
         }
-        List<LocalDate> days = lines.stream().map(Line::at).filter(Objects::nonNull)
+        List<LocalDate> days = dated.stream().filter(Objects::nonNull)
                 .map(at -> LocalDate.ofInstant(at, ZoneOffset.UTC)).sorted().toList();
         if (days.isEmpty()) {
             return "Session, date unknown:";

@@ -29,7 +29,7 @@ import org.springframework.validation.annotation.Validated;
 record MemoryProperties(@DefaultValue("multi-view") @NotNull MemoryStrategy strategy,
         Map<MemoryKind, @Min(0) @Max(20) Integer> topK,
         @DefaultValue("1") @Min(0) @Max(5) int reflectionRounds,
-        @DefaultValue("3000") @Min(100) @Max(100_000) int promptTokenBudget,
+        @DefaultValue("2000") @Min(100) @Max(100_000) int promptTokenBudget,
         @DefaultValue("budget") @NotNull ContextSelection contextSelection) {
 
     static final Map<MemoryKind, Integer> DEFAULT_TOP_K = Map.of(MemoryKind.HISTORY, 3, MemoryKind.CONDITIONAL, 3,

@@ -152,7 +152,7 @@ class BudgetedMemoryLayoutTest {
 
             int used = tokens.count(prompt.text());
             assertThat(used).as("memory tokens for a budget of %d", budget).isLessThanOrEqualTo(budget)
-                    .isGreaterThan(budget * 3 / 4);
+                    .isGreaterThan(budget * 9 / 10);
             assertThat(prompt.numbered()).as("shown in ranking order: the best first")
                     .containsExactlyInAnyOrderElementsOf(many.subList(0, prompt.numbered().size()));
         }
