@@ -3,6 +3,8 @@ package dev.memoir.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -83,6 +85,22 @@ class OpenAiCompatibleChatTest extends IntegrationTest {
 
         assertThat(content(second)).isEqualTo("You are welcome.");
         assertThat(turnsOf(key, "alice")).hasSize(6);
+    }
+
+    @Test
+    void anOpenAiClientsReplyReadsMemoryAsAChatDoesGroupedBySessionAndFilledToTheBudget() {
+        String key = api.newTenant();
+        api.sessionAfterClosedOne(key, "bea", null, "My sister lives in Oslo " + tag, "Lovely city.",
+                "I am learning the cello " + tag, "How fun!");
+
+        client(key).chat().completions().create(ChatCompletionCreateParams.builder()
+                .model("any").user("bea").addUserMessage("Where does my sister live? " + tag).build());
+
+        String system = fake.calls(c -> c.is(Step.REPLY) && c.mentions("Where does my sister live? " + tag))
+                .getFirst().systemPrompt();
+        assertThat(system).contains("[Memory]:\nSession of " + LocalDate.now(ZoneOffset.UTC) + ":\n")
+                .contains("User: My sister lives in Oslo " + tag).contains("Assistant: Lovely city.")
+                .contains("User: I am learning the cello " + tag).contains("Assistant: How fun!");
     }
 
     @Test
