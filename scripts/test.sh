@@ -9,6 +9,11 @@
 # RealModelServerTest runs Memoir against llama.cpp's llama-server: scripts/llama-server.sh builds it once from the
 # source npm's node-llama-cpp ships and caches it (~/.cache/memoir); its stand-in model is written by Python with
 # numpy and PyYAML (Debian's python3-numpy and python3-yaml, installed where missing).
+# CitusTest runs Memoir on Citus, a coordinator and two workers: scripts/citus.sh builds Citus once from
+# ../shared/vendor/citus-13.2.2.tar.gz beside the repository (about 6 minutes on 2 cores, cached in ~/.cache/memoir)
+# and starts three local clusters of PostgreSQL 15 (ports 9700-9702). Without that archive this script stops and says
+# where Citus's packages and images come from, unless MEMOIR_TEST_WITHOUT_CITUS=1 asks it to leave Citus out (printed
+# in the summary); MEMOIR_TEST_CITUS_URL may name a running coordinator instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh
@@ -63,10 +68,38 @@ pick_python
 # llama.cpp's llama-server for RealModelServerTest: built once (about 12 minutes on 2 cores), then reused.
 MEMOIR_TEST_LLAMA_HOME="$(./scripts/llama-server.sh)"
 export MEMOIR_TEST_LLAMA_HOME
+# Citus for CitusTest: a coordinator and two workers on this machine, unless left out on request.
+citus_note=""
+if [ -n "${MEMOIR_TEST_CITUS_URL:-}" ]; then
+  citus_note="Citus: the coordinator at $MEMOIR_TEST_CITUS_URL (MEMOIR_TEST_CITUS_URL)"
+elif [ "${MEMOIR_TEST_WITHOUT_CITUS:-}" = "1" ]; then
+  citus_note="Citus: LEFT OUT on request (MEMOIR_TEST_WITHOUT_CITUS=1): CitusTest did not run"
+  export MEMOIR_TEST_WITHOUT_CITUS
+else
+  # Citus's source archive beside the repository (../shared/vendor); CI always has it.
+  if ! ./scripts/citus.sh archive >/dev/null; then
+    echo "To run the other tests without Citus: MEMOIR_TEST_WITHOUT_CITUS=1 ./scripts/test.sh" >&2
+    exit 1
+  fi
+  if ! citus_url="$(./scripts/citus.sh start)"; then
+    echo "Citus could not be started (above). To run the other tests without it: MEMOIR_TEST_WITHOUT_CITUS=1 ./scripts/test.sh" >&2
+    exit 1
+  fi
+  MEMOIR_TEST_CITUS_URL="$citus_url"
+  export MEMOIR_TEST_CITUS_URL
+  citus_note="Citus: a coordinator and two workers started by scripts/citus.sh ($MEMOIR_TEST_CITUS_URL)"
+fi
+echo "$citus_note"
+
 if docker_available; then
   echo "Docker is available: tests start PostgreSQL with pgvector through Testcontainers."
 elif [ -z "${MEMOIR_TEST_DB_URL:-}" ]; then
   echo "No Docker engine: using a local PostgreSQL with pgvector."
   ./scripts/local-postgres.sh
 fi
-exec ./mvnw -B verify "$@"
+status=0
+./mvnw -B verify "$@" || status=$?
+echo
+echo "Summary: tests $([ "$status" -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
+echo "$citus_note"
+exit "$status"

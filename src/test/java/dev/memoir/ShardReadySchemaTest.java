@@ -16,7 +16,9 @@ import dev.memoir.support.IntegrationTest;
  * The schema stays ready to be distributed by tenant (docs/scaling.md): every table of a tenant's data carries
  * tenant_id in its primary key and in every unique constraint and index, and every foreign key between such tables
  * matches tenant_id on both sides, so no reference can cross tenants. A table added later is a tenant's table unless
- * it is named below.
+ * it is named below. scripts/citus-distribute.sql, the step that distributes the schema on Citus (CitusTest), holds
+ * the same two lists: a directory table becomes a reference table, a service table stays on the coordinator, every
+ * other table is distributed by tenant_id.
  */
 class ShardReadySchemaTest extends IntegrationTest {
 

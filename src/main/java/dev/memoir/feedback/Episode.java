@@ -26,6 +26,8 @@ class Episode {
     @Id
     private UUID id;
 
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE.
+    @Column(updatable = false)
     private UUID tenantId;
 
     private String userId;

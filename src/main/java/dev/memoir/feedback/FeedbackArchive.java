@@ -84,7 +84,7 @@ public class FeedbackArchive {
     public Stream<ArchivedFeedback> feedback(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
                 select f.id, f.turn_id, f.episode_id, f.verdict, f.hint, f.answer, f.outcome, f.created_at
-                from episodes e join reply_feedback f on f.episode_id = e.id
+                from episodes e join reply_feedback f on f.episode_id = e.id and f.tenant_id = e.tenant_id
                 where e.tenant_id = :tenantId and e.user_id = :userId
                 order by e.created_at, e.id, f.created_at, f.id""", user(tenant, userId),
                 (rs, n) -> new ArchivedFeedback(rs.getObject("id", UUID.class), rs.getObject("turn_id", UUID.class),

@@ -99,7 +99,7 @@ class FeedbackLearner {
                 AdvisoryLocks.userKey(tenant.value(), replied.session().userId()));
         sessions.reply(tenant, replied.reply().id());
         locks.lock(AdvisoryLocks.Space.REPLY_EPISODE, replied.reply().id().toString());
-        Episode episode = episodes.lockByReplyTurnId(replied.reply().id()).orElseGet(() -> episodes.save(
+        Episode episode = episodes.lockByReplyTurnIdAndTenantId(replied.reply().id(), tenant.value()).orElseGet(() -> episodes.save(
                 new Episode(tenant.value(), replied.session().userId(), replied.session().id(), replied.question().id(),
                         replied.reply().id(), replied.question().content(), new Trial(1, List.of(),
                                 replied.reply().content(), traces.memoriesGiven(replied.reply().id()), null))));
@@ -165,7 +165,7 @@ class FeedbackLearner {
      */
     private Episode lockUnchanged(Episode seen) {
         // Gone only when the user was erased meanwhile: the reply is gone too.
-        Episode locked = episodes.lockByReplyTurnId(seen.getReplyTurnId())
+        Episode locked = episodes.lockByReplyTurnIdAndTenantId(seen.getReplyTurnId(), seen.getTenantId())
                 .orElseThrow(() -> new NotFoundException("Turn", seen.getReplyTurnId()));
         if (locked.getStatus().ended()) {
             throw new EpisodeEndedException(locked.getId());

@@ -118,7 +118,7 @@ class LessonWriter {
             // The edit replaces the text the model was shown (or, if it was not shown it, the text just found):
             // a memory changed meanwhile is not overwritten with a correction made from its old text.
             String seen = reflection.shown().getOrDefault(target.id(), target.text());
-            MemoryView edited = store.reviseIfUnchanged(target.id(), seen, reflected, episode.getSessionId(),
+            MemoryView edited = store.reviseIfUnchanged(tenant, target.id(), seen, reflected, episode.getSessionId(),
                     "reflection");
             return new Learned("edited", edited.id(), reflected, target.text(), null);
         }

@@ -67,15 +67,18 @@ public class MemoryArchive {
     /*
      * A session's deletion leaves the memories that combine sessions (topic, recursive summary, reflected) and every
      * revision naming the session and its turns. An archive holds only references to records it holds, which its
-     * import requires: those are left out, as the records they named are gone.
+     * import requires: those are left out, as the records they named are gone. The subqueries name the tenant as a
+     * value (:tenantId, the query's own tenant), not as the outer row's column: on Citus a query whose every table is
+     * filtered by one tenant runs on that tenant's shard as it is, where a correlated subquery over unnest would have
+     * to be planned across shards, which Citus refuses.
      */
     private static final String MEMORY_COLUMNS = """
             m.id, m.kind, m.topic, m.speaker, m.text,
-            case when exists (select 1 from sessions s where s.id = m.session_id and s.tenant_id = m.tenant_id
+            case when exists (select 1 from sessions s where s.id = m.session_id and s.tenant_id = :tenantId
                                                        and s.user_id = m.user_id) then m.session_id end as session_id,
             array(select u.id from unnest(m.turn_ids) with ordinality u (id, n)
                   where exists (select 1 from turns t join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
-                                where t.id = u.id and t.tenant_id = m.tenant_id and s.user_id = m.user_id)
+                                where t.id = u.id and t.tenant_id = :tenantId and s.user_id = m.user_id)
                   order by u.n) as turn_ids,
             m.dedup_key, m.version, m.created_at, m.updated_at, m.occurred_from, m.occurred_to, m.valid_to,
             m.superseded_by, m.expires_at, m.embedding_model, m.embedding::text as embedding""";
@@ -204,19 +207,24 @@ public class MemoryArchive {
                         base64(rs.getString("embedding"))));
     }
 
+    /**
+     * Every subquery names the tenant as a value, not as the outer row's column: on Citus a query whose every table
+     * is filtered by one tenant runs on that tenant's shard as it is, where a correlated subquery over unnest would
+     * have to be planned across shards, which Citus refuses.
+     */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedRevision> revisions(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
                 select r.id, r.memory_id, r.version, r.text,
                        case when exists (select 1 from sessions s where s.id = r.session_id
-                                         and s.tenant_id = r.tenant_id and s.user_id = r.user_id)
+                                         and s.tenant_id = :tenantId and s.user_id = r.user_id)
                             then r.session_id end as session_id,
                        r.reason, r.created_at, r.absorbed_text,
                        case when r.absorbed_turn_ids is not null then
                            array(select u.id from unnest(r.absorbed_turn_ids) with ordinality u (id, n)
                                  where exists (select 1 from turns t join sessions s on s.id = t.session_id
                                                                                 and s.tenant_id = t.tenant_id
-                                               where t.id = u.id and t.tenant_id = r.tenant_id
+                                               where t.id = u.id and t.tenant_id = :tenantId
                                                  and s.user_id = r.user_id)
                                  order by u.n) end as absorbed_turn_ids
                 from memory_records m join memory_revisions r on r.memory_id = m.id and r.tenant_id = m.tenant_id

@@ -19,12 +19,10 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     /** A dedup key is unique per user only (V27), and naming the user reads one partition. */
     Optional<MemoryRecord> findByTenantIdAndUserIdAndDedupKey(UUID tenantId, String userId, String dedupKey);
 
-    /** The record, locked until the transaction ends: revisions of one memory happen one after another. */
-    @Lock(LockModeType.PESSIMISTIC_WRITE)
-    @Query("select m from MemoryRecord m where m.id = :id")
-    Optional<MemoryRecord> lockById(UUID id);
-
-    /** As {@link #lockById}, for a client's request: another tenant's memory is neither found nor locked. */
+    /**
+     * The tenant's record, locked until the transaction ends: revisions of one memory happen one after another, and
+     * another tenant's memory is neither found nor locked. The tenant also keeps the lock on one shard on Citus.
+     */
     @Lock(LockModeType.PESSIMISTIC_WRITE)
     @Query("select m from MemoryRecord m where m.id = :id and m.tenantId = :tenantId")
     Optional<MemoryRecord> lockByIdAndTenantId(UUID id, UUID tenantId);

@@ -347,18 +347,19 @@ public class MemoryStore {
      * @param reason    why, for the trail: "edit", "recursive-summary", "merge", ...
      */
     @Transactional
-    public MemoryView revise(UUID id, String text, UUID sessionId, String reason) {
-        return revise(lock(id), text, sessionId, reason);
+    public MemoryView revise(TenantId tenant, UUID id, String text, UUID sessionId, String reason) {
+        return revise(lock(tenant, id), text, sessionId, reason);
     }
 
     /**
-     * Like {@link #revise(UUID, String, UUID, String)}, for a new text made from {@code expectedText}: if the memory
+     * Like {@link #revise(TenantId, UUID, String, UUID, String)}, for a new text made from {@code expectedText}: if the memory
      * no longer says that (it changed since it was read), nothing is written and 409 {@code memory-changed} tells
      * the caller to make its change again from the new text.
      */
     @Transactional
-    public MemoryView reviseIfUnchanged(UUID id, String expectedText, String text, UUID sessionId, String reason) {
-        MemoryRecord record = lock(id);
+    public MemoryView reviseIfUnchanged(TenantId tenant, UUID id, String expectedText, String text, UUID sessionId,
+            String reason) {
+        MemoryRecord record = lock(tenant, id);
         if (!record.getText().equals(expectedText)) {
             throw new MemoryChangedException(id);
         }
@@ -395,9 +396,9 @@ public class MemoryStore {
      * merge fails rather than overwrite that change, and the job that asked for it is retried on the new text.
      */
     @Transactional
-    public MemoryView merge(UUID id, String mergedFrom, String mergedText, UUID sessionId, String absorbedText,
-            List<UUID> absorbedTurnIds) {
-        MemoryRecord record = lock(id);
+    public MemoryView merge(TenantId tenant, UUID id, String mergedFrom, String mergedText, UUID sessionId,
+            String absorbedText, List<UUID> absorbedTurnIds) {
+        MemoryRecord record = lock(tenant, id);
         if (!record.getText().equals(mergedFrom)) {
             throw new MemoryChangedException(id);
         }
@@ -459,8 +460,9 @@ public class MemoryStore {
         return topic == null || topic.isBlank() ? text : topic + ": " + text;
     }
 
-    private MemoryRecord lock(UUID id) {
-        return records.lockById(id).orElseThrow(() -> new NotFoundException("Memory", id));
+    /** Locked by its whole key's tenant, so that on Citus the lock is taken on the tenant's shard alone. */
+    private MemoryRecord lock(TenantId tenant, UUID id) {
+        return records.lockByIdAndTenantId(id, tenant.value()).orElseThrow(() -> new NotFoundException("Memory", id));
     }
 
     /** The tenant's memory, unless it has expired: an expired memory is invisible until it is deleted. */

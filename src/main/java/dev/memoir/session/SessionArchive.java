@@ -103,7 +103,7 @@ public class SessionArchive {
         return jdbc.queryForStream("""
                 select t.id, t.session_id, t.seq, t.role, t.speaker_name, t.content, t.created_at, t.occurred_at,
                        t.reply_to
-                from sessions s join turns t on t.session_id = s.id
+                from sessions s join turns t on t.session_id = s.id and t.tenant_id = s.tenant_id
                 where s.tenant_id = :tenantId and s.user_id = :userId
                 order by s.created_at, s.id, t.seq""", user(tenant, userId), SessionArchive::turn);
     }

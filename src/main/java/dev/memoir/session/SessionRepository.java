@@ -37,10 +37,13 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s.tenantId as tenantId, s.userId as userId from Session s where s.id = :id")
     Optional<Owner> ownerOf(UUID id);
 
-    /** Holds the session row (FOR SHARE) so that erasing the user waits for a memory write under way. */
+    /**
+     * Holds the session row (FOR SHARE) so that erasing the user waits for a memory write under way. By its tenant
+     * too: Citus locks rows only on one shard (docs/scaling.md).
+     */
     @Lock(LockModeType.PESSIMISTIC_READ)
-    @Query("select s.id from Session s where s.id = :id")
-    Optional<UUID> holdById(UUID id);
+    @Query("select s.id from Session s where s.id = :id and s.tenantId = :tenantId")
+    Optional<UUID> holdByIdAndTenantId(UUID id, UUID tenantId);
 
     /** Open sessions without a turn since the cutoff, longest idle first. */
     @Query("select s.id from Session s where s.status = dev.memoir.session.SessionStatus.OPEN "

@@ -334,7 +334,7 @@ public class SessionService {
             return false;
         }
         holdUser(owner.get().getTenantId(), owner.get().getUserId());
-        return sessions.holdById(sessionId).isPresent();
+        return sessions.holdByIdAndTenantId(sessionId, owner.get().getTenantId()).isPresent();
     }
 
     @Transactional

@@ -128,7 +128,7 @@ class RecursiveSummaryWriter {
                 log.info("Session {} has no turns; nothing to fold into the recursive summary",
                         read.foldedSessionId());
             } else if (current.isPresent()) {
-                store.revise(current.get().id(), updated, read.foldedSessionId(), "recursive-summary");
+                store.revise(tenant, current.get().id(), updated, read.foldedSessionId(), "recursive-summary");
             } else {
                 store.write(new NewMemory(tenant, userId, MemoryKind.RECURSIVE_SUMMARY, updated,
                         read.foldedSessionId(), List.of(), dedupKey(tenant, userId)));

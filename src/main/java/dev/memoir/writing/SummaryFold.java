@@ -3,6 +3,7 @@ package dev.memoir.writing;
 import java.time.Instant;
 import java.util.UUID;
 
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -15,6 +16,8 @@ class SummaryFold {
     @Id
     private UUID sessionId;
 
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE.
+    @Column(updatable = false)
     private UUID tenantId;
 
     private String userId;

@@ -181,7 +181,7 @@ class TopicMemoryWriter {
         boolean added = false;
         for (TopicAnswers.Action action : decision.actions()) {
             if (action.merge() && merged.add(action.index())) {
-                store.merge(similar.get(action.index()).id(), similar.get(action.index()).text(),
+                store.merge(session.tenant(), similar.get(action.index()).id(), similar.get(action.index()).text(),
                         action.merged(), session.id(),
                         candidate.getSummary(), candidate.getTurnIds());
             } else if (!action.merge() && !added) {

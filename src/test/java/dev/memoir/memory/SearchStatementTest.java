@@ -35,7 +35,13 @@ class SearchStatementTest {
         final List<Sent> sent = new ArrayList<>();
 
         Recorder() {
-            super(new JdbcTemplate());
+            // The search's SET LOCAL commands for a Citus cluster's workers (HybridSearchRepository.onTheWorkers)
+            // bind no parameter: they are not recorded.
+            super(new JdbcTemplate() {
+                @Override
+                public void execute(String sql) {
+                }
+            });
         }
 
         @Override

@@ -40,6 +40,26 @@ public final class SeparateDeployment implements AutoCloseable {
         all.put("spring.flyway.schemas", schema);
         all.put("server.port", "0");
         all.putAll(settings);
+        return run(all);
+    }
+
+    /**
+     * Starts Memoir against another database than the tests' (CitusTest: a Citus coordinator), with the tests'
+     * settings (the same model server) and these on top; Flyway migrates the database's default schema.
+     */
+    public static SeparateDeployment startAt(String url, String username, String password,
+            Map<String, String> settings) {
+        Map<String, Object> all = new LinkedHashMap<>();
+        IntegrationTest.settings().forEach((name, value) -> all.put(name, value.get()));
+        all.put("spring.datasource.url", url);
+        all.put("spring.datasource.username", username);
+        all.put("spring.datasource.password", password);
+        all.put("server.port", "0");
+        all.putAll(settings);
+        return run(all);
+    }
+
+    private static SeparateDeployment run(Map<String, Object> all) {
         List<String> arguments = new ArrayList<>();
         all.forEach((name, value) -> arguments.add("--" + name + "=" + value));
         return new SeparateDeployment(new SpringApplicationBuilder(MemoirApplication.class)
