@@ -18,7 +18,7 @@
 -- database is never written by those, so they are dropped here. memory_records' four row triggers (time span from
 -- the memory's turns, owner kept, what a deleted memory superseded reinstated) stay: Citus creates triggers on
 -- distributed tables only with citus.enable_unsafe_triggers, set below for the database, and runs them on the shard,
--- where they may read co-located shards of the same node only; each of them reads its own tenant's rows (V43), and
+-- where they may read co-located shards of the same node only; each of them reads its own tenant's rows (V44), and
 -- CitusTest shows each of them at work.
 
 \set ON_ERROR_STOP on

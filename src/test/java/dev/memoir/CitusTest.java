@@ -446,7 +446,7 @@ class CitusTest {
         singleShard(explain("select * from memory_records where tenant_id = ? and user_id = 'pia'",
                 tenant.id().value()));
 
-        // The time-span trigger, on the shard, reads the memory's turns (within its tenant, V43): a memory written
+        // The time-span trigger, on the shard, reads the memory's turns (within its tenant, V44): a memory written
         // without a time gets its turn's.
         Map<String, Object> turn = jdbc.sql("select id, occurred_at from turns where tenant_id = ? limit 1")
                 .param(tenant.id().value()).query().singleRow();
