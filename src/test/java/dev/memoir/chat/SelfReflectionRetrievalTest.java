@@ -155,10 +155,15 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
     void theMemoryTheModelNamesRelevantGoesFirstWhenTheBudgetHoldsOnlyOne() {
         key = api.newTenant();
         String past = api.newSession(key, "erin", null);
+        // Each about 85 tokens: the budget of 100 holds one of them and too little is left to shorten the other.
         String bicycle = "I ride a red bicycle to work every day, along the river path and past the old mill, "
-                + "rain or shine, and it takes me about twenty minutes from my door to the office.";
+                + "rain or shine, and it takes me about twenty minutes from my door to the office. On Fridays I "
+                + "take the long way round by the lake, stop for a coffee at the kiosk near the boat club, and "
+                + "watch the rowers for a while before I lock the bike in the yard behind the building.";
         String parade = "The purple elephant parade in my town is on Sunday afternoon this year, starting at the "
-                + "market square and going all the way down to the harbour where the boats are.";
+                + "market square and going all the way down to the harbour where the boats are. The children "
+                + "make paper elephants at school for weeks, the bakery sells purple buns, and the brass band "
+                + "from the next village plays the same three songs over and over until the sun goes down.";
         api.send("POST", "/sessions/" + past + "/turns", key, Json.object("turns", List.of(
                 Map.of("role", "user", "content", bicycle), Map.of("role", "user", "content", parade))));
         api.close(key, past);
