@@ -79,7 +79,7 @@ public class MemoryRecall {
             BudgetContextRetriever.Ranked ranked = budgeted.retrieve(session, message, query, turnsInPrompt);
             recalled.addAll(ranked.memories());
             return new Retrieval(recalled, dialogues, ranked.searches(), ranked.keywords(), ranked.rerank(),
-                    ContextSelection.BUDGET, surroundings(session, ranked.memories()));
+                    ContextSelection.BUDGET, surroundings(session, ranked.memories(), turnsInPrompt));
         }
         Set<MemoryKind> recordKinds = RecordRetriever.readKinds(session);
         if (session.settings().rerank()) {
@@ -94,8 +94,12 @@ public class MemoryRecall {
         return new Retrieval(recalled, dialogues, found.searches(), found.keywords(), Optional.empty());
     }
 
-    /** Each history memory's turn with its neighbours, read in one query, by memory id. */
-    private Map<UUID, List<TurnView>> surroundings(SessionRef session, List<ScoredMemory> records) {
+    /**
+     * Each history memory's turn with its neighbours, read in one query, by memory id; a neighbour the prompt sends
+     * verbatim anyway (the recent dialogue) is left out.
+     */
+    private Map<UUID, List<TurnView>> surroundings(SessionRef session, List<ScoredMemory> records,
+            Collection<UUID> turnsInPrompt) {
         Map<UUID, UUID> memoryOfTurn = new HashMap<>();
         for (ScoredMemory memory : records) {
             if (memory.kind() == MemoryKind.HISTORY && memory.provenance().turnIds().size() == 1) {
@@ -107,7 +111,9 @@ public class MemoryRecall {
         }
         Map<UUID, List<TurnView>> around = new HashMap<>();
         sessions.turnsAround(session.tenant(), memoryOfTurn.keySet(), context.neighbours())
-                .forEach((turnId, turns) -> around.put(memoryOfTurn.get(turnId), turns));
+                .forEach((turnId, turns) -> around.put(memoryOfTurn.get(turnId), turns.stream()
+                        .filter(turn -> turn.id().equals(turnId) || !turnsInPrompt.contains(turn.id()))
+                        .toList()));
         return around;
     }
 

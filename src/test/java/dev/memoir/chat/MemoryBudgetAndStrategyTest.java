@@ -23,6 +23,7 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer.Answer;
+import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
@@ -66,6 +67,29 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
         assertThat(given).isBetween(1, 19);
         // Memories are grouped under their session's line, which shows the day its turns were said.
         assertThat(system).contains("[Memory]:\nSession of " + LocalDate.now(ZoneOffset.UTC) + ":\n1. User: Story part");
+    }
+
+    @Test
+    void aRetrievedUtterancesNeighbourThatTheRecentDialogueSendsIsNotShownTwice() {
+        String key = api.newTenant();
+        String session = api.newSession(key, "olga", "{\"reflectionRounds\": 0}");
+        String[] turns = new String[12];
+        turns[0] = "My cat Pickles adores sardines " + tag;
+        turns[1] = "Really? Mine only eats tuna " + tag;
+        for (int i = 2; i < turns.length; i++) {
+            turns[i] = "Small talk number " + i + " about the weather.";
+        }
+        api.importTurns(key, session, turns);
+        String question = "What does Pickles adore? " + tag;
+
+        api.chat(key, session, question);
+
+        ChatCall call = fake.calls(c -> c.is(Step.REPLY) && c.mentions(question)).getFirst();
+        // The last 11 stored turns and the question go verbatim: the first turn is outside them, its answer inside.
+        assertThat(call.messages()).extracting(m -> m.content())
+                .contains("Really? Mine only eats tuna " + tag).doesNotContain("My cat Pickles adores sardines " + tag);
+        assertThat(call.systemPrompt()).contains("My cat Pickles adores sardines " + tag)
+                .doesNotContain("Really? Mine only eats tuna");
     }
 
     @Test
