@@ -12,6 +12,9 @@
 #   scripts/citus.sh url      prints the coordinator's JDBC URL (user memoir, password memoir; the superuser postgres
 #                             connects without a password)
 #
+# MEMOIR_CITUS_DB names another database than memoir_citus for start and url (the scale benchmark's, for one), made
+# the same way on the same three clusters.
+#
 # Citus is not among Debian's packages. Its source is read from ../shared/vendor/citus-13.2.2.tar.gz beside the
 # repository (MEMOIR_CITUS_ARCHIVE overrides): Citus 13.2.2, the last release for PostgreSQL 15, AGPL-3.0, unmodified.
 # It is built against the machine's PostgreSQL 15 with one compatibility edit, applied only where the server headers
@@ -37,7 +40,7 @@ BUILD_DIR="$CACHE_ROOT/citus-$VERSION-pg$PG_MAJOR"
 CLUSTERS="${MEMOIR_CITUS_DATA:-/var/lib/postgresql/memoir-citus-clusters}"
 PORTS=("${MEMOIR_CITUS_PORT:-9700}" "$(( ${MEMOIR_CITUS_PORT:-9700} + 1 ))" "$(( ${MEMOIR_CITUS_PORT:-9700} + 2 ))")
 NAMES=(coordinator worker1 worker2)
-DB=memoir_citus
+DB="${MEMOIR_CITUS_DB:-memoir_citus}"
 DB_USER="${MEMOIR_DB_USER:-memoir}"
 DB_PASSWORD="${MEMOIR_DB_PASSWORD:-memoir}"
 

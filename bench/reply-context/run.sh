@@ -52,6 +52,8 @@ mkdir -p "$OUT"
 case "$(cd "$OUT" && pwd)/" in "$ROOT"/*) echo "BENCH_OUT must be outside the repository" >&2; exit 1 ;; esac
 
 log() { echo "[reply-bench] $*" >&2; }
+# compile_scripted_model, start_scripted_model, scripted_model_args
+. "$ROOT/bench/lib/scripted-model.sh"
 
 java_major() {
   "$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}' | cut -d. -f1
@@ -111,46 +113,17 @@ build() {
     log "building $JAR"
     ./mvnw -B -q package -DskipTests
   fi
-  if [ "${BENCH_SKIP_COMPILE:-0}" = 1 ] && [ -f "$OUT/test-classpath.txt" ] \
-      && [ -f "$ROOT/target/test-classes/dev/memoir/support/FakeOpenAiServer.class" ]; then
-    return 0
-  fi
-  log "compiling the test classes (the scripted model server) and resolving their classpath"
-  ./mvnw -B -q test-compile dependency:build-classpath -Dmdep.outputFile="$OUT/test-classpath.txt" \
-    -Dmdep.includeScope=test >"$OUT/compile.log" 2>&1 || { tail -n 40 "$OUT/compile.log" >&2; exit 1; }
-}
-
-start_model_server() {
-  rm -f "$OUT/model-server.json"
-  log "starting the scripted model server (context $CONTEXT tokens)"
-  "$JAVA" -Xmx1g -cp "$ROOT/target/test-classes:$ROOT/target/classes:$(cat "$OUT/test-classpath.txt")" \
-    "$HERE/ScriptedModelServer.java" --context-tokens "$CONTEXT" --info-file "$OUT/model-server.json" \
-    >"$OUT/model-server.log" 2>&1 &
-  FAKE_PID=$!
-  for _ in $(seq 1 120); do
-    if [ -s "$OUT/model-server.json" ]; then break; fi
-    if ! kill -0 "$FAKE_PID" 2>/dev/null; then tail -n 40 "$OUT/model-server.log" >&2; log "model server died"; exit 1; fi
-    sleep 0.5
-  done
-  [ -s "$OUT/model-server.json" ] || { log "the model server did not start within 60 s"; exit 1; }
-  MODEL_URL="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["baseUrl"])' "$OUT/model-server.json")"
-  MODEL_NAME="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"])' "$OUT/model-server.json")"
-  CONTROL="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["control"])' "$OUT/model-server.json")"
-  log "model server at $MODEL_URL, control at $CONTROL"
+  compile_scripted_model
 }
 
 # The service against the fake, configured as the integration tests configure it (IntegrationTest.settings).
 start_service() {
   log "starting Memoir on port $PORT"
+  scripted_model_args
   # shellcheck disable=SC2086  (BENCH_JAVA_OPTS: JVM options, split on spaces)
   "$JAVA" ${BENCH_JAVA_OPTS:-} -jar "$JAR" --server.port="$PORT" \
     --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$DB" --memoir.security.bootstrap-key="$KEY" \
-    --spring.ai.openai.base-url="$MODEL_URL" --spring.ai.openai.api-key=bench-key \
-    --spring.ai.openai.chat.model="$MODEL_NAME" --spring.ai.openai.chat.temperature=0.3 \
-    --spring.ai.openai.timeout=30s --spring.ai.openai.max-retries=0 \
-    --memoir.model.context-tokens="$CONTEXT" \
-    --memoir.model.prompt-tokens-per-second=1000000 --memoir.model.answer-tokens-per-second=1000000 \
-    --memoir.model.retry-delay=50ms >"$OUT/service.log" 2>&1 &
+    "${SCRIPTED_MODEL_ARGS[@]}" >"$OUT/service.log" 2>&1 &
   SERVICE_PID=$!
   for _ in $(seq 1 180); do
     if curl -sf "$BASE/actuator/health" >/dev/null 2>&1; then return 0; fi
@@ -189,7 +162,7 @@ SETS=("$@"); [ ${#SETS[@]} -eq 0 ] && SETS=(generated beam)
 pick_java
 setup_database
 build
-start_model_server
+start_scripted_model
 start_service
 RESULTS=()
 started=$(date +%s)

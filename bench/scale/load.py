@@ -69,6 +69,30 @@ def sizes(url):
     return {name: int(size) for name, size in (line.split("|") for line in rows.splitlines())}
 
 
+def citus_sizes(url):
+    """On Citus the coordinator holds empty shells: the shards' tables and indexes, per worker, and how many HNSW
+    indexes (one per partition of each shard) each worker holds."""
+    rows = psql(url, """
+        select nodeport, result from run_command_on_workers($$
+            select json_build_object(
+                'hnsw_indexes', count(*) filter (where a.amname = 'hnsw'),
+                'hnsw_indexes_with_rows', count(*) filter (where a.amname = 'hnsw' and c.relpages > 1),
+                'hnsw_bytes', coalesce(sum(pg_relation_size(c.oid)) filter (where a.amname = 'hnsw'), 0),
+                'gin_bytes', coalesce(sum(pg_relation_size(c.oid)) filter (where a.amname = 'gin'), 0),
+                'memory_records_bytes', (select coalesce(sum(pg_total_relation_size(t.oid)), 0) from pg_class t
+                    where t.relkind = 'r' and t.relname like 'memory_records%'),
+                'database', pg_database_size(current_database()))
+            from pg_class c join pg_am a on a.oid = c.relam
+            where c.relkind = 'i' and c.relname like 'memory_records%'$$)""")
+    out = {}
+    for line in rows.splitlines():
+        port, result = line.split("|", 1)
+        out[f"worker {port}"] = json.loads(result)
+    out["citus_total_relation_size memory_records"] = int(psql(
+        url, "select citus_total_relation_size('memory_records')"))
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--total", type=int, default=1_000_000, help="memories in the tenant (default 1,000,000)")
@@ -82,6 +106,7 @@ def main():
     p.add_argument("--replace", action="store_true", help="empty memory_records first if it holds rows")
     p.add_argument("--indexes-only", action="store_true", help="skip the load; (re)build the two indexes")
     p.add_argument("--out-dir", default=os.path.join(datagen.HERE, "out"))
+    p.add_argument("--citus", action="store_true", help="the database is a Citus coordinator: sizes per worker")
     a = p.parse_args()
 
     db = a.db_url.rsplit("/", 1)[-1].split("?")[0]
@@ -126,10 +151,14 @@ def main():
         results["rows"] = timed("copy_load_s", load, results)
         timed("vacuum_analyze_s", lambda: psql(a.db_url, "vacuum analyze memory_records"), results)
     build_indexes(a.db_url, a.maintenance_work_mem, results)
-    results["sizes_bytes"] = sizes(a.db_url)
     results["rows_in_table"] = int(psql(a.db_url, "select count(*) from memory_records"))
-    for name, size in results["sizes_bytes"].items():
-        print(f"  {name:40s} {size / 2**20:10.1f} MiB")
+    if a.citus:
+        results["sizes_bytes"] = citus_sizes(a.db_url)
+        print(json.dumps(results["sizes_bytes"], indent=1))
+    else:
+        results["sizes_bytes"] = sizes(a.db_url)
+        for name, size in results["sizes_bytes"].items():
+            print(f"  {name:40s} {size / 2**20:10.1f} MiB")
     path = os.path.join(a.out_dir, f"load-{db}{'-indexes' if a.indexes_only else ''}.json")
     with open(path, "w") as f:
         json.dump(results, f, indent=1)

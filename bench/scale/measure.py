@@ -44,6 +44,8 @@ import search_sql
 CLASSES = ["40", "1k", "10k", "100k"]
 CANDIDATES = 100          # memoir.search.candidates
 EF_SEARCH = min(1000, max(40, CANDIDATES * 4))   # HybridSearchRepository: candidates x ef-search-factor (4)
+ITERATIVE_SCAN = os.environ.get("ITERATIVE_SCAN", "relaxed_order")
+MAX_SCAN_TUPLES = os.environ.get("MAX_SCAN_TUPLES")   # pgvector's hnsw.max_scan_tuples (default 20000), to try
 RARITY_SAMPLE = 2000      # memoir.search.rarity-sample
 KINDS = datagen.KINDS + ["fact"]   # GET /memory without kind searches every kind; the data hold no facts
 
@@ -61,8 +63,13 @@ LEXICAL = "with " + search_sql.lexical() + "\nselect id, score from lexical"
 
 
 def tx_settings(ef=None):
-    """The service's settings statement, run first in each transaction."""
-    return search_sql.bind(search_sql.SETTINGS, {"efSearch": str(ef or EF_SEARCH)}) + " \\g /dev/null"
+    """The service's settings statement, run first in each transaction, and the same settings as SET LOCAL commands
+    that a Citus coordinator sends to its workers (HybridSearchRepository.onTheWorkers; placeholders elsewhere)."""
+    return (search_sql.bind(search_sql.SETTINGS, {"efSearch": str(ef or EF_SEARCH)}) + " \\g /dev/null\n"
+            + "set local citus.propagate_set_commands = 'local'; set local plan_cache_mode = force_custom_plan; "
+            + f"set local max_parallel_workers_per_gather = 0; set local hnsw.ef_search = {ef or EF_SEARCH}; "
+            + f"set local hnsw.iterative_scan = {ITERATIVE_SCAN};"
+            + (f" set local hnsw.max_scan_tuples = {int(MAX_SCAN_TUPLES)};" if MAX_SCAN_TUPLES else ""))
 
 
 TX_SETTINGS = tx_settings()
@@ -115,8 +122,6 @@ def run_psql(url, script):
 
 
 OUT_DIR = os.path.join(datagen.HERE, "out")
-ITERATIVE_SCAN = os.environ.get("ITERATIVE_SCAN", "relaxed_order")
-MAX_SCAN_TUPLES = os.environ.get("MAX_SCAN_TUPLES")   # pgvector's hnsw.max_scan_tuples (default 20000), to try
 
 
 def session_prelude():
@@ -212,7 +217,14 @@ def scans(node):
 
 
 def plan_key(root):
-    """'dense: ...; lexical: ...' access paths of the search statement's two rankings (its inner Limits)."""
+    """'dense: ...; lexical: ...' access paths of the search statement's two rankings (its inner Limits). Through a
+    Citus coordinator: the task count, and the plan the worker ran for the (first) task."""
+    distributed = root.get("Distributed Query")
+    if distributed:
+        job = distributed["Job"]
+        tasks = job.get("Tasks") or []
+        remote = tasks[0]["Remote Plan"][0][0]["Plan"] if tasks and tasks[0].get("Remote Plan") else None
+        return f"citus tasks {job.get('Task Count')}; " + (plan_key(remote) if remote else "no remote plan")
     limits = []
 
     def walk(node, depth):
