@@ -14,6 +14,7 @@
 #
 # Environment (defaults): TOTAL=1000000 SEED=42 SCALE_DB=memoir_scale PORT=18082 QUERIES=200 CONCURRENCY=32
 #   TARGET=postgres (the PostgreSQL on 127.0.0.1:5432) or citus; FLOW_ROUNDS=20
+#   ANCHORS_FROM=out/anchors-<db>.tsv reuses the anchors another database's setup embedded (same SEED)
 #   VECTORS=anchored (vectors around the service's own bge embeddings of the topic pool) or synthetic
 #   JAR=target/memoir-0.1.0-SNAPSHOT.jar (built with ./mvnw -B -q package -DskipTests when missing)
 #   JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java if present, else java on PATH
@@ -135,7 +136,11 @@ setup() {
   curl -fs -X POST "http://127.0.0.1:$PORT/admin/tenants" -H "Authorization: Bearer $BOOTSTRAP_KEY" \
     -H 'Content-Type: application/json' -d '{"name": "scale-bench"}' >"$OUT/tenant-$SCALE_DB.json"
   log "tenant: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$OUT/tenant-$SCALE_DB.json")"
-  if [[ "$VECTORS" == anchored ]]; then
+  if [[ "$VECTORS" == anchored && -n "${ANCHORS_FROM:-}" ]]; then
+    # the same seed's anchors from another database's setup: the service's embeddings of the same texts
+    cp "$ANCHORS_FROM" "$OUT/anchors-$SCALE_DB.tsv"
+    log "anchors copied from $ANCHORS_FROM"
+  elif [[ "$VECTORS" == anchored ]]; then
     # the topic pool, embedded by the service itself (its rows are removed again by the load)
     python3 "$HERE/anchors.py" --base-url "http://127.0.0.1:$PORT" --db-url "$DB_URL" \
       --tenant-file "$OUT/tenant-$SCALE_DB.json" --seed "$SEED"
