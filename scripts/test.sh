@@ -14,6 +14,8 @@
 # and starts three local clusters of PostgreSQL 15 (ports 9700-9702). Without that archive this script stops and says
 # where Citus's packages and images come from, unless MEMOIR_TEST_WITHOUT_CITUS=1 asks it to leave Citus out (printed
 # in the summary); MEMOIR_TEST_CITUS_URL may name a running coordinator instead.
+# ReadmeClientSnippetTest runs the README's JavaScript client under node with OpenAI's npm package, installed once
+# into ~/.cache/memoir/openai-node (Debian's npm where missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh
@@ -57,6 +59,29 @@ pick_python() {
   export MEMOIR_TEST_PYTHON=/usr/bin/python3
 }
 
+# The README's JavaScript client snippet is run by node with OpenAI's npm package (ReadmeClientSnippetTest): the
+# package is installed once into ~/.cache/memoir/openai-node (Debian's npm, which brings node, where missing).
+OPENAI_NODE_VERSION=6.30.1
+install_openai_node() {
+  local dir="${MEMOIR_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/memoir}/openai-node"
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    if ! command -v apt-get >/dev/null 2>&1; then
+      echo "The README's client snippet test needs node and npm." >&2
+      exit 1
+    fi
+    echo "Installing npm (with node) for the README's client snippet test."
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null
+  fi
+  if [ "$(node -p 'require(process.argv[1]).version' "$dir/node_modules/openai/package.json" 2>/dev/null)" != "$OPENAI_NODE_VERSION" ]; then
+    echo "Installing openai@$OPENAI_NODE_VERSION from the npm registry into $dir."
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-audit --no-fund --silent --save-exact "openai@$OPENAI_NODE_VERSION" >/dev/null
+  fi
+  MEMOIR_TEST_OPENAI_NODE="$dir"
+  export MEMOIR_TEST_OPENAI_NODE
+}
+
 docker_available() {
   command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1
 }
@@ -65,6 +90,7 @@ pick_jdk
 echo "Using JDK at $JAVA_HOME"
 install_browser
 pick_python
+install_openai_node
 # llama.cpp's llama-server for RealModelServerTest: built once (about 12 minutes on 2 cores), then reused.
 MEMOIR_TEST_LLAMA_HOME="$(./scripts/llama-server.sh)"
 export MEMOIR_TEST_LLAMA_HOME

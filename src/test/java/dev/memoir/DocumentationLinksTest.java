@@ -19,8 +19,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every relative link in README.md and docs/*.md leads somewhere: the file exists and, for a link into a Markdown
- * file, the heading its anchor names exists too (anchors as GitHub makes them from headings).
+ * Every relative link in README.md, CHANGELOG.md and docs/*.md leads somewhere: the file exists and, for a link into
+ * a Markdown file, the heading its anchor names exists too (anchors as GitHub makes them from headings).
  */
 class DocumentationLinksTest {
 
@@ -30,7 +30,7 @@ class DocumentationLinksTest {
     private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.+?)\\s*#*\\s*$");
 
     private static List<Path> documents() throws IOException {
-        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md")));
+        List<Path> documents = new ArrayList<>(List.of(Path.of("README.md"), Path.of("CHANGELOG.md")));
         try (Stream<Path> docs = Files.list(Path.of("docs"))) {
             docs.filter(path -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
         }

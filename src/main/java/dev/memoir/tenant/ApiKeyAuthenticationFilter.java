@@ -120,7 +120,7 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(writes.retryAfterSeconds()));
             problemWriter.write(request, response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
                     "The service is busy with other writing requests and this one found no turn within "
-                            + writes.maxWait().toSeconds() + " s, or this API key already has "
+                            + writes.maxWait().toSeconds() + " s, or this tenant already has "
                             + "memoir.tenant-limits.max-waiting requests waiting; retry after the Retry-After "
                             + "header's seconds"));
             if (interrupted) {

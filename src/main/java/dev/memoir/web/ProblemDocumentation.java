@@ -59,7 +59,7 @@ class ProblemDocumentation implements OpenApiCustomizer {
             if (!operator && writes(method)) {
                 responses.computeIfAbsent("429", code -> new ApiResponse()
                         .description("The service is busy: this writing request waited memoir.tenant-limits.max-wait "
-                                + "for its turn in vain, or the key already has memoir.tenant-limits.max-waiting "
+                                + "for its turn in vain, or its tenant already has memoir.tenant-limits.max-waiting "
                                 + "requests waiting; retry after the Retry-After header's seconds")
                         .headers(Map.of("Retry-After", new Header().description("Seconds to wait")
                                 .schema(new IntegerSchema()))));

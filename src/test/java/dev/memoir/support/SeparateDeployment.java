@@ -30,6 +30,18 @@ public final class SeparateDeployment implements AutoCloseable {
 
     /** Drops {@code schema} if it is there, then starts Memoir in it (migrated from nothing) with the settings. */
     public static SeparateDeployment start(String schema, Map<String, String> settings) {
+        return run(inSchema(schema, settings));
+    }
+
+    /**
+     * The command-line arguments that start Memoir as {@link #start} does, for a JVM of its own: for a test of what
+     * only a process's environment variables configure. Drops {@code schema} if it is there.
+     */
+    public static List<String> processArguments(String schema, Map<String, String> settings) {
+        return arguments(inSchema(schema, settings));
+    }
+
+    private static Map<String, Object> inSchema(String schema, Map<String, String> settings) {
         TestDatabase database = TestDatabase.instance();
         dropSchema(database, schema);
         Map<String, Object> all = new LinkedHashMap<>();
@@ -40,7 +52,7 @@ public final class SeparateDeployment implements AutoCloseable {
         all.put("spring.flyway.schemas", schema);
         all.put("server.port", "0");
         all.putAll(settings);
-        return run(all);
+        return all;
     }
 
     /**
@@ -60,10 +72,14 @@ public final class SeparateDeployment implements AutoCloseable {
     }
 
     private static SeparateDeployment run(Map<String, Object> all) {
+        return new SeparateDeployment(new SpringApplicationBuilder(MemoirApplication.class)
+                .run(arguments(all).toArray(String[]::new)));
+    }
+
+    private static List<String> arguments(Map<String, Object> all) {
         List<String> arguments = new ArrayList<>();
         all.forEach((name, value) -> arguments.add("--" + name + "=" + value));
-        return new SeparateDeployment(new SpringApplicationBuilder(MemoirApplication.class)
-                .run(arguments.toArray(String[]::new)));
+        return arguments;
     }
 
     private static void dropSchema(TestDatabase database, String schema) {
