@@ -233,7 +233,9 @@ class Webhooks {
         data.put("sessionId", closed.sessionId());
         fanOut(closed.tenant(), WebhookEvent.SESSION_CLOSED, closed.userId(), data, null);
         if (!subscribers(closed.tenant(), WebhookEvent.SESSION_MEMORIES_WRITTEN).isEmpty()) {
-            jobs.queue(MEMORIES_WRITTEN, closed.tenant(), closed.tenant().value() + ":" + closed.sessionId());
+            // Queued as no tenant's job: a wait that may last as long as the session's jobs must not count in the
+            // tenant's backlog, which would lower the priority of the tenant's next jobs meanwhile.
+            jobs.queue(MEMORIES_WRITTEN, closed.tenant().value() + ":" + closed.sessionId());
         }
     }
 

@@ -28,6 +28,7 @@ import dev.memoir.memory.MemoryPurge;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
+import dev.memoir.support.SecondInstance;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -277,31 +278,72 @@ class WebhookTest extends IntegrationTest {
     @Test
     void aReceiverDownForAWhileGetsEveryUsersEventsInTheOrderTheyHappenedOnceItIsBack() throws IOException {
         receiver = new Receiver();
-        // Down for its first three requests (503), then back: driven by the requests it sees, not by a clock.
-        receiver.statuses = List.of(503, 503, 503, 204);
+        receiver.statuses = List.of(503);
         String key = api.newTenant();
         String endpoint = register(key, receiver.url(), List.of("memory.created", "memory.updated"), false);
 
-        // The first event fails twice and is retried with back-off while the user's later events happen: each of
-        // them would otherwise be attempted at once, and the first sent after its retry wait, out of order.
+        // Down: the user's first event fails and is retried with back-off while the next ones happen.
         List<String> olga = new java.util.ArrayList<>();
         List<String> piet = new java.util.ArrayList<>();
-        olga.add(api.addFact(key, "olga", "Olga fact 1."));
-        eventually().until(() -> receiver.received.size() >= 2);
-        olga.add(api.addFact(key, "olga", "Olga fact 2."));
-        api.send("PATCH", "/memory/" + olga.getFirst(), key, Json.object("text", "Olga fact 1, edited."));
-        olga.add(olga.getFirst());
-        piet.add(api.addFact(key, "piet", "Piet fact 1."));
-        olga.add(api.addFact(key, "olga", "Olga fact 3."));
-        piet.add(api.addFact(key, "piet", "Piet fact 2."));
+        String first = api.addFact(key, "olga", "Olga fact 1.");
+        olga.add("memory.created " + first);
+        eventually().until(() -> attemptsOf(first), attempts -> attempts >= 1);
+        olga.add("memory.created " + api.addFact(key, "olga", "Olga fact 2."));
+        api.send("PATCH", "/memory/" + first, key, Json.object("text", "Olga fact 1, edited."));
+        olga.add("memory.updated " + first);
+        piet.add("memory.created " + api.addFact(key, "piet", "Piet fact 1."));
+        // Back after the first event's third failure, a second or more before its last attempt: the events that
+        // happen now would be attempted, and accepted, at once, before it.
+        eventually().until(() -> attemptsOf(first), attempts -> attempts >= 3);
+        receiver.statuses = List.of(204);
+        olga.add("memory.created " + api.addFact(key, "olga", "Olga fact 3."));
+        piet.add("memory.created " + api.addFact(key, "piet", "Piet fact 2."));
 
         eventually().until(() -> receiver.accepted.size() == 6);
         assertThat(receiver.accepted).allSatisfy(r -> assertThat(r.verified()).as(r.body()).isTrue());
-        assertThat(memoryIdsOf(receiver.accepted, "olga")).containsExactlyElementsOf(olga);
-        assertThat(memoryIdsOf(receiver.accepted, "piet")).containsExactlyElementsOf(piet);
+        assertThat(eventsOf(receiver.accepted, "olga")).containsExactlyElementsOf(olga);
+        assertThat(eventsOf(receiver.accepted, "piet")).containsExactlyElementsOf(piet);
         assertThat(receiver.accepted).extracting(Received::id).doesNotHaveDuplicates();
         assertThat(items(api.get(key, "/webhooks/" + endpoint + "/deliveries")))
                 .allSatisfy(d -> assertThat(d.path("state").asString()).isEqualTo("delivered"));
+    }
+
+    /** How many times the receiver was sent the creation of this memory. */
+    private long attemptsOf(String memoryId) {
+        return receiver.ofType("memory.created").stream()
+                .filter(r -> r.json().path("data").path("memoryId").asString().equals(memoryId)).count();
+    }
+
+    /** The user's events as "type memoryId", in the order the receiver accepted them. */
+    private static List<String> eventsOf(List<Received> received, String user) {
+        return received.stream().map(Received::json).filter(j -> j.path("data").path("userId").asString()
+                .equals(user)).map(j -> j.path("type").asString() + " " + j.path("data").path("memoryId")
+                .asString()).toList();
+    }
+
+    @Test
+    void withTwoInstancesRunningTheJobsAFlakyReceiverStillGetsEachUsersEventsInOrder() throws IOException {
+        receiver = new Receiver();
+        // Every other request fails at first (three in all, fewer than a delivery's attempts): those deliveries are
+        // retried with jittered back-off, on whichever instance picks them.
+        receiver.statuses = List.of(503, 204, 503, 204, 503, 204);
+        String key = api.newTenant();
+        register(key, receiver.url(), List.of("memory.created"), false);
+        try (SecondInstance second = SecondInstance.start()) {
+            List<Api> instances = List.of(api, second.api());
+            List<String> rosa = new java.util.ArrayList<>();
+            List<String> sam = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                Api through = instances.get(i % 2);
+                rosa.add(through.addFact(key, "rosa", "Rosa fact " + i + "."));
+                sam.add(through.addFact(key, "sam", "Sam fact " + i + "."));
+            }
+            eventually().until(() -> receiver.accepted.size() == 12);
+            assertThat(receiver.accepted).allSatisfy(r -> assertThat(r.verified()).as(r.body()).isTrue());
+            assertThat(memoryIdsOf(receiver.accepted, "rosa")).containsExactlyElementsOf(rosa);
+            assertThat(memoryIdsOf(receiver.accepted, "sam")).containsExactlyElementsOf(sam);
+            assertThat(receiver.accepted).extracting(Received::id).doesNotHaveDuplicates();
+        }
     }
 
     @Test
