@@ -119,6 +119,9 @@ def main():
     api.json("POST", "/users/ada/import/claude", export, raw=True)
     status, archive = api.send("GET", "/users/ada/export")
     api.json("POST", "/users/ada-copy/import", archive.encode(), raw=True, content_type="application/x-ndjson")
+    # The erasure drops every delivery naming the user that is not sent yet: the import's is awaited first.
+    wait_for("the archive's import.finished", lambda r: any(
+        e["type"] == "import.finished" and e["data"]["what"] == "user-archive" for e in r))
     api.json("DELETE", "/memory?userId=ada-copy")
 
     # The outage: the receiver stops (connections refused) while bo's events happen, and comes back.
@@ -157,6 +160,10 @@ def main():
     for kind in sorted(kinds):
         print(f"  {kind:40} {kinds[kind]}")
     missing = [kind for kind in EVENTS if kind not in {e["type"] for e in accepted}]
+    missing += [f"memory.deleted ({reason})" for reason in ("client", "expiry", "retention", "erasure")
+                if f"memory.deleted ({reason})" not in kinds]
+    missing += [f"import.finished ({what})" for what in ("claude", "user-archive")
+                if what not in {e["data"]["what"] for e in accepted if e["type"] == "import.finished"}]
     print("every event kind arrived" if not missing else f"MISSING: {', '.join(missing)}")
     bo = [e["data"]["memoryId"] for e in accepted if (e.get("data") or {}).get("userId") == "bo"]
     in_order = bo == produced
