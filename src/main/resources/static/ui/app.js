@@ -6,6 +6,7 @@ import { mountUsers, markCurrentUser, userPage } from './users.js';
 import { memoryList, memoryDetail, memorySearch } from './memories.js';
 import { sessionList, sessionDetail } from './sessions.js';
 import { rerankerView } from './reranker.js';
+import { webhooksView } from './webhooks.js';
 
 const signIn = document.getElementById('sign-in');
 const signInForm = document.getElementById('sign-in-form');
@@ -92,7 +93,9 @@ async function render() {
   const [section, id, tab, subId, sub, subSubId] = parts;
   document.body.classList.toggle('has-detail', section !== undefined);
   for (const link of nav.querySelectorAll('a[data-nav]')) {
-    const current = (link.dataset.nav === 'reranker') === (section === 'reranker');
+    const current = link.dataset.nav === 'users'
+      ? section !== 'reranker' && section !== 'webhooks'
+      : link.dataset.nav === section;
     if (current) {
       link.setAttribute('aria-current', 'page');
     } else {
@@ -108,6 +111,8 @@ async function render() {
   try {
     if (section === 'reranker') {
       await rerankerView(container);
+    } else if (section === 'webhooks') {
+      await webhooksView(container);
     } else if (section === 'users' && id) {
       const body = userPage(container, id, tab === 'sessions' || tab === 'search' ? tab : 'memories');
       if (tab === 'sessions' && subId) {
@@ -125,7 +130,8 @@ async function render() {
       replace(container,
         h('h2', { id: 'view-title' }, 'Memory inspector'),
         h('p', {}, 'Choose a user to see their sessions and memories: where each memory came from, how it changed, '
-          + 'and what each reply was given and cited. The reranker page shows what the tenant\'s reranker learned.'));
+          + 'and what each reply was given and cited. The reranker page shows what the tenant\'s reranker learned, '
+          + 'and the webhooks page the tenant\'s endpoints and their recent deliveries.'));
     }
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 401)) {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -63,9 +64,32 @@ class JobRuns {
         }
     }
 
-    void finished(String task, String instance) {
-        jdbc.update("update job_runs set finished_at = now() where task_name = ? and task_instance = ?",
+    /**
+     * Records the job done; answers its session when none of the session's jobs is left unfinished (waiting,
+     * running, waiting for a retry, or dead-lettered). The job's own finish is committed before the others are
+     * counted, so of two last jobs finishing at once at least one sees the session done (both may).
+     */
+    Optional<SessionJobsDone> finished(String task, String instance) {
+        List<SessionJobsDone> session = jdbc.query("""
+                update job_runs set finished_at = now() where task_name = ? and task_instance = ?
+                returning tenant_id, session_id""",
+                (rs, row) -> rs.getObject("session_id") == null || rs.getObject("tenant_id") == null ? null
+                        : new SessionJobsDone(new TenantId(rs.getObject("tenant_id", UUID.class)),
+                                rs.getObject("session_id", UUID.class)),
                 task, instance);
+        if (session.isEmpty() || session.getFirst() == null) {
+            return Optional.empty();
+        }
+        Long unfinished = jdbc.queryForObject(
+                "select count(*) from job_runs where session_id = ? and finished_at is null", Long.class,
+                session.getFirst().sessionId());
+        return unfinished != null && unfinished == 0 ? Optional.of(session.getFirst()) : Optional.empty();
+    }
+
+    /** Jobs of the type in db-scheduler's table: waiting, running or waiting for a retry. */
+    long scheduled(String task) {
+        Long count = jdbc.queryForObject("select count(*) from scheduled_tasks where task_name = ?", Long.class, task);
+        return count == null ? 0 : count;
     }
 
     void failed(String task, String instance, Throwable cause) {

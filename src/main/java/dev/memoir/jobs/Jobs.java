@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
@@ -14,16 +16,19 @@ import javax.sql.DataSource;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import com.github.kagkarlsson.scheduler.ScheduledExecution;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.Execution;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.Priority;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
+import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
@@ -46,14 +51,17 @@ public class Jobs {
     private final JobProperties properties;
     private final FailedJobs failed;
     private final JobRuns runs;
+    private final ApplicationEventPublisher events;
 
-    Jobs(DataSource dataSource, JobProperties properties, FailedJobs failed, JobRuns runs) {
+    Jobs(DataSource dataSource, JobProperties properties, FailedJobs failed, JobRuns runs,
+            ApplicationEventPublisher events) {
         this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
                 .enablePriority()
                 .build();
         this.properties = properties;
         this.failed = failed;
         this.runs = runs;
+        this.events = events;
     }
 
     /** The memory jobs queued for a session, oldest first, with where each stands. */
@@ -64,6 +72,34 @@ public class Jobs {
     /** Forgets the outcomes of these sessions' memory jobs: part of deleting the sessions. */
     public void forgetSessions(Collection<UUID> sessionIds) {
         runs.forgetSessions(sessionIds);
+    }
+
+    /**
+     * When the job runs next, if it is waiting (for its turn or a retry) or running, when the time is past; empty
+     * once it is done or dead-lettered, or if it was never queued.
+     */
+    public Optional<Instant> nextRun(TaskDescriptor<Void> job, String id) {
+        return client.getScheduledExecution(TaskInstanceId.of(job.getTaskName(), id))
+                .map(ScheduledExecution::getExecutionTime);
+    }
+
+    /** Brings a waiting job forward to now; nothing when it is running, done, dead-lettered or not queued. */
+    public void runNow(TaskDescriptor<Void> job, String id) {
+        TaskInstanceId instance = TaskInstanceId.of(job.getTaskName(), id);
+        if (client.getScheduledExecution(instance).filter(execution -> !execution.isPicked()).isEmpty()) {
+            return;
+        }
+        try {
+            client.reschedule(instance, Instant.now());
+        } catch (RuntimeException e) {
+            // Picked or finished meanwhile: it runs, or ran, on its own.
+            log.debug("Job {} not brought forward: {}", instance, e.getMessage());
+        }
+    }
+
+    /** How many jobs of the type are queued: waiting, running or waiting for a retry (not dead-lettered). */
+    public long queued(TaskDescriptor<Void> job) {
+        return runs.scheduled(job.getTaskName());
     }
 
     /** Runs a dead-lettered job again (at once); false when no such job waits in the dead-letter list. */
@@ -180,10 +216,38 @@ public class Jobs {
                             operations.reschedule(complete, Instant.now());
                         } else {
                             operations.remove();
-                            runs.finished(instance.getTaskName(), instance.getId());
+                            finished(instance);
                         }
                     };
                 });
+    }
+
+    /**
+     * A job type whose work may put itself off: it answers when to run again, or empty when it is done. Putting off
+     * is not a failure: it counts no retry and has no limit. Failures (the work throws) are retried like any job's.
+     */
+    public CustomTask<Void> deferrableTask(TaskDescriptor<Void> job, Function<String, Optional<Instant>> work) {
+        return Tasks.custom(job)
+                .onFailure(retriedThenDeadLettered())
+                .execute((instance, context) -> {
+                    Optional<Instant> again = work.apply(instance.getId());
+                    return (complete, operations) -> {
+                        if (again.isPresent()) {
+                            operations.reschedule(complete, again.get());
+                        } else {
+                            operations.remove();
+                            finished(instance);
+                        }
+                    };
+                });
+    }
+
+    /**
+     * Records the job done; when it was the last unfinished job of its session, says so ({@link SessionJobsDone})
+     * to whatever waits for the session's memory.
+     */
+    private void finished(TaskInstance<?> instance) {
+        runs.finished(instance.getTaskName(), instance.getId()).ifPresent(events::publishEvent);
     }
 
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */
@@ -192,7 +256,7 @@ public class Jobs {
                 .onFailure(retriedThenDeadLettered())
                 .execute((instance, context) -> {
                     work.accept(instance.getId());
-                    runs.finished(instance.getTaskName(), instance.getId());
+                    finished(instance);
                 });
     }
 }

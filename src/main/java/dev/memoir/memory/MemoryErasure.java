@@ -1,8 +1,10 @@
 package dev.memoir.memory;
 
+import java.util.List;
 import java.util.UUID;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -17,9 +19,12 @@ public class MemoryErasure {
     private final MemoryRecordRepository records;
     private final AdvisoryLocks locks;
     private final ApplicationEventPublisher events;
+    private final JdbcTemplate jdbc;
 
-    MemoryErasure(MemoryRecordRepository records, AdvisoryLocks locks, ApplicationEventPublisher events) {
+    MemoryErasure(MemoryRecordRepository records, AdvisoryLocks locks, ApplicationEventPublisher events,
+            JdbcTemplate jdbc) {
         this.events = events;
+        this.jdbc = jdbc;
         this.records = records;
         this.locks = locks;
     }
@@ -53,6 +58,17 @@ public class MemoryErasure {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public int deleteAllOfSession(TenantId tenant, String userId, UUID sessionId) {
-        return records.deleteAllOfSession(tenant.value(), userId, sessionId, MemoryKind.WRITTEN_FROM_ONE_SESSION);
+        // Naming the session's user reads only that user's partition (no index leads with the session). Each deleted
+        // memory is told to the listeners of MemoryEvent (webhooks) in this transaction, as any other deletion is.
+        List<MemoryEvent> deleted = jdbc.query("""
+                delete from memory_records where tenant_id = ? and user_id = ? and session_id = ?
+                    and kind = any(?)
+                returning id, kind""",
+                (rs, n) -> new MemoryEvent(MemoryEvent.Type.DELETED, tenant, userId, rs.getObject("id", UUID.class),
+                        MemoryKind.fromWireName(rs.getString("kind")), "erasure", null),
+                tenant.value(), userId, sessionId,
+                MemoryKind.WRITTEN_FROM_ONE_SESSION.stream().map(MemoryKind::wireName).toArray(String[]::new));
+        deleted.forEach(events::publishEvent);
+        return deleted.size();
     }
 }

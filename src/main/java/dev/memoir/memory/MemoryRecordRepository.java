@@ -1,6 +1,5 @@
 package dev.memoir.memory;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -33,10 +32,4 @@ interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")
     int deleteAllForUser(UUID tenantId, String userId);
-
-    /** Names the session's user so that only that user's partition is read (no index leads with the session). */
-    @Modifying
-    @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId "
-            + "and m.sessionId = :sessionId and m.kind in :kinds")
-    int deleteAllOfSession(UUID tenantId, String userId, UUID sessionId, Collection<MemoryKind> kinds);
 }

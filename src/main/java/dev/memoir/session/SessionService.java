@@ -337,6 +337,20 @@ public class SessionService {
         return sessions.holdByIdAndTenantId(sessionId, owner.get().getTenantId()).isPresent();
     }
 
+    /**
+     * Holds the tenant's session against erasure until the caller's transaction ends, as a memory write does, and
+     * answers it; empty when it is gone (deleted, or its user erased). What the caller then records about the
+     * session is committed before an erasure deletes it, or not at all.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Optional<SessionRef> hold(TenantId tenant, UUID sessionId) {
+        if (!holdForMemoryWrite(sessionId)) {
+            return Optional.empty();
+        }
+        return sessions.findById(sessionId).filter(session -> session.getTenantId().equals(tenant.value()))
+                .map(Session::ref);
+    }
+
     @Transactional
     void close(TenantId tenant, UUID id) {
         // Locked like append, so that listeners of the close see every turn and no turn comes after.

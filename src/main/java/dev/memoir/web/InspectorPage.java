@@ -14,7 +14,8 @@ public final class InspectorPage {
 
     /** Every file in static/ui, by the exact path it is served at (a test keeps the two lists equal). */
     static final Set<String> ASSETS = Set.of("index.html", "style.css", "icon.svg", "app.js", "api.js", "dom.js",
-            "diff.js", "chart.js", "router.js", "users.js", "sessions.js", "memories.js", "reranker.js");
+            "diff.js", "chart.js", "router.js", "users.js", "sessions.js", "memories.js", "reranker.js",
+            "webhooks.js");
 
     private InspectorPage() {
     }

@@ -15,9 +15,18 @@ record DeliveryView(
         @Schema(example = "memory.created") String event,
         String userId,
         Instant createdAt,
+        @Schema(description = "delivered; pending (waiting for its first attempt, a retry, or an earlier delivery "
+                + "of its user to this endpoint); failed (every attempt failed: it waits in the dead-letter list, "
+                + "where an operator can run it again)", example = "delivered") State state,
         @Schema(description = "Attempts made so far") int attempts,
         @Schema(description = "The HTTP status the endpoint last answered") Integer lastStatus,
         @Schema(description = "Why the last attempt failed") String lastError,
         @Schema(description = "When the endpoint accepted it (2xx); absent while it is pending or failed")
-        Instant deliveredAt) {
+        Instant deliveredAt,
+        @Schema(description = "When a pending delivery is next looked at (sent, or still held back)")
+        Instant nextAttemptAt) {
+
+    enum State {
+        delivered, pending, failed
+    }
 }

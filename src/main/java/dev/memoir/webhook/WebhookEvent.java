@@ -11,7 +11,8 @@ import dev.memoir.web.WireNames;
 enum WebhookEvent {
     MEMORY_CREATED("memory.created"), MEMORY_UPDATED("memory.updated"), MEMORY_DELETED("memory.deleted"),
     MEMORY_SUPERSEDED("memory.superseded"),
-    TURNS_RECORDED("turns.recorded"), SESSION_CLOSED("session.closed"), USER_ERASED("user.erased"),
+    TURNS_RECORDED("turns.recorded"), SESSION_CLOSED("session.closed"),
+    SESSION_MEMORIES_WRITTEN("session.memories-written"), USER_ERASED("user.erased"),
     IMPORT_FINISHED("import.finished"),
     WEBHOOK_TEST("webhook.test");
 

@@ -18,6 +18,12 @@ import org.springframework.stereotype.Component;
  * link-local (where cloud metadata services answer, 169.254.169.254), unspecified or multicast address. The operator
  * may allow hosts by name ({@code memoir.webhooks.allowed-hosts}). Checked when an endpoint is registered and again
  * before each delivery, since what a name resolves to may change.
+ *
+ * <p>The connection is not pinned to the addresses checked (DNS rebinding): {@code HttpClient} resolves the host
+ * itself and takes no resolver or address per request, and connecting to the address would need a {@code Host}
+ * header it refuses unless allowed JVM-wide, and would break SNI and the certificate's name check for https. Both
+ * resolve through the JVM's address cache, which keeps a successful lookup for 30 s whatever the record's TTL, and
+ * the client connects right after the check, so a name re-pointed within that entry is not asked again.
  */
 @Component
 class WebhookTargets {

@@ -7,12 +7,20 @@ import com.github.kagkarlsson.scheduler.task.Task;
 
 import dev.memoir.jobs.Jobs;
 
-/** The webhook-delivery job type, run by the jobs module with every other. */
+/**
+ * The webhook job types, run by the jobs module with every other. Both may put themselves off without it counting
+ * as a failure: a delivery behind an earlier one of its user, a wait for a session's memory jobs.
+ */
 @Configuration
 class WebhookTasks {
 
     @Bean
     Task<Void> webhookDelivery(Jobs jobs, Webhooks webhooks) {
-        return jobs.task(Webhooks.JOB, webhooks::deliver);
+        return jobs.deferrableTask(Webhooks.JOB, webhooks::deliver);
+    }
+
+    @Bean
+    Task<Void> webhookMemoriesWritten(Jobs jobs, Webhooks webhooks) {
+        return jobs.deferrableTask(Webhooks.MEMORIES_WRITTEN, webhooks::memoriesWritten);
     }
 }

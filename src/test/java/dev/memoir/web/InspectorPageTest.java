@@ -492,6 +492,56 @@ class InspectorPageTest extends IntegrationTest {
     }
 
     @Test
+    void theWebhooksPageShowsTheEndpointsAndTheirRecentDeliveriesWithStateAttemptsAndLastError() throws Exception {
+        String key = api.newTenant();
+        String user = "wren-" + tag;
+        com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            closedPort = socket.getLocalPort();
+        }
+        try {
+            String up = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+            String down = "http://127.0.0.1:" + closedPort + "/hook";
+            for (String url : List.of(up, down)) {
+                assertThat(api.send("POST", "/webhooks", key, Json.object("url", url,
+                        "events", List.of("memory.created"))).status()).isEqualTo(201);
+            }
+            api.addFact(key, user, "The user rows boats.");
+            List<JsonNode> endpoints = items(api.get(key, "/webhooks"));
+            String upId = endpoints.stream().filter(e -> e.path("url").asString().equals(up)).findFirst()
+                    .orElseThrow().path("id").asString();
+            String downId = endpoints.stream().filter(e -> e.path("url").asString().equals(down)).findFirst()
+                    .orElseThrow().path("id").asString();
+            eventually().until(() -> items(api.get(key, "/webhooks/" + upId + "/deliveries")).getFirst()
+                    .path("state").asString().equals("delivered"));
+            eventually().until(() -> items(api.get(key, "/webhooks/" + downId + "/deliveries")).getFirst()
+                    .path("attempts").asInt() >= 1);
+
+            signIn(key);
+            browser.clickable(By.linkText("Webhooks")).click();
+            browser.visible(By.cssSelector("table.deliveries"));
+            assertThat(view().findElement(By.id("view-title")).getText()).isEqualTo("Webhooks");
+            WebElement delivered = browser.visible(By.cssSelector("[data-endpoint='" + upId + "'] tbody tr"));
+            assertThat(delivered.getText()).contains("memory.created", user, "delivered", "204");
+            WebElement failing = browser.visible(By.cssSelector("[data-endpoint='" + downId + "'] tbody tr"));
+            assertThat(failing.getText()).contains("memory.created", user, "could not be reached")
+                    .containsAnyOf("pending", "failed");
+            assertThat(view().getText()).contains(up, down);
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
     void onAPhoneScreenTheMemoryFitsTheWidthAndTheUsersListStepsAside() {
         String key = api.newTenant();
         String user = "wanda-" + tag;

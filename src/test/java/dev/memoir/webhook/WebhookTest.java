@@ -28,6 +28,7 @@ import dev.memoir.memory.MemoryPurge;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
+import dev.memoir.support.SecondInstance;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -51,6 +52,8 @@ class WebhookTest extends IntegrationTest {
     private final class Receiver implements AutoCloseable {
         final HttpServer server;
         final List<Received> received = new CopyOnWriteArrayList<>();
+        /** The deliveries it accepted (answered 2xx), in the order it accepted them. */
+        final List<Received> accepted = new CopyOnWriteArrayList<>();
         final AtomicInteger requests = new AtomicInteger();
         volatile String secret;
         volatile List<Integer> statuses = List.of(204);
@@ -64,7 +67,10 @@ class WebhookTest extends IntegrationTest {
                 String id = exchange.getRequestHeaders().getFirst("webhook-id");
                 String timestamp = exchange.getRequestHeaders().getFirst("webhook-timestamp");
                 String signature = exchange.getRequestHeaders().getFirst("webhook-signature");
-                received.add(new Received(id, timestamp, signature, body, verifies(id, timestamp, signature, body)));
+                Received request = new Received(id, timestamp, signature, body, verifies(id, timestamp, signature, body));
+                received.add(request);
+                List<Integer> answers = statuses;
+                int status = answers.get(Math.min(n, answers.size() - 1));
                 // A slow receiver, as scripted: the answer comes only after delayMillis.
                 if (delayMillis > 0) {
                     try {
@@ -73,8 +79,10 @@ class WebhookTest extends IntegrationTest {
                         Thread.currentThread().interrupt();
                     }
                 }
-                List<Integer> answers = statuses;
-                exchange.sendResponseHeaders(answers.get(Math.min(n, answers.size() - 1)), -1);
+                if (status >= 200 && status < 300) {
+                    accepted.add(request);
+                }
+                exchange.sendResponseHeaders(status, -1);
                 exchange.close();
             });
             server.start();
@@ -265,6 +273,183 @@ class WebhookTest extends IntegrationTest {
                 .hasSize(attemptsAfterErasure);
         assertThat(items(api.get(key, "/webhooks/" + endpoint + "/deliveries")))
                 .extracting(d -> d.path("event").asString()).containsExactly("user.erased");
+    }
+
+    @Test
+    void aReceiverDownForAWhileGetsEveryUsersEventsInTheOrderTheyHappenedOnceItIsBack() throws IOException {
+        receiver = new Receiver();
+        receiver.statuses = List.of(503);
+        String key = api.newTenant();
+        String endpoint = register(key, receiver.url(), List.of("memory.created", "memory.updated"), false);
+
+        // Down: the user's first event fails and is retried with back-off while the next ones happen.
+        List<String> olga = new java.util.ArrayList<>();
+        List<String> piet = new java.util.ArrayList<>();
+        String first = api.addFact(key, "olga", "Olga fact 1.");
+        olga.add("memory.created " + first);
+        eventually().until(() -> attemptsOf(first), attempts -> attempts >= 1);
+        olga.add("memory.created " + api.addFact(key, "olga", "Olga fact 2."));
+        api.send("PATCH", "/memory/" + first, key, Json.object("text", "Olga fact 1, edited."));
+        olga.add("memory.updated " + first);
+        piet.add("memory.created " + api.addFact(key, "piet", "Piet fact 1."));
+        // Back after the first event's third failure, a second or more before its last attempt: the events that
+        // happen now would be attempted, and accepted, at once, before it.
+        eventually().until(() -> attemptsOf(first), attempts -> attempts >= 3);
+        receiver.statuses = List.of(204);
+        olga.add("memory.created " + api.addFact(key, "olga", "Olga fact 3."));
+        piet.add("memory.created " + api.addFact(key, "piet", "Piet fact 2."));
+
+        eventually().until(() -> receiver.accepted.size() == 6);
+        assertThat(receiver.accepted).allSatisfy(r -> assertThat(r.verified()).as(r.body()).isTrue());
+        assertThat(eventsOf(receiver.accepted, "olga")).containsExactlyElementsOf(olga);
+        assertThat(eventsOf(receiver.accepted, "piet")).containsExactlyElementsOf(piet);
+        assertThat(receiver.accepted).extracting(Received::id).doesNotHaveDuplicates();
+        assertThat(items(api.get(key, "/webhooks/" + endpoint + "/deliveries")))
+                .allSatisfy(d -> assertThat(d.path("state").asString()).isEqualTo("delivered"));
+    }
+
+    /** How many times the receiver was sent the creation of this memory. */
+    private long attemptsOf(String memoryId) {
+        return receiver.ofType("memory.created").stream()
+                .filter(r -> r.json().path("data").path("memoryId").asString().equals(memoryId)).count();
+    }
+
+    /** The user's events as "type memoryId", in the order the receiver accepted them. */
+    private static List<String> eventsOf(List<Received> received, String user) {
+        return received.stream().map(Received::json).filter(j -> j.path("data").path("userId").asString()
+                .equals(user)).map(j -> j.path("type").asString() + " " + j.path("data").path("memoryId")
+                .asString()).toList();
+    }
+
+    @Test
+    void withTwoInstancesRunningTheJobsAFlakyReceiverStillGetsEachUsersEventsInOrder() throws IOException {
+        receiver = new Receiver();
+        // Every other request fails at first (three in all, fewer than a delivery's attempts): those deliveries are
+        // retried with jittered back-off, on whichever instance picks them.
+        receiver.statuses = List.of(503, 204, 503, 204, 503, 204);
+        String key = api.newTenant();
+        register(key, receiver.url(), List.of("memory.created"), false);
+        try (SecondInstance second = SecondInstance.start()) {
+            List<Api> instances = List.of(api, second.api());
+            List<String> rosa = new java.util.ArrayList<>();
+            List<String> sam = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                Api through = instances.get(i % 2);
+                rosa.add(through.addFact(key, "rosa", "Rosa fact " + i + "."));
+                sam.add(through.addFact(key, "sam", "Sam fact " + i + "."));
+            }
+            eventually().until(() -> receiver.accepted.size() == 12);
+            assertThat(receiver.accepted).allSatisfy(r -> assertThat(r.verified()).as(r.body()).isTrue());
+            assertThat(memoryIdsOf(receiver.accepted, "rosa")).containsExactlyElementsOf(rosa);
+            assertThat(memoryIdsOf(receiver.accepted, "sam")).containsExactlyElementsOf(sam);
+            assertThat(receiver.accepted).extracting(Received::id).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void aDeadLetteredDeliveryDoesNotHoldBackTheUsersLaterOnes() throws IOException {
+        receiver = new Receiver();
+        receiver.statuses = List.of(503);
+        String key = api.newTenant();
+        String endpoint = register(key, receiver.url(), List.of("memory.created"), false);
+        String first = api.addFact(key, "quinn", "Quinn fact 1.");
+        String second = api.addFact(key, "quinn", "Quinn fact 2.");
+        // Every attempt of the first fails (4 with max-retries 3); the second waits behind it meanwhile.
+        eventually().until(() -> items(api.get(key, "/webhooks/" + endpoint + "/deliveries")),
+                list -> list.stream().anyMatch(d -> d.path("state").asString().equals("failed")));
+        assertThat(receiver.received).extracting(r -> r.json().path("data").path("memoryId").asString())
+                .containsOnly(first);
+        receiver.statuses = List.of(204);
+        eventually().until(() -> receiver.accepted.size() == 1);
+        assertThat(receiver.accepted.getFirst().json().path("data").path("memoryId").asString()).isEqualTo(second);
+
+        // The operator runs the dead letter again: it is delivered then, after the later one.
+        String tenant = jdbc.sql("select tenant_id::text from webhook_endpoints where id = ?::uuid")
+                .param(endpoint).query(String.class).single();
+        String dead = items(api.get(key, "/webhooks/" + endpoint + "/deliveries")).stream()
+                .filter(d -> d.path("state").asString().equals("failed")).findFirst().orElseThrow()
+                .path("id").asString();
+        assertThat(api.send("POST", "/admin/jobs/failed/webhook-delivery/" + tenant + ":" + dead + "/retry",
+                Api.BOOTSTRAP_KEY, null).status()).isBetween(200, 299);
+        eventually().until(() -> receiver.accepted.size() == 2);
+        assertThat(receiver.accepted.get(1).id()).isEqualTo(dead);
+    }
+
+    private static List<String> memoryIdsOf(List<Received> received, String user) {
+        return received.stream().map(Received::json).filter(j -> j.path("data").path("userId").asString()
+                .equals(user)).map(j -> j.path("data").path("memoryId").asString()).toList();
+    }
+
+    @Test
+    void aLocalReceiverGetsEveryEventKindSignedAndVerified() throws IOException {
+        receiver = new Receiver();
+        Api.Response tenant = api.createTenant("webhooks-" + java.util.UUID.randomUUID());
+        String key = tenant.text("apiKey");
+        register(key, receiver.url(), List.of("memory.created", "memory.updated", "memory.superseded",
+                "memory.deleted", "turns.recorded", "session.closed", "session.memories-written", "user.erased",
+                "import.finished"), false);
+
+        String session = api.newSession(key, "ines", "{\"write\": [\"history\", \"summary\"], "
+                + "\"read\": [\"history\"]}");
+        api.importTurns(key, session, "I grow tomatoes.", "Nice.");
+        api.close(key, session);
+        eventually().until(() -> receiver.ofType("session.memories-written"), list -> list.size() == 1);
+        JsonNode written = receiver.ofType("session.memories-written").getFirst().json().path("data");
+        assertThat(written.path("sessionId").asString()).isEqualTo(session);
+        assertThat(written.path("userId").asString()).isEqualTo("ines");
+        // It comes after what the close's jobs wrote: the session's summary.
+        List<String> types = receiver.received.stream().map(r -> r.json().path("type").asString()).toList();
+        assertThat(types.indexOf("memory.created")).isBetween(types.indexOf("session.closed"),
+                types.indexOf("session.memories-written"));
+
+        String fact = api.addFact(key, "ines", "Ines lives in Lyon.", "supersedes", List.of());
+        api.send("PATCH", "/memory/" + fact, key, Json.object("text", "Ines lives in Lyon, France."));
+        api.addFact(key, "ines", "Ines moved to Nantes.", "supersedes", List.of(fact));
+        String doomed = api.addFact(key, "ines", "Ines likes plums.", "supersedes", List.of());
+        assertThat(api.send("DELETE", "/memory/" + doomed, key, null).status()).isEqualTo(204);
+
+        Instant expiry = Instant.now().plusSeconds(1);
+        api.addFact(key, "ines", "Ines is in Paris today.", "supersedes", List.of(), "expiresAt", expiry);
+        String old = api.addFact(key, "ines", "Ines once had a cat.", "supersedes", List.of());
+        jdbc.sql("update memory_records set created_at = now() - interval '10 days' where id = cast(? as uuid)")
+                .param(old).update();
+        eventually().until(() -> Instant.now().isAfter(expiry));
+        purge.expired(1000);
+        purge.pastRetention(List.of(), List.of(new dev.memoir.memory.RetentionRule(
+                java.util.UUID.fromString(tenant.text("id")), dev.memoir.memory.MemoryKind.FACT,
+                java.time.Duration.ofDays(9))), 1000);
+        // Deleting the session takes its summary with it.
+        assertThat(api.send("DELETE", "/sessions/" + session, key, null).status()).isEqualTo(200);
+
+        String export = Json.write(List.of(Json.fields("uuid", "k-2", "name", "Plums", "created_at",
+                "2024-03-02T09:00:00Z", "chat_messages", List.of(
+                        Json.fields("uuid", "m1", "sender", "human", "created_at", "2024-03-02T09:00:01Z",
+                                "text", "Are plums ripe in August?"),
+                        Json.fields("uuid", "m2", "sender", "assistant", "created_at", "2024-03-02T09:00:02Z",
+                                "text", "Mostly.")))));
+        assertThat(api.postBytes("/users/ines/import/claude", key, export.getBytes(StandardCharsets.UTF_8),
+                "application/json").status()).isEqualTo(200);
+        String archive = api.sendWithHeaders("GET", "/users/ines/export", key, null).body();
+        Api.Response imported = api.sendWithHeadersAsResponse("POST", "/users/jude/import", key, archive,
+                "Content-Type", "application/x-ndjson");
+        assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
+        assertThat(api.send("DELETE", "/memory?userId=jude", key, null).status()).isEqualTo(200);
+
+        eventually().until(() -> receiver.ofType("user.erased"), list -> list.size() == 1);
+        eventually().until(() -> receiver.ofType("import.finished"), list -> list.size() == 2);
+        eventually().until(() -> receiver.ofType("memory.deleted"), list -> list.size() >= 4);
+        assertThat(receiver.received).extracting(r -> r.json().path("type").asString()).contains(
+                "memory.created", "memory.updated", "memory.superseded", "memory.deleted", "turns.recorded",
+                "session.closed", "session.memories-written", "user.erased", "import.finished");
+        assertThat(receiver.received).allSatisfy(r -> assertThat(r.verified()).as(r.body()).isTrue());
+        assertThat(receiver.ofType("memory.deleted")).extracting(r -> r.json().path("data").path("reason")
+                .asString()).contains("client", "expiry", "retention", "erasure");
+        assertThat(receiver.ofType("import.finished")).extracting(r -> r.json().path("data").path("what")
+                .asString()).containsExactlyInAnyOrder("claude", "user-archive");
+        assertThat(receiver.ofType("user.erased").getFirst().json().path("data").path("userId").asString())
+                .isEqualTo("jude");
+        assertThat(receiver.ofType("memory.created")).noneSatisfy(r -> assertThat(r.json().path("data")
+                .path("kind").asString()).isEqualTo("history"));
     }
 
     @Autowired
