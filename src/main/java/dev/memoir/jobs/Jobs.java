@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
@@ -184,6 +185,19 @@ public class Jobs {
                         }
                     };
                 });
+    }
+
+    /**
+     * A tenant's job type whose work gets the tenant the job was queued for (from its run record, on the service's
+     * own table) and the job's id, and is retried with back-off when it throws. Knowing the tenant, the work can name
+     * it in every lookup: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by id alone runs on
+     * every shard. A job without a run record of a tenant has nothing left to work on: the record goes only with the
+     * sessions the job was queued for.
+     */
+    public OneTimeTask<Void> tenantTask(TaskDescriptor<Void> job, BiConsumer<TenantId, String> work) {
+        return task(job, id -> runs.tenantOf(job.getTaskName(), id).ifPresentOrElse(tenant -> work.accept(tenant, id),
+                () -> log.info("Job {} {} has no tenant on record (its sessions were deleted): nothing to do",
+                        job.getTaskName(), id)));
     }
 
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */

@@ -139,10 +139,11 @@ public class MemoryStore {
     record LiveMemory(UUID tenantId, String userId, String text, Instant occurredFrom) {
     }
 
-    /** The memory, if it is still there, live and unexpired. */
+    /** The tenant's memory, if it is still there, live and unexpired. */
     @Transactional(readOnly = true)
-    Optional<LiveMemory> liveMemory(UUID id) {
-        return records.findById(id).filter(MemoryStore::unexpired).filter(r -> r.getSupersededBy() == null)
+    Optional<LiveMemory> liveMemory(TenantId tenant, UUID id) {
+        return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryStore::unexpired)
+                .filter(r -> r.getSupersededBy() == null)
                 .map(r -> new LiveMemory(r.getTenantId(), r.getUserId(), r.getText(), r.getOccurredFrom()));
     }
 
@@ -408,11 +409,13 @@ public class MemoryStore {
         return view(record);
     }
 
-    /** The embeddings of the memories that still exist among the given ids (the reranker learns from them). */
+    /**
+     * The embeddings of the tenant's memories that still exist among the given ids (the reranker learns from them).
+     */
     @Transactional(readOnly = true)
-    public Map<UUID, float[]> embeddings(Collection<UUID> ids) {
+    public Map<UUID, float[]> embeddings(TenantId tenant, Collection<UUID> ids) {
         Map<UUID, float[]> result = new HashMap<>();
-        records.findAllById(ids).forEach(r -> result.put(r.getId(), r.getEmbedding()));
+        records.findByTenantIdAndIdIn(tenant.value(), ids).forEach(r -> result.put(r.getId(), r.getEmbedding()));
         return result;
     }
 

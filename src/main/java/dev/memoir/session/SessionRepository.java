@@ -22,6 +22,18 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s from Session s where s.id = :id and s.tenantId = :tenantId")
     Optional<Session> lockByIdAndTenantId(UUID id, UUID tenantId);
 
+    /**
+     * The user whose session of the tenant it is, read without loading the session into the persistence context: a
+     * writer takes the user's lock before it loads and locks the session, and must then see the session as it is
+     * once locked.
+     */
+    @Query("select s.userId from Session s where s.id = :id and s.tenantId = :tenantId")
+    Optional<String> userOf(UUID id, UUID tenantId);
+
+    @Modifying
+    @Query("delete from Session s where s.id = :id and s.tenantId = :tenantId")
+    void deleteByIdAndTenantId(UUID id, UUID tenantId);
+
     /** Whose a session is. */
     interface Owner {
 
@@ -30,10 +42,7 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
         String getUserId();
     }
 
-    /**
-     * Whose the session is, read without loading the session into the persistence context: a writer takes the
-     * user's lock before it loads and locks the session, and must then see the session as it is once locked.
-     */
+    /** Whose the session is, for the idle sessions' close, which finds sessions across tenants. */
     @Query("select s.tenantId as tenantId, s.userId as userId from Session s where s.id = :id")
     Optional<Owner> ownerOf(UUID id);
 
