@@ -34,18 +34,6 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("delete from Session s where s.id = :id and s.tenantId = :tenantId")
     void deleteByIdAndTenantId(UUID id, UUID tenantId);
 
-    /** Whose a session is. */
-    interface Owner {
-
-        UUID getTenantId();
-
-        String getUserId();
-    }
-
-    /** Whose the session is, for the idle sessions' close, which finds sessions across tenants. */
-    @Query("select s.tenantId as tenantId, s.userId as userId from Session s where s.id = :id")
-    Optional<Owner> ownerOf(UUID id);
-
     /**
      * Holds the session row (FOR SHARE) so that erasing the user waits for a memory write under way. By its tenant
      * too: Citus locks rows only on one shard (docs/scaling.md).
@@ -54,10 +42,14 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s.id from Session s where s.id = :id and s.tenantId = :tenantId")
     Optional<UUID> holdByIdAndTenantId(UUID id, UUID tenantId);
 
-    /** Open sessions without a turn since the cutoff, longest idle first. */
-    @Query("select s.id from Session s where s.status = dev.memoir.session.SessionStatus.OPEN "
-            + "and s.updatedAt < :cutoff order by s.updatedAt, s.id")
-    List<UUID> findIdleOpen(Instant cutoff, Limit limit);
+    /**
+     * Open sessions of every tenant without a turn since the cutoff, longest idle first, each with its tenant: the
+     * search looks across tenants, the close of each names its tenant.
+     */
+    @Query("select new dev.memoir.session.IdleSession(s.tenantId, s.id) from Session s "
+            + "where s.status = dev.memoir.session.SessionStatus.OPEN and s.updatedAt < :cutoff "
+            + "order by s.updatedAt, s.id")
+    List<IdleSession> findIdleOpen(Instant cutoff, Limit limit);
 
     List<Session> findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(UUID tenantId, String userId, Limit limit);
 

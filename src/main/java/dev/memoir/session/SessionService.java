@@ -374,7 +374,7 @@ public class SessionService {
 
     /** Open sessions idle since the cutoff, at most {@code limit}. */
     @Transactional(readOnly = true)
-    List<UUID> idleOpenSessions(Instant cutoff, int limit) {
+    List<IdleSession> idleOpenSessions(Instant cutoff, int limit) {
         return sessions.findIdleOpen(cutoff, Limit.of(limit));
     }
 
@@ -383,13 +383,14 @@ public class SessionService {
      * answers whether it closed it.
      */
     @Transactional
-    boolean closeIfIdle(UUID id, Instant cutoff) {
-        SessionRepository.Owner owner = sessions.ownerOf(id).orElse(null);
-        if (owner == null) {
+    boolean closeIfIdle(IdleSession idle, Instant cutoff) {
+        UUID id = idle.id();
+        String user = sessions.userOf(id, idle.tenantId()).orElse(null);
+        if (user == null) {
             return false;
         }
-        holdUser(owner.getTenantId(), owner.getUserId());
-        Session session = sessions.lockByIdAndTenantId(id, owner.getTenantId()).orElse(null);
+        holdUser(idle.tenantId(), user);
+        Session session = sessions.lockByIdAndTenantId(id, idle.tenantId()).orElse(null);
         if (session == null || !session.getUpdatedAt().isBefore(cutoff) || !session.close()) {
             return false;
         }
