@@ -377,7 +377,7 @@ public class MemoryStore {
             throw new IllegalStateException("A " + record.getKind() + " memory records what was said: only a client "
                     + "edits it, not a " + reason);
         }
-        if (!revisions.existsByMemoryId(record.getId())) {
+        if (!revisions.existsByTenantIdAndMemoryId(record.getTenantId(), record.getId())) {
             revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
                     record.getVersion(), record.getText(), record.getSessionId(), "created", record.getCreatedAt()));
         }
@@ -425,8 +425,9 @@ public class MemoryStore {
         MemoryRecord record = find(tenant, id);
         Cursor after = Cursor.decode(cursor, "revisions", 2);
         int below = after == null ? Integer.MAX_VALUE : after.requiring(0, id).integer(1);
-        List<MemoryRevisionView> fetched = revisions.existsByMemoryId(id)
-                ? revisions.findByMemoryIdAndVersionLessThanOrderByVersionDesc(id, below, Limit.of(limit + 1))
+        List<MemoryRevisionView> fetched = revisions.existsByTenantIdAndMemoryId(tenant.value(), id)
+                ? revisions.findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(tenant.value(), id, below,
+                        Limit.of(limit + 1))
                         .stream().map(MemoryRevision::view).toList()
                 : Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
                         "created", null, record.getCreatedAt())).filter(r -> r.version() < below).toList();
