@@ -28,7 +28,9 @@ DROP_INDEXES = ("drop index if exists memory_records_embedding_idx; "
 
 def psql(url, sql, capture=True):
     """Runs SQL (one or more statements) in one psql session, stops at the first error."""
-    res = subprocess.run(["psql", url, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql],
+    # One -c per statement: a Citus coordinator refuses DDL sent to it as several commands in one string.
+    commands = [arg for statement in sql.split(";") if statement.strip() for arg in ("-c", statement)]
+    res = subprocess.run(["psql", url, "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", *commands],
                          capture_output=capture, text=True)
     if res.returncode != 0:
         sys.exit(f"psql failed ({res.returncode}): {sql[:200]}\n{res.stderr}")

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,9 +18,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
@@ -32,6 +37,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.jdbc.core.simple.JdbcClient;
+
+import com.sun.net.httpserver.HttpServer;
+import com.zaxxer.hikari.HikariDataSource;
 
 import dev.memoir.memory.SearchProbe;
 import dev.memoir.support.Api;
@@ -70,6 +78,10 @@ class CitusTest {
      * reference table, or a table with a foreign key to one, must do it over one connection per node.
      */
     private static final String FLYWAY_ON_CITUS = "set citus.multi_shard_modify_mode = 'sequential'";
+
+    private static final String MIGRATIONS = "classpath:db/migration,classpath:db/citus-later";
+    private static final List<String> PRESETS = List.of("conditional", "conditional+summary", "multi-view",
+            "memochat", "recursive", "rmm", "all");
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
     private final List<FakeOpenAiServer.Rule> rules = new ArrayList<>();
@@ -114,8 +126,8 @@ class CitusTest {
         admin(distributionStep());
         // 3. A migration written after the distribution, applied by Flyway to the distributed schema; then the
         // service runs, its recurring purge every second.
-        memoir = start(Map.of("spring.flyway.locations", "classpath:db/migration,classpath:db/citus-later",
-                "spring.flyway.init-sqls", FLYWAY_ON_CITUS, "memoir.retention.purge-interval", "1s"));
+        memoir = start(Map.of("spring.flyway.locations", MIGRATIONS, "spring.flyway.init-sqls", FLYWAY_ON_CITUS,
+                "memoir.retention.purge-interval", "1s"));
         api = memoir.api();
         jdbc = memoir.bean(JdbcClient.class);
     }
@@ -235,6 +247,8 @@ class CitusTest {
         }
         assertThat(tenantTables).contains("sessions", "turns", "memory_records", "memory_passages",
                 "memory_revisions", "reranker_feedback", "reply_traces", "tenant_retention")
+                .as("the tables of the issues after Citus's, distributed by the step").contains(
+                        "conversation_imports", "webhook_endpoints", "webhook_deliveries")
                 .as("the table a later migration added").contains("later_notes");
 
         // Both workers hold shards; the coordinator none.
@@ -265,8 +279,7 @@ class CitusTest {
     @Order(2)
     void chatWithEveryPresetAndItsCloseJobsAndSearchFindsWhatWasSaid() {
         Tenant tenant = newTenant();
-        for (String preset : List.of("conditional", "conditional+summary", "multi-view", "memochat", "recursive",
-                "rmm", "all")) {
+        for (String preset : PRESETS) {
             String user = "u-" + preset.replace('+', '-');
             String session = api.newSession(tenant.key(), user, "{\"strategy\": \"" + preset + "\"}");
             for (String line : List.of("I grow tomatoes on my balcony " + tag, "My dog is called Pixel " + tag)) {
@@ -482,5 +495,164 @@ class CitusTest {
         assertThat(onTheWorker.get("ef_search")).isEqualTo("400");
         assertThat(onTheWorker.get("iterative_scan")).isEqualTo("relaxed_order");
         assertThat(onTheWorker.get("parallel")).isEqualTo("0");
+    }
+
+    @Test
+    @Order(9)
+    void aChatGptExportImportsOnceAndAWebhookDeliversAMemorysCreation() throws Exception {
+        Tenant tenant = newTenant();
+        String export = """
+                [{"title": "Pasta %1$s", "create_time": 1700000000, "update_time": 1700003600,
+                  "conversation_id": "c-citus", "current_node": "a",
+                  "mapping": {
+                    "root": {"id": "root", "message": null, "parent": null, "children": ["u"]},
+                    "u": {"id": "u", "parent": "root", "children": ["a"], "message": {"id": "u",
+                          "author": {"role": "user", "metadata": {}}, "create_time": 1700000001,
+                          "content": {"content_type": "text", "parts": ["How long do I boil pasta? %1$s"]},
+                          "status": "finished_successfully", "metadata": {}, "recipient": "all"}},
+                    "a": {"id": "a", "parent": "u", "children": [], "message": {"id": "a",
+                          "author": {"role": "assistant", "metadata": {}}, "create_time": 1700000002,
+                          "content": {"content_type": "text", "parts": ["About ten minutes."]},
+                          "status": "finished_successfully", "metadata": {}, "recipient": "all"}}}}]
+                """.formatted(tag);
+        byte[] body = export.getBytes(StandardCharsets.UTF_8);
+        Api.Response imported = api.postBytes("/users/uma/import/chatgpt", tenant.key(), body, "application/json");
+        assertThat(imported.status()).as(imported.raw()).isEqualTo(200);
+        assertThat(imported.body().path("imported").asInt()).as(imported.raw()).isEqualTo(1);
+        // conversation_imports, distributed with its session, keys the import: the same export adds nothing.
+        Api.Response again = api.postBytes("/users/uma/import/chatgpt", tenant.key(), body, "application/json");
+        assertThat(again.body().path("unchanged").asInt()).as(again.raw()).isEqualTo(1);
+        assertThat(api.get(tenant.key(), "/sessions?userId=uma").body().path("items")).hasSize(1);
+
+        List<String> received = new CopyOnWriteArrayList<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            received.add(new String(exchange.getRequestBody().readAllBytes(),
+                    StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            Api.Response registered = api.send("POST", "/webhooks", tenant.key(), Json.object("url",
+                    "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", "events",
+                    List.of("memory.created")));
+            assertThat(registered.status()).as(registered.raw()).isEqualTo(201);
+            String fact = api.addFact(tenant.key(), "uma", "Uma cooks pasta al dente " + tag, "supersedes",
+                    List.of());
+            eventually().until(() -> received.stream().anyMatch(delivery -> delivery.contains(fact)));
+            List<JsonNode> deliveries = items(api.get(tenant.key(),
+                    "/webhooks/" + registered.text("id") + "/deliveries"));
+            assertThat(deliveries).isNotEmpty().allSatisfy(delivery ->
+                    assertThat(delivery.path("attempts").asInt()).isEqualTo(1));
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    /**
+     * Every statement of a chat turn's path names its tenant, and so runs on the one shard that holds it: a
+     * deployment whose connections refuse any statement Citus would send to more than one shard
+     * ({@code citus.multi_task_query_log_level = 'error'}) serves the whole path, with every preset, the close
+     * jobs, memory writes and searches, the reranker and feedback.
+     */
+    @Test
+    @Order(10)
+    void aChatTurnsPathRunsEveryStatementOnOneShardWithEveryPreset() throws Exception {
+        // The first deployment's scheduler would run this one's jobs, on connections that allow any statement.
+        memoir.close();
+        memoir = start(Map.of("spring.flyway.locations", MIGRATIONS, "spring.flyway.init-sqls", FLYWAY_ON_CITUS,
+                "memoir.session.idle-close-after", "0", "memoir.retention.purge-interval", "1h"));
+        api = memoir.api();
+        jdbc = memoir.bean(JdbcClient.class);
+        // Created by the operator's API, before the refusal: not the chat path.
+        Tenant tenant = newTenant();
+        refuseMultiShardStatements(memoir.bean(DataSource.class));
+
+        for (String preset : PRESETS) {
+            String user = "r-" + preset.replace('+', '-');
+            String session = api.newSession(tenant.key(), user, "{\"strategy\": \"" + preset + "\"}");
+            Api.Response chatted = api.chat(tenant.key(), session, "I grow tomatoes on my balcony " + tag);
+            assertThat(chatted.status()).as(preset + ": " + chatted.raw()).isEqualTo(200);
+            Api.Response appended = api.importTurns(tenant.key(), session, "My dog is called Pixel " + tag,
+                    "A fine name.");
+            assertThat(appended.status()).as(preset + ": " + appended.raw()).isEqualTo(201);
+            chatted = api.chat(tenant.key(), session, "What do I grow? " + tag);
+            assertThat(chatted.status()).as(preset + ": " + chatted.raw()).isEqualTo(200);
+            Api.Response closed = api.close(tenant.key(), session);
+            assertThat(closed.status()).as(preset + ": " + closed.raw()).isLessThan(300);
+            eventually().alias(preset + "'s close jobs").until(() -> jobsDoneWithoutFailure(tenant.key(), session));
+        }
+
+        String fact = api.addFact(tenant.key(), "r-ana", "Ana moved to Porto " + tag, "supersedes", List.of());
+        assertThat(ids(api.get(tenant.key(), "/memory?userId=r-ana&query=Ana%20moved%20to%20Porto")))
+                .contains(fact);
+        assertThat(api.get(tenant.key(), "/memory/" + fact).status()).isEqualTo(200);
+        Api.Response revised = api.send("PATCH", "/memory/" + fact, tenant.key(),
+                Json.object("text", "I moved to Porto last year " + tag));
+        assertThat(revised.status()).as(revised.raw()).isEqualTo(200);
+
+        String session = api.sessionAfterClosedOne(tenant.key(), "r-tom", RERANKED_HISTORY,
+                "I play the violin " + tag, "Lovely.", "My sister lives in Oslo", "Nice city.");
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+                call -> Answer.json("{\"reply\": \"ok\", \"remember\": false, \"citations\": [1]}"));
+        String turnId = null;
+        for (int i = 0; i < 4; i++) {
+            Api.Response reply = api.chat(tenant.key(), session, "Tell me about myself " + i + " " + tag);
+            assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+            turnId = reply.text("turnId");
+        }
+        eventually().until(() -> api.get(tenant.key(), "/reflection/reranker").body().path("updates").asInt() == 1);
+        assertThat(api.get(tenant.key(), "/reflection/replies/" + turnId).status()).isEqualTo(200);
+        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+                call -> Answer.json("{\"reflected_memory\": \"The user plays the cello now " + tag + ".\"}"));
+        Api.Response feedback = api.send("POST", "/reflection/feedback", tenant.key(),
+                Json.object("turnId", turnId, "answer", "I switched to the cello."));
+        assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
+        eventually().until(() -> items(api.get(tenant.key(), "/memory?userId=r-tom&kind=reflected")).stream()
+                .anyMatch(m -> m.path("text").asString().contains("cello")));
+
+        // Every job of the tenant ran once and finished (job_runs is the coordinator's own table).
+        assertThat(jdbc.sql("""
+                select count(*) from job_runs
+                where tenant_id = ? and (failures > 0 or finished_at is null)""").param(tenant.id().value())
+                .query(Integer.class).single()).isZero();
+        // And the refusal was in force: a lookup by id alone, the test's own, is refused.
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> jdbc.sql(
+                "select count(*) from sessions where id = ?").param(UUID.randomUUID()).query(Integer.class)
+                .single())).hasMessageContaining("multi-task query");
+    }
+
+    /** The session's jobs are all done; fails at once, with the job's error, when one of them failed. */
+    private boolean jobsDoneWithoutFailure(String key, String session) {
+        for (JsonNode job : api.get(key, "/sessions/" + session).body().path("jobs")) {
+            assertThat(job.path("failures").asInt()).as("%s %s failed: %s", job.path("task").asString(),
+                    job.path("id").asString(), job.path("lastError").asString()).isZero();
+        }
+        return jobsDone(key, session, null);
+    }
+
+    /**
+     * Makes every connection of the deployment's pool refuse a statement that Citus would run on more than one
+     * shard, by setting {@code citus.multi_task_query_log_level = 'error'} on each; a pooled connection keeps its
+     * session settings. Set once the deployment has started: its check of the embedding model at start looks across
+     * tenants by design.
+     */
+    private static void refuseMultiShardStatements(DataSource dataSource) throws SQLException {
+        int size = dataSource.unwrap(HikariDataSource.class).getMaximumPoolSize();
+        List<Connection> connections = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                Connection connection = dataSource.getConnection();
+                connections.add(connection);
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("set citus.multi_task_query_log_level = 'error'");
+                }
+            }
+        } finally {
+            for (Connection connection : connections) {
+                connection.close();
+            }
+        }
     }
 }

@@ -72,7 +72,7 @@ class ChatResponder {
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
             return new PreparedTurn(tenant, session, userTurn, true, null, null);
         }
-        ReplyPrompts.Layout layout = replyPrompts.layout(userTurn, session.settings().promptTokenBudget());
+        ReplyPrompts.Layout layout = replyPrompts.layout(tenant, userTurn, session.settings().promptTokenBudget());
         Retrieval retrieval = recall.recall(session, message, layout.recent().stream().map(TurnView::id).toList());
         return new PreparedTurn(tenant, session, userTurn, false, retrieval, replyPrompts.lay(retrieval, layout));
     }

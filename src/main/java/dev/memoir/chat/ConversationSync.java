@@ -54,7 +54,7 @@ class ConversationSync {
                 history.add(new NewTurn("user".equals(message.role()) ? Role.USER : Role.ASSISTANT, text));
             }
         }
-        List<TurnView> stored = sessions.allTurns(session.id());
+        List<TurnView> stored = sessions.allTurns(session.tenant(), session.id());
         int common = 0;
         while (common < stored.size() && common < history.size()
                 && stored.get(common).role() == history.get(common).role()

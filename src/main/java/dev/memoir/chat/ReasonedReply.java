@@ -42,7 +42,7 @@ class ReasonedReply {
     }
 
     ChatReply answer(SessionRef session, TurnView userTurn) {
-        List<UUID> inView = sessions.turnsEndingWith(userTurn.id(), properties.recentTurns()).stream()
+        List<UUID> inView = sessions.turnsEndingWith(session.tenant(), userTurn.id(), properties.recentTurns()).stream()
                 .map(TurnView::id).toList();
         RecursiveReasoner.Reasoning reasoning = reasoner.reason(session.tenant(), session.userId(),
                 userTurn.content(), List.of(), inView);

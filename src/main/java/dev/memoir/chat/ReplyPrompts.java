@@ -21,6 +21,7 @@ import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.tenant.TenantId;
 
 /**
  * The reply step's prompt: the {@code reply} template with the recalled memory laid out in it, then the recent
@@ -80,13 +81,14 @@ class ReplyPrompts {
      * chat's later message is not this one's), within {@code memoir.chat.recent-turns} and its share of the
      * context; and the memory's share.
      */
-    Layout layout(TurnView message, int memoryBudget) {
+    Layout layout(TenantId tenant, TurnView message, int memoryBudget) {
         String today = today();
         int room = room(today);
         int dialogueBudget = properties.recentTurnsTokenBudget();
         int memoryShare = memoryBudget + dialogueBudget <= room ? memoryBudget
                 : (int) ((long) room * memoryBudget / (memoryBudget + dialogueBudget));
-        List<TurnView> recent = RecentDialogue.within(sessions.turnsEndingWith(message.id(), properties.recentTurns()),
+        List<TurnView> recent = RecentDialogue.within(
+                sessions.turnsEndingWith(tenant, message.id(), properties.recentTurns()),
                 Math.min(dialogueBudget, room - memoryShare), content -> cost(content));
         int used = recent.stream().mapToInt(this::cost).sum();
         return new Layout(today, recent, Math.max(0, Math.min(memoryBudget, room - used)));

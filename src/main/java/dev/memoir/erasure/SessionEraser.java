@@ -37,7 +37,7 @@ class SessionEraser {
         SessionForDeletion session = sessions.lockForDeletion(tenant, sessionId);
         int memoryCount = memoryErasure.deleteAllOfSession(tenant, session.userId(), sessionId);
         int feedbackCount = reranker.deleteFeedbackOfTurns(tenant, session.turnIds());
-        int turnCount = sessions.delete(sessionId);
+        int turnCount = sessions.delete(tenant, sessionId);
         return new SessionErasure(sessionId, turnCount, memoryCount, feedbackCount);
     }
 }

@@ -14,6 +14,9 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import org.hibernate.annotations.ColumnTransformer;
+import org.hibernate.annotations.PartitionKey;
+
+import dev.memoir.tenant.NewUntilStored;
 
 /**
  * A learning episode (RAM): a question the assistant answered, the trials that followed the user's
@@ -21,12 +24,14 @@ import org.hibernate.annotations.ColumnTransformer;
  */
 @Entity
 @Table(name = "episodes")
-class Episode {
+class Episode extends NewUntilStored<UUID> {
 
     @Id
     private UUID id;
 
-    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE.
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE,
+    // and named beside the id in Hibernate's UPDATE and DELETE of the row, which then run on the tenant's shard.
+    @PartitionKey
     @Column(updatable = false)
     private UUID tenantId;
 
@@ -102,7 +107,8 @@ class Episode {
                 learnedMemoryId, createdAt, updatedAt);
     }
 
-    UUID getId() {
+    @Override
+    public UUID getId() {
         return id;
     }
 

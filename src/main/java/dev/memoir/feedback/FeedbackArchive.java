@@ -68,7 +68,8 @@ public class FeedbackArchive {
                 select id, session_id, question_turn_id, reply_turn_id, question, status, trials::text as trials,
                        learned,
                        -- A memory deleted since is no longer the archive's to name, which its import requires.
-                       case when exists (select 1 from memory_records m where m.tenant_id = e.tenant_id
+                       -- The tenant as a value, not e's: Citus then plans the subquery for the tenant's shard.
+                       case when exists (select 1 from memory_records m where m.tenant_id = :tenantId
                                          and m.user_id = e.user_id and m.id = e.learned_memory_id)
                             then learned_memory_id end as learned_memory_id,
                        created_at, updated_at

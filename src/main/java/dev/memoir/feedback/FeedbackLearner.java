@@ -102,7 +102,7 @@ class FeedbackLearner {
         Episode episode = episodes.lockByReplyTurnIdAndTenantId(replied.reply().id(), tenant.value()).orElseGet(() -> episodes.save(
                 new Episode(tenant.value(), replied.session().userId(), replied.session().id(), replied.question().id(),
                         replied.reply().id(), replied.question().content(), new Trial(1, List.of(),
-                                replied.reply().content(), traces.memoriesGiven(replied.reply().id()), null))));
+                                replied.reply().content(), traces.memoriesGiven(tenant, replied.reply().id()), null))));
         if (episode.getStatus().ended()) {
             throw new EpisodeEndedException(episode.getId());
         }
@@ -128,7 +128,8 @@ class FeedbackLearner {
                     AdvisoryLocks.userKey(tenant.value(), episode.getUserId()));
             Episode locked = lockUnchanged(episode);
             locked.addTrial(trial, status);
-            feedbackRows.findById(received.row().getId()).ifPresent(row -> row.outcome(outcome));
+            feedbackRows.findByIdAndTenantId(received.row().getId(), tenant.value())
+                    .ifPresent(row -> row.outcome(outcome));
             return locked;
         });
         return new FeedbackResult(received.row().getId(), updated.getId(), outcome, updated.getStatus(), inference,
@@ -144,7 +145,7 @@ class FeedbackLearner {
                 (episode, reflected, hold) -> {
                     // The user's lock and the session (the hold) before the episode's row, in the order every
                     // writer of the user takes them: erasing the user holds the first and waits for the others.
-                    boolean sessionKept = hold.session(episode.getSessionId());
+                    boolean sessionKept = hold.session(tenant, episode.getSessionId());
                     Episode locked = lockUnchanged(episode);
                     Learned learned = reflected.isPresent() && sessionKept
                             ? lessons.place(locked, reflected.get()) : Learned.nothing();
@@ -152,7 +153,8 @@ class FeedbackLearner {
                     if (rewardReply) {
                         reranker.confirmReply(tenant, locked.getReplyTurnId());
                     }
-                    feedbackRows.findById(received.row().getId()).ifPresent(row -> row.outcome(outcome));
+                    feedbackRows.findByIdAndTenantId(received.row().getId(), tenant.value())
+                            .ifPresent(row -> row.outcome(outcome));
                     return new Ended(locked, learned);
                 });
         return new FeedbackResult(received.row().getId(), ended.episode().getId(), outcome,

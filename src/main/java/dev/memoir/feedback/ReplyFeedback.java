@@ -8,15 +8,21 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.PartitionKey;
+
+import dev.memoir.tenant.NewUntilStored;
+
 /** The user's feedback on a reply, kept with the turn it was given on. */
 @Entity
 @Table(name = "reply_feedback")
-class ReplyFeedback {
+class ReplyFeedback extends NewUntilStored<UUID> {
 
     @Id
     private UUID id;
 
-    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE.
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE,
+    // and named beside the id in Hibernate's UPDATE and DELETE of the row, which then run on the tenant's shard.
+    @PartitionKey
     @Column(updatable = false)
     private UUID tenantId;
 
@@ -54,7 +60,8 @@ class ReplyFeedback {
         this.outcome = newOutcome;
     }
 
-    UUID getId() {
+    @Override
+    public UUID getId() {
         return id;
     }
 }

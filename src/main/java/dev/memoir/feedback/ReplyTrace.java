@@ -10,16 +10,22 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
+
+import dev.memoir.tenant.NewUntilStored;
 
 /** What a reply was given and what it cited: the memories behind an answer the user may later judge. */
 @Entity
 @Table(name = "reply_traces")
-class ReplyTrace {
+class ReplyTrace extends NewUntilStored<UUID> {
 
     @Id
     private UUID turnId;
 
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE,
+    // and named beside the id in Hibernate's UPDATE and DELETE of the row, which then run on the tenant's shard.
+    @PartitionKey
     @Column(updatable = false)
     private UUID tenantId;
 
@@ -36,6 +42,11 @@ class ReplyTrace {
     private UUID[] citedIds;
 
     protected ReplyTrace() {
+    }
+
+    @Override
+    public UUID getId() {
+        return turnId;
     }
 
     ReplyTrace(UUID tenantId, UUID turnId, List<UUID> memoryIds, double[] scores, List<UUID> citedIds) {

@@ -40,7 +40,7 @@ class ReplyTraces {
         RepliedTurn reply = sessions.reply(tenant, replyTurnId);
         UUID episodeId = episodes.findByReplyTurnIdAndTenantId(replyTurnId, tenant.value()).map(Episode::getId)
                 .orElse(null);
-        return traces.findById(replyTurnId).map(trace -> {
+        return traces.findByTurnIdAndTenantId(replyTurnId, tenant.value()).map(trace -> {
             List<UUID> given = trace.getMemoryIds();
             double[] scores = trace.getScores();
             List<UUID> cited = trace.getCitedIds();
@@ -53,7 +53,8 @@ class ReplyTraces {
         }).orElseGet(() -> new ReplyTraceView(replyTurnId, reply.session().id(), false, List.of(), episodeId));
     }
 
-    List<UUID> memoriesGiven(UUID replyTurnId) {
-        return traces.findById(replyTurnId).map(ReplyTrace::getMemoryIds).orElse(List.of());
+    List<UUID> memoriesGiven(TenantId tenant, UUID replyTurnId) {
+        return traces.findByTurnIdAndTenantId(replyTurnId, tenant.value()).map(ReplyTrace::getMemoryIds)
+                .orElse(List.of());
     }
 }

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -56,6 +57,13 @@ class JobRuns {
                     limit ?) backlog""",
                 (rs, row) -> new Backlog(rs.getInt("waiting"), (Integer) rs.getObject("lowest", Integer.class)),
                 tenant.value(), most);
+    }
+
+    /** The tenant a job was queued for; empty for a job of no tenant, or one whose record went with its sessions. */
+    Optional<TenantId> tenantOf(String task, String instance) {
+        return jdbc.query("select tenant_id from job_runs where task_name = ? and task_instance = ?",
+                (rs, row) -> rs.getObject("tenant_id", UUID.class), task, instance).stream()
+                .filter(Objects::nonNull).findFirst().map(TenantId::new);
     }
 
     void forgetSessions(Collection<UUID> sessionIds) {

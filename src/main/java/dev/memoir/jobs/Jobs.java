@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -248,6 +249,18 @@ public class Jobs {
      */
     private void finished(TaskInstance<?> instance) {
         runs.finished(instance.getTaskName(), instance.getId()).ifPresent(events::publishEvent);
+    }
+
+    /**
+     * A tenant's job type whose work gets the tenant the job was queued for (from its run record, on the service's
+     * own table) and the job's id, and is retried with back-off when it throws. Knowing the tenant, the work can name
+     * it in every lookup: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by id alone runs on
+     * every shard. A job with no tenant on record is skipped: its record went with the sessions it was queued for,
+     * which are gone (or, for a job queued before V35 recorded tenants and of no session, it is lost).
+     */
+    public OneTimeTask<Void> tenantTask(TaskDescriptor<Void> job, BiConsumer<TenantId, String> work) {
+        return task(job, id -> runs.tenantOf(job.getTaskName(), id).ifPresentOrElse(tenant -> work.accept(tenant, id),
+                () -> log.info("Job {} {} has no tenant on record: nothing to do", job.getTaskName(), id)));
     }
 
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */

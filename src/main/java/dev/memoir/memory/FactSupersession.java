@@ -35,9 +35,8 @@ class FactSupersession {
         this.judge = judge;
     }
 
-    void judge(UUID factId) {
-        store.liveMemory(factId).ifPresent(fact -> {
-            TenantId tenant = new TenantId(fact.tenantId());
+    void judge(TenantId tenant, UUID factId) {
+        store.liveMemory(tenant, factId).ifPresent(fact -> {
             Supersession verdict = judge.judge(tenant, fact.userId(), fact.text(), fact.occurredFrom(),
                     List.of(factId));
             List<UUID> superseded = new ArrayList<>(verdict.superseded());
@@ -54,7 +53,7 @@ class FactSupersession {
 
         @Bean
         OneTimeTask<Void> factSupersessionTask(Jobs jobs, FactSupersession supersession) {
-            return jobs.task(JOB, id -> supersession.judge(UUID.fromString(id)));
+            return jobs.tenantTask(JOB, (tenant, id) -> supersession.judge(tenant, UUID.fromString(id)));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.memoir.memory;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -14,6 +15,10 @@ import org.springframework.data.jpa.repository.Query;
 interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
 
     Optional<MemoryRecord> findByIdAndTenantId(UUID id, UUID tenantId);
+
+    // By the tenant too: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by ids alone runs on
+    // every shard.
+    List<MemoryRecord> findByTenantIdAndIdIn(UUID tenantId, Collection<UUID> ids);
 
     /** A dedup key is unique per user only (V27), and naming the user reads one partition. */
     Optional<MemoryRecord> findByTenantIdAndUserIdAndDedupKey(UUID tenantId, String userId, String dedupKey);

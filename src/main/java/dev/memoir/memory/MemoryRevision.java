@@ -11,18 +11,23 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
 import dev.memoir.memory.MemoryRevisionView.Absorbed;
+import dev.memoir.tenant.NewUntilStored;
 
 /** One version of a memory's text, kept when the memory is revised (edited, merged or refolded). */
 @Entity
 @Table(name = "memory_revisions")
-class MemoryRevision {
+class MemoryRevision extends NewUntilStored<UUID> {
 
     @Id
     private UUID id;
 
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE,
+    // and named beside the id in Hibernate's UPDATE and DELETE of the row, which then run on the tenant's shard.
+    @PartitionKey
     @Column(updatable = false)
     private UUID tenantId;
 
@@ -49,6 +54,11 @@ class MemoryRevision {
     private Instant createdAt;
 
     protected MemoryRevision() {
+    }
+
+    @Override
+    public UUID getId() {
+        return id;
     }
 
     MemoryRevision(UUID tenantId, String userId, UUID memoryId, int version, String text, UUID sessionId,

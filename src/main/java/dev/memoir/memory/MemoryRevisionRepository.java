@@ -8,7 +8,10 @@ import org.springframework.data.jpa.repository.JpaRepository;
 
 interface MemoryRevisionRepository extends JpaRepository<MemoryRevision, UUID> {
 
-    List<MemoryRevision> findByMemoryIdAndVersionLessThanOrderByVersionDesc(UUID memoryId, int version, Limit limit);
+    // By the tenant too: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by memory alone runs
+    // on every shard.
+    List<MemoryRevision> findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(UUID tenantId, UUID memoryId,
+            int version, Limit limit);
 
-    boolean existsByMemoryId(UUID memoryId);
+    boolean existsByTenantIdAndMemoryId(UUID tenantId, UUID memoryId);
 }

@@ -139,10 +139,11 @@ public class MemoryStore {
     record LiveMemory(UUID tenantId, String userId, String text, Instant occurredFrom) {
     }
 
-    /** The memory, if it is still there, live and unexpired. */
+    /** The tenant's memory, if it is still there, live and unexpired. */
     @Transactional(readOnly = true)
-    Optional<LiveMemory> liveMemory(UUID id) {
-        return records.findById(id).filter(MemoryStore::unexpired).filter(r -> r.getSupersededBy() == null)
+    Optional<LiveMemory> liveMemory(TenantId tenant, UUID id) {
+        return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryStore::unexpired)
+                .filter(r -> r.getSupersededBy() == null)
                 .map(r -> new LiveMemory(r.getTenantId(), r.getUserId(), r.getText(), r.getOccurredFrom()));
     }
 
@@ -376,7 +377,7 @@ public class MemoryStore {
             throw new IllegalStateException("A " + record.getKind() + " memory records what was said: only a client "
                     + "edits it, not a " + reason);
         }
-        if (!revisions.existsByMemoryId(record.getId())) {
+        if (!revisions.existsByTenantIdAndMemoryId(record.getTenantId(), record.getId())) {
             revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
                     record.getVersion(), record.getText(), record.getSessionId(), "created", record.getCreatedAt()));
         }
@@ -408,11 +409,13 @@ public class MemoryStore {
         return view(record);
     }
 
-    /** The embeddings of the memories that still exist among the given ids (the reranker learns from them). */
+    /**
+     * The embeddings of the tenant's memories that still exist among the given ids (the reranker learns from them).
+     */
     @Transactional(readOnly = true)
-    public Map<UUID, float[]> embeddings(Collection<UUID> ids) {
+    public Map<UUID, float[]> embeddings(TenantId tenant, Collection<UUID> ids) {
         Map<UUID, float[]> result = new HashMap<>();
-        records.findAllById(ids).forEach(r -> result.put(r.getId(), r.getEmbedding()));
+        records.findByTenantIdAndIdIn(tenant.value(), ids).forEach(r -> result.put(r.getId(), r.getEmbedding()));
         return result;
     }
 
@@ -422,8 +425,9 @@ public class MemoryStore {
         MemoryRecord record = find(tenant, id);
         Cursor after = Cursor.decode(cursor, "revisions", 2);
         int below = after == null ? Integer.MAX_VALUE : after.requiring(0, id).integer(1);
-        List<MemoryRevisionView> fetched = revisions.existsByMemoryId(id)
-                ? revisions.findByMemoryIdAndVersionLessThanOrderByVersionDesc(id, below, Limit.of(limit + 1))
+        List<MemoryRevisionView> fetched = revisions.existsByTenantIdAndMemoryId(tenant.value(), id)
+                ? revisions.findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(tenant.value(), id, below,
+                        Limit.of(limit + 1))
                         .stream().map(MemoryRevision::view).toList()
                 : Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
                         "created", null, record.getCreatedAt())).filter(r -> r.version() < below).toList();

@@ -85,7 +85,7 @@ public class Reranker {
     }
 
     private Reranked rerank(TenantId tenant, float[] query, List<ScoredMemory> candidates, int topK) {
-        Map<UUID, float[]> embeddings = store.embeddings(candidates.stream().map(ScoredMemory::id).toList());
+        Map<UUID, float[]> embeddings = store.embeddings(tenant, candidates.stream().map(ScoredMemory::id).toList());
         List<ScoredMemory> present = candidates.stream().filter(c -> embeddings.containsKey(c.id())).toList();
         Loaded loaded = model(tenant, query.length);
         double[] scores = loaded.model().scores(query, present.stream().map(c -> embeddings.get(c.id())).toList());

@@ -12,7 +12,10 @@ import jakarta.persistence.Table;
 
 import org.hibernate.annotations.Array;
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
+
+import dev.memoir.tenant.NewUntilStored;
 
 /**
  * The reranker's training data for one reply (what the reranker learns from): the query, the candidates
@@ -21,12 +24,14 @@ import org.hibernate.type.SqlTypes;
  */
 @Entity
 @Table(name = "reranker_feedback")
-class RerankerFeedback {
+class RerankerFeedback extends NewUntilStored<UUID> {
 
     @Id
     private UUID id;
 
-    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE.
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE,
+    // and named beside the id in Hibernate's UPDATE and DELETE of the row, which then run on the tenant's shard.
+    @PartitionKey
     @Column(updatable = false)
     private UUID tenantId;
 
@@ -61,6 +66,11 @@ class RerankerFeedback {
     private Instant createdAt;
 
     protected RerankerFeedback() {
+    }
+
+    @Override
+    public UUID getId() {
+        return id;
     }
 
     RerankerFeedback(UUID tenantId, String userId, UUID turnId, float[] queryEmbedding, List<UUID> candidateIds,

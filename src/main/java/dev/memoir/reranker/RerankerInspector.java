@@ -44,7 +44,7 @@ class RerankerInspector {
         int citedAfter = 0;
         // Decoded once and fetched in one query: the window holds up to statsWindow replies.
         RerankerModel learned = stored == null ? null : stored.model();
-        Map<UUID, float[]> embeddings = store.embeddings(recent.stream()
+        Map<UUID, float[]> embeddings = store.embeddings(tenant, recent.stream()
                 .flatMap(reply -> reply.getCandidateIds().stream()).distinct().toList());
         for (RerankerFeedback reply : recent) {
             List<UUID> present = reply.getCandidateIds().stream().filter(embeddings::containsKey).toList();

@@ -9,6 +9,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.memory.MemoryStore;
+import dev.memoir.tenant.TenantId;
 
 /**
  * RMM's retrospective reflection, learning side: online REINFORCE on stored feedback, a batch per update, one
@@ -59,7 +60,7 @@ class RerankerTrainer {
         RerankerModel.Gradient gradient = model.newGradient();
         double rewardSum = 0;
         for (RerankerFeedback reply : batch) {
-            RerankerModel.Sample sample = sample(reply);
+            RerankerModel.Sample sample = sample(tenantId, reply);
             if (sample != null) {
                 model.accumulateGradient(sample, stored.getBaseline(), properties.temperature(), gradient);
             }
@@ -75,8 +76,8 @@ class RerankerTrainer {
     }
 
     /** The reply as a training sample: +1 for cited memories, -1 for shown ones not cited, 0 for the rest. */
-    private RerankerModel.Sample sample(RerankerFeedback reply) {
-        Map<UUID, float[]> embeddings = store.embeddings(reply.getCandidateIds());
+    private RerankerModel.Sample sample(UUID tenantId, RerankerFeedback reply) {
+        Map<UUID, float[]> embeddings = store.embeddings(new TenantId(tenantId), reply.getCandidateIds());
         List<UUID> present = reply.getCandidateIds().stream().filter(embeddings::containsKey).toList();
         if (present.isEmpty() || reply.getShownIds().isEmpty()) {
             return null;

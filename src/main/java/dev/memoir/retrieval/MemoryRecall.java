@@ -23,6 +23,7 @@ import dev.memoir.reranker.Reranker;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.tenant.TenantId;
 
 /**
  * Everything a reply may draw on, for the kinds the session reads, in the order the prompt gives it: the user's
@@ -72,7 +73,7 @@ public class MemoryRecall {
             if (readsMemos) {
                 List<ScoredMemory> chosen = memos.retrieve(session, message, query);
                 recalled.addAll(chosen);
-                dialogues = dialogues(chosen);
+                dialogues = dialogues(session.tenant(), chosen);
             }
         }
         if (budget) {
@@ -118,12 +119,12 @@ public class MemoryRecall {
     }
 
     /** The chosen memos' dialogues, read in one query. */
-    private Map<UUID, List<TurnView>> dialogues(List<ScoredMemory> memos) {
+    private Map<UUID, List<TurnView>> dialogues(TenantId tenant, List<ScoredMemory> memos) {
         List<UUID> turnIds = memos.stream().flatMap(memo -> memo.provenance().turnIds().stream()).distinct().toList();
         if (turnIds.isEmpty()) {
             return Map.of();
         }
-        Map<UUID, TurnView> turns = sessions.turnsByIds(turnIds).stream()
+        Map<UUID, TurnView> turns = sessions.turnsByIds(tenant, turnIds).stream()
                 .collect(Collectors.toMap(TurnView::id, Function.identity()));
         return memos.stream().collect(Collectors.toMap(ScoredMemory::id, memo -> memo.provenance().turnIds().stream()
                 .map(turns::get).filter(Objects::nonNull).toList(), (a, b) -> a));

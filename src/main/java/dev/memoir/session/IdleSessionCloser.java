@@ -2,7 +2,6 @@ package dev.memoir.session;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,12 +38,12 @@ class IdleSessionCloser {
         }
         Instant cutoff = Instant.now().minus(properties.idleCloseAfter());
         int closed = 0;
-        List<UUID> idle;
-        UUID last = null;
+        List<IdleSession> idle;
+        IdleSession last = null;
         do {
             idle = sessions.idleOpenSessions(cutoff, BATCH);
-            for (UUID id : idle) {
-                if (sessions.closeIfIdle(id, cutoff)) {
+            for (IdleSession session : idle) {
+                if (sessions.closeIfIdle(session, cutoff)) {
                     closed++;
                 }
             }

@@ -10,6 +10,8 @@ import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.tenant.TenantId;
+
 /**
  * The one shape of a memory write made from a session, in three phases:
  * <ol>
@@ -44,8 +46,11 @@ public class SessionMemoryWrite {
     @FunctionalInterface
     public interface Hold {
 
-        /** Holds the session and answers whether it still exists; nothing may be stored for it when it does not. */
-        boolean session(UUID sessionId);
+        /**
+         * Holds the tenant's session and answers whether it still exists; nothing may be stored for it when it does
+         * not.
+         */
+        boolean session(TenantId tenant, UUID sessionId);
     }
 
     /** The store phase: stores what was decided, in one transaction, taking the hold where the writer needs it. */
@@ -56,11 +61,11 @@ public class SessionMemoryWrite {
     }
 
     /**
-     * Phase 1 for a session: the session, if it still exists, and its turns read by {@code turns}; empty when the
-     * session is gone or the turns are.
+     * Phase 1 for a session of the tenant: the session, if it still exists, and its turns read by {@code turns};
+     * empty when the session is gone or the turns are.
      */
-    public Optional<SessionDialogue> read(UUID sessionId, Supplier<List<TurnView>> turns) {
-        Optional<SessionRef> session = sessions.findForJob(sessionId);
+    public Optional<SessionDialogue> read(TenantId tenant, UUID sessionId, Supplier<List<TurnView>> turns) {
+        Optional<SessionRef> session = sessions.findForJob(tenant, sessionId);
         List<TurnView> read = turns.get();
         return session.isEmpty() || read.isEmpty() ? Optional.empty()
                 : Optional.of(new SessionDialogue(session.get(), read));
@@ -73,7 +78,7 @@ public class SessionMemoryWrite {
     public <D> void write(Optional<SessionDialogue> dialogue, Function<SessionDialogue, Optional<D>> decide,
             BiConsumer<SessionDialogue, D> store) {
         dialogue.ifPresent(read -> decide.apply(read).ifPresent(decided -> transaction.executeWithoutResult(status -> {
-            if (sessions.holdForMemoryWrite(read.session().id())) {
+            if (sessions.holdForMemoryWrite(read.session().tenant(), read.session().id())) {
                 store.accept(read, decided);
             }
         })));

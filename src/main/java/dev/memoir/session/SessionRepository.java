@@ -22,20 +22,17 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s from Session s where s.id = :id and s.tenantId = :tenantId")
     Optional<Session> lockByIdAndTenantId(UUID id, UUID tenantId);
 
-    /** Whose a session is. */
-    interface Owner {
-
-        UUID getTenantId();
-
-        String getUserId();
-    }
-
     /**
-     * Whose the session is, read without loading the session into the persistence context: a writer takes the
-     * user's lock before it loads and locks the session, and must then see the session as it is once locked.
+     * The user whose session of the tenant it is, read without loading the session into the persistence context: a
+     * writer takes the user's lock before it loads and locks the session, and must then see the session as it is
+     * once locked.
      */
-    @Query("select s.tenantId as tenantId, s.userId as userId from Session s where s.id = :id")
-    Optional<Owner> ownerOf(UUID id);
+    @Query("select s.userId from Session s where s.id = :id and s.tenantId = :tenantId")
+    Optional<String> userOf(UUID id, UUID tenantId);
+
+    @Modifying
+    @Query("delete from Session s where s.id = :id and s.tenantId = :tenantId")
+    void deleteByIdAndTenantId(UUID id, UUID tenantId);
 
     /**
      * Holds the session row (FOR SHARE) so that erasing the user waits for a memory write under way. By its tenant
@@ -45,10 +42,14 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
     @Query("select s.id from Session s where s.id = :id and s.tenantId = :tenantId")
     Optional<UUID> holdByIdAndTenantId(UUID id, UUID tenantId);
 
-    /** Open sessions without a turn since the cutoff, longest idle first. */
-    @Query("select s.id from Session s where s.status = dev.memoir.session.SessionStatus.OPEN "
-            + "and s.updatedAt < :cutoff order by s.updatedAt, s.id")
-    List<UUID> findIdleOpen(Instant cutoff, Limit limit);
+    /**
+     * Open sessions of every tenant without a turn since the cutoff, longest idle first, each with its tenant: the
+     * search looks across tenants, the close of each names its tenant.
+     */
+    @Query("select new dev.memoir.session.IdleSession(s.tenantId, s.id) from Session s "
+            + "where s.status = dev.memoir.session.SessionStatus.OPEN and s.updatedAt < :cutoff "
+            + "order by s.updatedAt, s.id")
+    List<IdleSession> findIdleOpen(Instant cutoff, Limit limit);
 
     List<Session> findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(UUID tenantId, String userId, Limit limit);
 

@@ -78,7 +78,8 @@ public class SessionService {
     @Transactional(readOnly = true)
     SessionView get(TenantId tenant, UUID id) {
         Session session = find(tenant, id);
-        return view(session, turns.findBySessionIdOrderBySeqAsc(id).stream().map(Turn::view).toList(),
+        return view(session, turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), id).stream()
+                .map(Turn::view).toList(),
                 jobs.ofSession(id));
     }
 
@@ -163,12 +164,13 @@ public class SessionService {
     /** Stores turns at the end of a session locked (or created) by the caller's transaction, and publishes them. */
     private List<TurnView> storeTurns(TenantId tenant, Session session, List<NewTurn> newTurns) {
         UUID sessionId = session.getId();
-        int seq = turns.maxSeq(sessionId);
-        List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(sessionId).orElse(null));
+        int seq = turns.maxSeq(tenant.value(), sessionId);
+        List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(tenant.value(), sessionId).orElse(null));
         List<TurnView> stored = new ArrayList<>(newTurns.size());
         // The session's last turn matters only to a first new turn that replies to it.
         TurnView previous = newTurns.isEmpty() || newTurns.getFirst().role() != Role.ASSISTANT ? null
-                : turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(sessionId, seq, Limit.of(1)).stream()
+                : turns.findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(tenant.value(), sessionId, seq,
+                        Limit.of(1)).stream()
                         .map(Turn::view).findFirst().orElse(null);
         for (int i = 0; i < newTurns.size(); i++) {
             NewTurn turn = newTurns.get(i);
@@ -197,12 +199,13 @@ public class SessionService {
     public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content,
             boolean questionWorthRemembering) {
         Session session = lockedWithUser(tenant, sessionId);
-        Turn asked = turns.findById(question).filter(t -> t.view().sessionId().equals(sessionId))
+        Turn asked = turns.findByIdAndTenantId(question, tenant.value())
+                .filter(t -> t.view().sessionId().equals(sessionId))
                 .orElseThrow(() -> new NotFoundException("Turn", question));
-        Instant previous = turns.lastOccurredAt(sessionId).orElse(null);
+        Instant previous = turns.lastOccurredAt(tenant.value(), sessionId).orElse(null);
         Instant now = Instant.now();
-        TurnView stored = turns.save(new Turn(tenant.value(), sessionId, turns.maxSeq(sessionId) + 1, Role.ASSISTANT, content,
-                notBefore(previous, now), asked.view().id())).view();
+        TurnView stored = turns.save(new Turn(tenant.value(), sessionId, turns.maxSeq(tenant.value(), sessionId) + 1,
+                Role.ASSISTANT, content, notBefore(previous, now), asked.view().id())).view();
         session.heard(stored.occurredAt(), stored.occurredAt());
         events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
                 List.of(stored), questionWorthRemembering ? List.of(question) : List.of()));
@@ -236,13 +239,13 @@ public class SessionService {
         return times;
     }
 
-    /** Up to {@code count} turns ending with the given one, oldest first: the dialogue as it stood then. */
+    /** Up to {@code count} turns ending with the tenant's given one, oldest first: the dialogue as it stood then. */
     @Transactional(readOnly = true)
-    public List<TurnView> turnsEndingWith(UUID turnId, int count) {
-        return turns.findById(turnId)
+    public List<TurnView> turnsEndingWith(TenantId tenant, UUID turnId, int count) {
+        return turns.findByIdAndTenantId(turnId, tenant.value())
                 .map(Turn::view)
-                .map(turn -> oldestFirst(turns.findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(turn.sessionId(),
-                        turn.seq(), Limit.of(count))))
+                .map(turn -> oldestFirst(turns.findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(
+                        tenant.value(), turn.sessionId(), turn.seq(), Limit.of(count))))
                 .orElse(List.of());
     }
 
@@ -252,23 +255,25 @@ public class SessionService {
      */
     @Transactional(readOnly = true)
     public RepliedTurn reply(TenantId tenant, UUID turnId) {
-        Turn turn = turns.findById(turnId).orElseThrow(() -> new NotFoundException("Turn", turnId));
+        Turn turn = turns.findByIdAndTenantId(turnId, tenant.value())
+                .orElseThrow(() -> new NotFoundException("Turn", turnId));
         TurnView reply = turn.view();
         Session session = sessions.findByIdAndTenantId(reply.sessionId(), tenant.value())
                 .orElseThrow(() -> new NotFoundException("Turn", turnId));
         if (reply.role() != Role.ASSISTANT) {
             throw new NotAReplyException(turnId);
         }
-        TurnView question = Optional.ofNullable(reply.replyTo()).flatMap(turns::findById).map(Turn::view)
+        TurnView question = Optional.ofNullable(reply.replyTo())
+                .flatMap(asked -> turns.findByIdAndTenantId(asked, tenant.value())).map(Turn::view)
                 .orElseThrow(() -> new NotAReplyException(turnId));
         return new RepliedTurn(session.ref(),
                 question, reply);
     }
 
-    /** The turns with these ids, in dialogue order. */
+    /** The tenant's turns with these ids, in dialogue order. */
     @Transactional(readOnly = true)
-    public List<TurnView> turnsByIds(List<UUID> ids) {
-        return turns.findAllById(ids).stream().map(Turn::view)
+    public List<TurnView> turnsByIds(TenantId tenant, List<UUID> ids) {
+        return turns.findByTenantIdAndIdIn(tenant.value(), ids).stream().map(Turn::view)
                 .sorted(Comparator.comparing(TurnView::sessionId).thenComparingInt(TurnView::seq))
                 .toList();
     }
@@ -279,7 +284,7 @@ public class SessionService {
      */
     @Transactional(readOnly = true)
     public Map<UUID, List<TurnView>> turnsAround(TenantId tenant, Collection<UUID> turnIds, int radius) {
-        List<TurnView> centers = turns.findAllById(turnIds).stream().map(Turn::view).toList();
+        List<TurnView> centers = turns.findByTenantIdAndIdIn(tenant.value(), turnIds).stream().map(Turn::view).toList();
         if (centers.isEmpty()) {
             return Map.of();
         }
@@ -305,20 +310,21 @@ public class SessionService {
 
     /** The turns of a session from position {@code fromSeq} to {@code toSeq}, both included, in order. */
     @Transactional(readOnly = true)
-    public List<TurnView> turnsBetween(UUID sessionId, int fromSeq, int toSeq) {
-        return turns.findBySessionIdAndSeqBetweenOrderBySeqAsc(sessionId, fromSeq, toSeq).stream()
-                .map(Turn::view).toList();
+    public List<TurnView> turnsBetween(TenantId tenant, UUID sessionId, int fromSeq, int toSeq) {
+        return turns.findByTenantIdAndSessionIdAndSeqBetweenOrderBySeqAsc(tenant.value(), sessionId, fromSeq, toSeq)
+                .stream().map(Turn::view).toList();
     }
 
     @Transactional(readOnly = true)
-    public List<TurnView> allTurns(UUID sessionId) {
-        return turns.findBySessionIdOrderBySeqAsc(sessionId).stream().map(Turn::view).toList();
+    public List<TurnView> allTurns(TenantId tenant, UUID sessionId) {
+        return turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), sessionId).stream().map(Turn::view)
+                .toList();
     }
 
-    /** A session as background jobs see it: no tenant check, since the job was queued by an authorised call. */
+    /** A session as background jobs see it, by the tenant the job was queued for. */
     @Transactional(readOnly = true)
-    Optional<SessionRef> findForJob(UUID sessionId) {
-        return sessions.findById(sessionId)
+    Optional<SessionRef> findForJob(TenantId tenant, UUID sessionId) {
+        return sessions.findByIdAndTenantId(sessionId, tenant.value())
                 .map(Session::ref);
     }
 
@@ -328,13 +334,13 @@ public class SessionService {
      * the hold, so memory written under it is erased too, and memory for an already erased user is never written.
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    boolean holdForMemoryWrite(UUID sessionId) {
-        Optional<SessionRepository.Owner> owner = sessions.ownerOf(sessionId);
-        if (owner.isEmpty()) {
+    boolean holdForMemoryWrite(TenantId tenant, UUID sessionId) {
+        Optional<String> user = sessions.userOf(sessionId, tenant.value());
+        if (user.isEmpty()) {
             return false;
         }
-        holdUser(owner.get().getTenantId(), owner.get().getUserId());
-        return sessions.holdByIdAndTenantId(sessionId, owner.get().getTenantId()).isPresent();
+        holdUser(tenant.value(), user.get());
+        return sessions.holdByIdAndTenantId(sessionId, tenant.value()).isPresent();
     }
 
     /**
@@ -344,11 +350,10 @@ public class SessionService {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Optional<SessionRef> hold(TenantId tenant, UUID sessionId) {
-        if (!holdForMemoryWrite(sessionId)) {
+        if (!holdForMemoryWrite(tenant, sessionId)) {
             return Optional.empty();
         }
-        return sessions.findById(sessionId).filter(session -> session.getTenantId().equals(tenant.value()))
-                .map(Session::ref);
+        return sessions.findByIdAndTenantId(sessionId, tenant.value()).map(Session::ref);
     }
 
     @Transactional
@@ -357,7 +362,7 @@ public class SessionService {
         Session session = lockedWithUser(tenant, id);
         if (session.close()) {
             events.publishEvent(new SessionClosed(tenant, session.getUserId(), id, session.getSettings(),
-                    turns.maxSeq(id)));
+                    turns.maxSeq(tenant.value(), id)));
         }
     }
 
@@ -368,21 +373,21 @@ public class SessionService {
     @Transactional(propagation = Propagation.MANDATORY)
     public SessionForDeletion lockForDeletion(TenantId tenant, UUID id) {
         Session session = lockedWithUser(tenant, id);
-        return new SessionForDeletion(session.getUserId(), turns.idsOfSession(id));
+        return new SessionForDeletion(session.getUserId(), turns.idsOfSession(tenant.value(), id));
     }
 
     /** Deletes a session locked by {@link #lockForDeletion} and its turns; answers how many turns went. */
     @Transactional(propagation = Propagation.MANDATORY)
-    public int delete(UUID id) {
-        int turnCount = turns.deleteAllOfSession(id);
+    public int delete(TenantId tenant, UUID id) {
+        int turnCount = turns.deleteAllOfSession(tenant.value(), id);
         jobs.forgetSessions(List.of(id));
-        sessions.deleteById(id);
+        sessions.deleteByIdAndTenantId(id, tenant.value());
         return turnCount;
     }
 
     /** Open sessions idle since the cutoff, at most {@code limit}. */
     @Transactional(readOnly = true)
-    List<UUID> idleOpenSessions(Instant cutoff, int limit) {
+    List<IdleSession> idleOpenSessions(Instant cutoff, int limit) {
         return sessions.findIdleOpen(cutoff, Limit.of(limit));
     }
 
@@ -391,18 +396,19 @@ public class SessionService {
      * answers whether it closed it.
      */
     @Transactional
-    boolean closeIfIdle(UUID id, Instant cutoff) {
-        SessionRepository.Owner owner = sessions.ownerOf(id).orElse(null);
-        if (owner == null) {
+    boolean closeIfIdle(IdleSession idle, Instant cutoff) {
+        UUID id = idle.id();
+        String user = sessions.userOf(id, idle.tenantId()).orElse(null);
+        if (user == null) {
             return false;
         }
-        holdUser(owner.getTenantId(), owner.getUserId());
-        Session session = sessions.lockByIdAndTenantId(id, owner.getTenantId()).orElse(null);
+        holdUser(idle.tenantId(), user);
+        Session session = sessions.lockByIdAndTenantId(id, idle.tenantId()).orElse(null);
         if (session == null || !session.getUpdatedAt().isBefore(cutoff) || !session.close()) {
             return false;
         }
         events.publishEvent(new SessionClosed(new TenantId(session.getTenantId()), session.getUserId(), id,
-                session.getSettings(), turns.maxSeq(id)));
+                session.getSettings(), turns.maxSeq(session.getTenantId(), id)));
         return true;
     }
 
@@ -423,9 +429,8 @@ public class SessionService {
      * it is not the tenant's, or is gone by the time the user's lock is held (an erasure got there first).
      */
     private Session lockedWithUser(TenantId tenant, UUID id) {
-        SessionRepository.Owner owner = sessions.ownerOf(id).filter(o -> o.getTenantId().equals(tenant.value()))
-                .orElseThrow(() -> new NotFoundException("Session", id));
-        holdUser(owner.getTenantId(), owner.getUserId());
+        String user = sessions.userOf(id, tenant.value()).orElseThrow(() -> new NotFoundException("Session", id));
+        holdUser(tenant.value(), user);
         return locked(tenant, id);
     }
 

@@ -1,8 +1,9 @@
 package dev.memoir.session;
 
 import java.time.Instant;
-import java.util.Optional;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.data.domain.Limit;
@@ -12,11 +13,20 @@ import org.springframework.data.jpa.repository.Query;
 
 interface TurnRepository extends JpaRepository<Turn, UUID> {
 
-    List<Turn> findBySessionIdOrderBySeqAsc(UUID sessionId);
+    // Every lookup names the tenant beside the turn or session: on a database distributed by tenant (Citus,
+    // docs/scaling.md) a lookup by id alone runs on every shard.
 
-    List<Turn> findBySessionIdAndSeqLessThanEqualOrderBySeqDesc(UUID sessionId, int seq, Limit limit);
+    Optional<Turn> findByIdAndTenantId(UUID id, UUID tenantId);
 
-    List<Turn> findBySessionIdAndSeqBetweenOrderBySeqAsc(UUID sessionId, int fromSeq, int toSeq);
+    List<Turn> findByTenantIdAndIdIn(UUID tenantId, Collection<UUID> ids);
+
+    List<Turn> findByTenantIdAndSessionIdOrderBySeqAsc(UUID tenantId, UUID sessionId);
+
+    List<Turn> findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(UUID tenantId, UUID sessionId, int seq,
+            Limit limit);
+
+    List<Turn> findByTenantIdAndSessionIdAndSeqBetweenOrderBySeqAsc(UUID tenantId, UUID sessionId, int fromSeq,
+            int toSeq);
 
     /**
      * The turns within {@code radius} positions of each (session, position) pair, the pairs given as two PostgreSQL
@@ -29,22 +39,22 @@ interface TurnRepository extends JpaRepository<Turn, UUID> {
             where t.tenant_id = :tenantId""", nativeQuery = true)
     List<Turn> findAround(UUID tenantId, String sessionIds, String seqs, int radius);
 
-    @Query("select coalesce(max(t.seq), -1) from Turn t where t.sessionId = :sessionId")
-    int maxSeq(UUID sessionId);
+    @Query("select coalesce(max(t.seq), -1) from Turn t where t.tenantId = :tenantId and t.sessionId = :sessionId")
+    int maxSeq(UUID tenantId, UUID sessionId);
 
-    @Query("select max(t.occurredAt) from Turn t where t.sessionId = :sessionId")
-    Optional<Instant> lastOccurredAt(UUID sessionId);
+    @Query("select max(t.occurredAt) from Turn t where t.tenantId = :tenantId and t.sessionId = :sessionId")
+    Optional<Instant> lastOccurredAt(UUID tenantId, UUID sessionId);
 
     @Modifying
     @Query("""
-            delete from Turn t where t.sessionId in
+            delete from Turn t where t.tenantId = :tenantId and t.sessionId in
               (select s.id from Session s where s.tenantId = :tenantId and s.userId = :userId)""")
     int deleteAllForUser(UUID tenantId, String userId);
 
-    @Query("select t.id from Turn t where t.sessionId = :sessionId")
-    List<UUID> idsOfSession(UUID sessionId);
+    @Query("select t.id from Turn t where t.tenantId = :tenantId and t.sessionId = :sessionId")
+    List<UUID> idsOfSession(UUID tenantId, UUID sessionId);
 
     @Modifying
-    @Query("delete from Turn t where t.sessionId = :sessionId")
-    int deleteAllOfSession(UUID sessionId);
+    @Query("delete from Turn t where t.tenantId = :tenantId and t.sessionId = :sessionId")
+    int deleteAllOfSession(UUID tenantId, UUID sessionId);
 }

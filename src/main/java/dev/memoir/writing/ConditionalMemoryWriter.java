@@ -24,6 +24,7 @@ import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.tenant.TenantId;
 
 /**
  * Writes the conditional memory record of a user turn that the reply step judged worth remembering
@@ -62,8 +63,8 @@ class ConditionalMemoryWriter {
     private record JudgedNote(ConditionalNote note, Supersession supersession) {
     }
 
-    void write(UUID userTurnId) {
-        memoryWrite.write(dialogueUpTo(userTurnId), dialogue -> note(userTurnId, dialogue).map(note -> judged(
+    void write(TenantId tenant, UUID userTurnId) {
+        memoryWrite.write(dialogueUpTo(tenant, userTurnId), dialogue -> note(userTurnId, dialogue).map(note -> judged(
                 dialogue, note)), (dialogue, judged) -> {
             SessionRef session = dialogue.session();
             if (judged.supersession().repeats()) {
@@ -85,13 +86,13 @@ class ConditionalMemoryWriter {
     }
 
     /** The dialogue that ends with the user turn, if the turn and its session are still there. */
-    private Optional<SessionDialogue> dialogueUpTo(UUID userTurnId) {
-        List<TurnView> dialogue = sessions.turnsEndingWith(userTurnId, CONTEXT_TURNS);
+    private Optional<SessionDialogue> dialogueUpTo(TenantId tenant, UUID userTurnId) {
+        List<TurnView> dialogue = sessions.turnsEndingWith(tenant, userTurnId, CONTEXT_TURNS);
         if (dialogue.isEmpty() || dialogue.getLast().role() != Role.USER) {
             log.info("Turn {} is gone or not a user turn; no conditional memory to write", userTurnId);
             return Optional.empty();
         }
-        return memoryWrite.read(dialogue.getLast().sessionId(), () -> dialogue);
+        return memoryWrite.read(tenant, dialogue.getLast().sessionId(), () -> dialogue);
     }
 
     private Optional<ConditionalNote> note(UUID userTurnId, SessionDialogue dialogue) {

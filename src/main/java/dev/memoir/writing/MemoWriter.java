@@ -20,6 +20,7 @@ import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.tenant.TenantId;
 
 /**
  * MemoChat memo writing: the model splits a span of dialogue into topics, each with a summary and its
@@ -53,10 +54,10 @@ class MemoWriter {
         return "memo:" + span.id() + ":";
     }
 
-    void write(MemoSpan span) {
+    void write(TenantId tenant, MemoSpan span) {
         memoryWrite.write(
-                memoryWrite.read(span.sessionId(), () -> sessions.turnsBetween(span.sessionId(), span.fromSeq(),
-                        span.toSeq())),
+                memoryWrite.read(tenant, span.sessionId(), () -> sessions.turnsBetween(tenant, span.sessionId(),
+                        span.fromSeq(), span.toSeq())),
                 dialogue -> Optional.of(memos(span, dialogue.turns())),
                 (dialogue, memos) -> store(span, dialogue, memos));
     }

@@ -56,7 +56,7 @@ class MemoryJobs {
     /** Hands a long-running session to memo writing each time enough turns have come since its last memo. */
     private void queueDueMemos(TurnsRecorded recorded) {
         int lastSeq = recorded.turns().stream().mapToInt(TurnView::seq).max().orElse(-1);
-        MemoProgress progress = memoProgress.findById(recorded.sessionId())
+        MemoProgress progress = memoProgress.findBySessionIdAndTenantId(recorded.sessionId(), recorded.tenant().value())
                 .orElseGet(() -> memoProgress.save(new MemoProgress(recorded.tenant().value(), recorded.sessionId())));
         // A large import is cut into spans of turnsPerMemo, so that no memo prompt grows with the import.
         while (lastSeq + 1 - progress.getNextSeq() >= memoProperties.turnsPerMemo()) {
@@ -71,7 +71,7 @@ class MemoryJobs {
             jobs.queue(SESSION_SUMMARY, closed.tenant(), closed.sessionId().toString(), closed.sessionId());
         }
         if (closed.settings().writes(MemoryKind.MEMO)) {
-            MemoProgress progress = memoProgress.findById(closed.sessionId())
+            MemoProgress progress = memoProgress.findBySessionIdAndTenantId(closed.sessionId(), closed.tenant().value())
                     .orElseGet(() -> memoProgress.save(new MemoProgress(closed.tenant().value(), closed.sessionId())));
             if (closed.lastSeq() >= progress.getNextSeq()) {
                 queueMemoWriting(closed.tenant(), closed.sessionId(), progress, closed.lastSeq());

@@ -15,26 +15,28 @@ class MemoryTasks {
 
     @Bean
     OneTimeTask<Void> conditionalMemoryTask(Jobs jobs, ConditionalMemoryWriter writer) {
-        return jobs.task(MemoryJobs.CONDITIONAL_MEMORY, id -> writer.write(UUID.fromString(id)));
+        return jobs.tenantTask(MemoryJobs.CONDITIONAL_MEMORY,
+                (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
     }
 
     @Bean
     OneTimeTask<Void> sessionSummaryTask(Jobs jobs, SessionSummaryWriter writer) {
-        return jobs.task(MemoryJobs.SESSION_SUMMARY, id -> writer.write(UUID.fromString(id)));
+        return jobs.tenantTask(MemoryJobs.SESSION_SUMMARY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
     }
 
     @Bean
     OneTimeTask<Void> memoWritingTask(Jobs jobs, MemoWriter writer) {
-        return jobs.task(MemoryJobs.MEMO_WRITING, id -> writer.write(MemoSpan.parse(id)));
+        return jobs.tenantTask(MemoryJobs.MEMO_WRITING, (tenant, id) -> writer.write(tenant, MemoSpan.parse(id)));
     }
 
     @Bean
     OneTimeTask<Void> recursiveSummaryTask(Jobs jobs, RecursiveSummaryWriter writer) {
-        return jobs.task(MemoryJobs.RECURSIVE_SUMMARY, id -> writer.foldPending(UUID.fromString(id)));
+        return jobs.tenantTask(MemoryJobs.RECURSIVE_SUMMARY,
+                (tenant, id) -> writer.foldPending(tenant, UUID.fromString(id)));
     }
 
     @Bean
     OneTimeTask<Void> topicMemoryTask(Jobs jobs, TopicMemoryWriter writer) {
-        return jobs.task(MemoryJobs.TOPIC_MEMORY, id -> writer.write(UUID.fromString(id)));
+        return jobs.tenantTask(MemoryJobs.TOPIC_MEMORY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
     }
 }

@@ -73,12 +73,11 @@ class RecursiveSummaryWriter {
     }
 
     /** Folds, oldest first, every closed session of the closed session's user that is not folded yet. */
-    void foldPending(UUID closedSessionId) {
-        Optional<SummaryFold> trigger = folds.findById(closedSessionId);
+    void foldPending(TenantId tenant, UUID closedSessionId) {
+        Optional<SummaryFold> trigger = folds.findBySessionIdAndTenantId(closedSessionId, tenant.value());
         if (trigger.isEmpty()) {
             return;
         }
-        TenantId tenant = new TenantId(trigger.get().getTenantId());
         String userId = trigger.get().getUserId();
         while (foldOldest(tenant, userId)) {
             // one fold per transaction, so that a failure keeps the folds already made
@@ -102,7 +101,7 @@ class RecursiveSummaryWriter {
         Start start = transaction.execute(status -> {
             Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
                     tenant.value(), userId);
-            return pending.map(fold -> new Start(fold.getSessionId(), sessions.allTurns(fold.getSessionId()),
+            return pending.map(fold -> new Start(fold.getSessionId(), sessions.allTurns(tenant, fold.getSessionId()),
                     store.findByDedupKey(tenant, userId, dedupKey(tenant, userId)))).orElse(null);
         });
         if (start == null) {
@@ -113,7 +112,7 @@ class RecursiveSummaryWriter {
             // The user's lock and the session first, as every writer of the user takes them: erasing the user
             // waits for this transaction, and then deletes what it wrote; after an erasure the session is gone
             // (and its pending fold with it), and the next round finds what is left.
-            if (!hold.session(read.foldedSessionId())) {
+            if (!hold.session(tenant, read.foldedSessionId())) {
                 return true;
             }
             locks.lock(AdvisoryLocks.Space.SUMMARY_FOLD, dedupKey(tenant, userId));

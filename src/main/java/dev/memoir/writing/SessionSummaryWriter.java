@@ -22,6 +22,7 @@ import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.tenant.TenantId;
 
 /** Writes the summary memory of a closed session (conditional-memory paper, Figure 7). Runs as a background job. */
 @Service
@@ -48,8 +49,9 @@ class SessionSummaryWriter {
         this.dialogueParts = dialogueParts;
     }
 
-    void write(UUID sessionId) {
-        Optional<SessionDialogue> dialogue = memoryWrite.read(sessionId, () -> sessions.allTurns(sessionId));
+    void write(TenantId tenant, UUID sessionId) {
+        Optional<SessionDialogue> dialogue = memoryWrite.read(tenant, sessionId,
+                () -> sessions.allTurns(tenant, sessionId));
         if (dialogue.isEmpty()) {
             log.info("Session {} is gone or empty; no summary to write", sessionId);
         }

@@ -8,15 +8,21 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.PartitionKey;
+
+import dev.memoir.tenant.NewUntilStored;
+
 /** A closed session waiting to be folded into its user's recursive summary. */
 @Entity
 @Table(name = "summary_folds")
-class SummaryFold {
+class SummaryFold extends NewUntilStored<UUID> {
 
     @Id
     private UUID sessionId;
 
-    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE.
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE,
+    // and named beside the id in Hibernate's UPDATE and DELETE of the row, which then run on the tenant's shard.
+    @PartitionKey
     @Column(updatable = false)
     private UUID tenantId;
 
@@ -27,6 +33,11 @@ class SummaryFold {
     private Instant foldedAt;
 
     protected SummaryFold() {
+    }
+
+    @Override
+    public UUID getId() {
+        return sessionId;
     }
 
     SummaryFold(UUID sessionId, UUID tenantId, String userId) {

@@ -11,18 +11,23 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
 import dev.memoir.memory.Speaker;
+import dev.memoir.tenant.NewUntilStored;
 
 /** A personal summary extracted from a session, waiting to be added or merged into the user's topic memories. */
 @Entity
 @Table(name = "topic_candidates")
-class TopicCandidate {
+class TopicCandidate extends NewUntilStored<UUID> {
 
     @Id
     private UUID id;
 
+    // The tenant keys the row and distributes it on Citus (docs/scaling.md): never changes, never in an UPDATE,
+    // and named beside the id in Hibernate's UPDATE and DELETE of the row, which then run on the tenant's shard.
+    @PartitionKey
     @Column(updatable = false)
     private UUID tenantId;
 
@@ -54,7 +59,8 @@ class TopicCandidate {
         this.turnIds = turnIds.toArray(UUID[]::new);
     }
 
-    UUID getId() {
+    @Override
+    public UUID getId() {
         return id;
     }
 

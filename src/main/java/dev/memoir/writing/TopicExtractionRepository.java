@@ -9,5 +9,7 @@ import dev.memoir.memory.Speaker;
 
 interface TopicExtractionRepository extends JpaRepository<TopicExtraction, UUID> {
 
-    boolean existsBySessionIdAndSpeaker(UUID sessionId, Speaker speaker);
+    // By the tenant too: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by session alone runs
+    // on every shard.
+    boolean existsByTenantIdAndSessionIdAndSpeaker(UUID tenantId, UUID sessionId, Speaker speaker);
 }

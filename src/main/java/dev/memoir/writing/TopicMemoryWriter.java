@@ -33,6 +33,7 @@ import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
+import dev.memoir.tenant.TenantId;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -82,19 +83,21 @@ class TopicMemoryWriter {
         this.dialogueParts = dialogueParts;
     }
 
-    void write(UUID sessionId) {
-        Optional<SessionDialogue> dialogue = memoryWrite.read(sessionId, () -> sessions.allTurns(sessionId));
+    void write(TenantId tenant, UUID sessionId) {
+        Optional<SessionDialogue> dialogue = memoryWrite.read(tenant, sessionId,
+                () -> sessions.allTurns(tenant, sessionId));
         if (dialogue.isEmpty()) {
             return;
         }
         SessionRef session = dialogue.get().session();
         List<TurnView> turns = dialogue.get().turns();
         for (Speaker speaker : Speaker.values()) {
-            if (!extractions.existsBySessionIdAndSpeaker(sessionId, speaker)) {
+            if (!extractions.existsByTenantIdAndSessionIdAndSpeaker(tenant.value(), sessionId, speaker)) {
                 extract(session, speaker, turns);
             }
             for (TopicCandidate candidate : candidates
-                    .findBySessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(sessionId, speaker)) {
+                    .findByTenantIdAndSessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(tenant.value(), sessionId,
+                            speaker)) {
                 apply(session, candidate, saidAt(turns, candidate.getTurnIds()));
             }
         }
@@ -151,7 +154,7 @@ class TopicMemoryWriter {
 
     private void apply(SessionRef session, TopicCandidate candidate, Instant said) {
         memoryWrite.write(candidate, c -> decision(session, c, said), (c, decision, hold) -> {
-            if (!hold.session(session.id())) {
+            if (!hold.session(session.tenant(), session.id())) {
                 return null;
             }
             applyActions(session, candidate, decision);
@@ -193,7 +196,7 @@ class TopicMemoryWriter {
                         decision.supersession().superseded());
             }
         }
-        candidates.findById(candidate.getId()).ifPresent(TopicCandidate::applied);
+        candidates.findByIdAndTenantId(candidate.getId(), session.tenant().value()).ifPresent(TopicCandidate::applied);
     }
 
     /** The valid actions the model chose for a summary; Add alone when it chose none that can be applied. */
