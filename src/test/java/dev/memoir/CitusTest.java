@@ -38,8 +38,14 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.openai.client.OpenAIClient;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.sun.net.httpserver.HttpServer;
 import com.zaxxer.hikari.HikariDataSource;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 
 import dev.memoir.memory.SearchProbe;
 import dev.memoir.support.Api;
@@ -616,6 +622,41 @@ class CitusTest {
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
         eventually().until(() -> items(api.get(tenant.key(), "/memory?userId=r-tom&kind=reflected")).stream()
                 .anyMatch(m -> m.path("text").asString().contains("cello")));
+
+        // The other ways in: the OpenAI-compatible endpoint (a conversation resent with one more turn), MCP's
+        // memory tools, a user's export, and a webhook endpoint's deliveries of what these wrote.
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            delivered.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try (McpSyncClient mcp = api.mcp(tenant.key())) {
+            Api.Response hook = api.send("POST", "/webhooks", tenant.key(), Json.object("url",
+                    "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", "events",
+                    List.of("memory.created", "turns.recorded")));
+            assertThat(hook.status()).as(hook.raw()).isEqualTo(201);
+            OpenAIClient openai = api.openAi(tenant.key());
+            ChatCompletionCreateParams.Builder conversation = ChatCompletionCreateParams.builder().model("any")
+                    .user("r-vic").addUserMessage("I collect stamps " + tag);
+            openai.chat().completions().create(conversation.build());
+            openai.chat().completions().create(conversation.addAssistantMessage("ok")
+                    .addUserMessage("What do I collect? " + tag).build());
+            CallToolResult added = mcp.callTool(new CallToolRequest("add_memory",
+                    Map.of("userId", "r-vic", "text", "Vic's stamps are from Chile " + tag)));
+            assertThat(added.isError()).as(added.content().toString()).isFalse();
+            CallToolResult found = mcp.callTool(new CallToolRequest("search_memory",
+                    Map.of("userId", "r-vic", "query", "stamps from Chile")));
+            assertThat(found.isError()).as(found.content().toString()).isFalse();
+            Api.Response export = api.get(tenant.key(), "/users/r-vic/export");
+            assertThat(export.status()).as(export.raw()).isEqualTo(200);
+            eventually().until(() -> delivered.stream().anyMatch(body -> body.contains("turns.recorded"))
+                    && delivered.stream().anyMatch(body -> body.contains("memory.created")));
+        } finally {
+            receiver.stop(0);
+        }
 
         // Every job of the tenant ran once and finished (job_runs is the coordinator's own table).
         assertThat(jdbc.sql("""
