@@ -33,6 +33,37 @@ class SupersessionTest extends IntegrationTest {
     }
 
     @Test
+    void deletingTheFactThatSupersededAnotherMakesTheOlderOneLiveAgain() {
+        String key = api.newTenant();
+        String paris = api.addFact(key, "ines", "Ines lives in Paris " + tag, "supersedes", List.of());
+        String berlin = api.addFact(key, "ines", "Ines moved to Berlin " + tag, "supersedes", List.of(paris));
+        assertThat(api.get(key, "/memory/" + paris).body().path("supersededBy").asString()).isEqualTo(berlin);
+
+        assertThat(api.send("DELETE", "/memory/" + berlin, key, null).status()).isEqualTo(204);
+
+        JsonNode again = api.get(key, "/memory/" + paris).body();
+        assertThat(again.path("supersededBy").isMissingNode() || again.path("supersededBy").isNull()).as(again.toString())
+                .isTrue();
+        assertThat(ids(api.get(key, "/memory?userId=ines"))).containsExactly(paris);
+    }
+
+    /**
+     * The trigger that reinstates what a deleted memory superseded (V34) fires only for the kinds that supersede
+     * (V47): a kind added to {@link MemoryKind#FACT_BEARING} must be added to the trigger's condition too.
+     */
+    @Test
+    void theReinstatingTriggerFiresForExactlyTheFactBearingKinds() {
+        String definition = jdbc.sql("""
+                select pg_get_triggerdef(t.oid) from pg_trigger t
+                where t.tgrelid = 'memory_records'::regclass and t.tgname = 'memory_records_reinstate_superseded'""")
+                .query(String.class).single();
+        for (MemoryKind kind : MemoryKind.values()) {
+            assertThat(definition.contains("'" + kind.wireName() + "'")).as(kind + " in " + definition)
+                    .isEqualTo(kind.factBearing());
+        }
+    }
+
+    @Test
     void aFactThatSupersedesAnotherLeavesItOutOfSearchAndListingsButKeepsItWithItsInterval() {
         String key = api.newTenant();
         String paris = api.addFact(key, "ana", "Ana lives in Paris " + tag, "occurredAt", "2024-03-01T09:00:00Z",
