@@ -3,7 +3,6 @@ package dev.memoir.memory;
 import java.net.URI;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
