@@ -41,11 +41,7 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
 
         /** The dialogue role, for a user or assistant message. */
         Optional<Role> dialogue() {
-            return switch (this) {
-                case USER -> Optional.of(Role.USER);
-                case ASSISTANT -> Optional.of(Role.ASSISTANT);
-                default -> Optional.empty();
-            };
+            return Role.ofMessageRole(wireName());
         }
     }
 
