@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -136,7 +135,7 @@ class ExportImporter {
     private ConversationReport store(TenantId tenant, String userId, ExportSource source,
             MemorySettingsOverride memory, Part part) {
         List<NewTurn> turns = part.turns().stream()
-                .map(t -> new NewTurn(Role.valueOf(t.role().toUpperCase(Locale.ROOT)), t.text(), t.occurredAt(),
+                .map(t -> new NewTurn(Role.ofMessageRole(t.role()).orElseThrow(), t.text(), t.occurredAt(),
                         null))
                 .toList();
         try {

@@ -2,6 +2,7 @@ package dev.memoir.chat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.stereotype.Component;
@@ -41,7 +42,7 @@ class ConversationSync {
             }
         }
         OpenAiChatRequest.Message last = messages.getLast();
-        if (!"user".equals(last.role()) || !TextSafety.hasVisibleCharacter(last.text())) {
+        if (Role.ofMessageRole(last.role()).orElse(null) != Role.USER || !TextSafety.hasVisibleCharacter(last.text())) {
             throw new InvalidRequestException("messages[" + (messages.size() - 1) + "]",
                     "the last message must be the user's, with text to answer");
         }
@@ -49,9 +50,9 @@ class ConversationSync {
         List<NewTurn> history = new ArrayList<>();
         for (OpenAiChatRequest.Message message : messages.subList(0, messages.size() - 1)) {
             String text = message.text().strip();
-            if (("user".equals(message.role()) || "assistant".equals(message.role()))
-                    && TextSafety.hasVisibleCharacter(text)) {
-                history.add(new NewTurn("user".equals(message.role()) ? Role.USER : Role.ASSISTANT, text));
+            Optional<Role> role = Role.ofMessageRole(message.role());
+            if (role.isPresent() && TextSafety.hasVisibleCharacter(text)) {
+                history.add(new NewTurn(role.get(), text));
             }
         }
         List<TurnView> stored = sessions.allTurns(session.tenant(), session.id());

@@ -5,7 +5,6 @@ import java.time.ZoneOffset;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;

@@ -31,6 +31,7 @@ import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
+import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.TextSafety;
 
@@ -110,9 +111,10 @@ class OpenAiCompatibleController {
             @RequestHeader(name = "X-Memoir-Session", required = false) UUID sessionId,
             @Valid @RequestBody OpenAiChatRequest request) {
         String userId = request.user() != null ? request.user() : userHeader;
-        if (userId != null && (userId.length() > 200 || !TextSafety.isCanonicalIdentifier(userId))) {
-            throw new InvalidRequestException(request.user() != null ? "user" : "X-Memoir-User",
-                    "must be 1 to 200 visible characters, without surrounding white space");
+        if (userId != null
+                && (userId.length() > FieldConstraints.USER_ID || !TextSafety.isCanonicalIdentifier(userId))) {
+            throw new InvalidRequestException(request.user() != null ? "user" : "X-Memoir-User", "must be 1 to "
+                    + FieldConstraints.USER_ID + " visible characters, without surrounding white space");
         }
         ConversationSync.Synced synced = conversations.sync(tenant, userId, sessionId, request.messages());
         if (Boolean.TRUE.equals(request.stream())) {

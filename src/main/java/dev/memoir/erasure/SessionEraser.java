@@ -6,7 +6,6 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.memory.MemoryErasure;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.session.SessionForDeletion;
 import dev.memoir.session.SessionService;
@@ -16,7 +15,7 @@ import dev.memoir.tenant.TenantId;
  * Deletes one session with what was derived from it alone, in one transaction: its turns (and the episodes,
  * feedback, traces and job records hanging off them), the memories written from it, and the reranker's training
  * examples taken from its replies. Memories that combine several sessions stay (see
- * {@link MemoryStore#deleteAllOfSession}).
+ * {@link MemoryErasure#deleteAllOfSession}).
  */
 @Service
 class SessionEraser {

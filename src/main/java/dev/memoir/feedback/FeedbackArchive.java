@@ -3,8 +3,6 @@ package dev.memoir.feedback;
 import static dev.memoir.web.SqlTimes.instant;
 import static dev.memoir.web.SqlTimes.timestamptz;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;

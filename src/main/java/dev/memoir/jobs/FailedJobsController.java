@@ -24,6 +24,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.OperatorAccess;
 import dev.memoir.web.Cursor;
+import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.NotFoundException;
 
 @RestController
@@ -53,10 +54,11 @@ class FailedJobsController {
                     @ApiResponse(responseCode = "400", description = "Invalid limit or cursor"),
                     @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key")})
     FailedJobList list(OperatorAccess operator,
-            @Parameter(description = "Jobs per page, 1 to 500") @RequestParam(defaultValue = "100")
-            @Min(1) @Max(500) int limit,
+            @Parameter(description = "Jobs per page, 1 to " + FieldConstraints.FAILED_JOB_PAGE)
+            @RequestParam(defaultValue = "100") @Min(1) @Max(FieldConstraints.FAILED_JOB_PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
-                    + "page") @RequestParam(required = false) @Size(max = 2000) String cursor) {
+                    + "page") @RequestParam(required = false) @Size(max = FieldConstraints.FAILED_JOB_CURSOR)
+            String cursor) {
         Cursor position = Cursor.decode(cursor, "failed-jobs", 3);
         FailedJob after = position == null ? null
                 : new FailedJob(position.text(1), position.text(2), 0, null, position.instant(0));

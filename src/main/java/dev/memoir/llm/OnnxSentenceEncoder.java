@@ -7,7 +7,6 @@ import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.Map;
 
-import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;

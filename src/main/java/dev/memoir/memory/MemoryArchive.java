@@ -6,7 +6,6 @@ import static dev.memoir.web.SqlTimes.timestamptz;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.sql.Array;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;

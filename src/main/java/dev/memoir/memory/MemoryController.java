@@ -3,7 +3,6 @@ package dev.memoir.memory;
 import java.net.URI;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
@@ -102,7 +101,7 @@ class MemoryController {
             @Size(max = FieldConstraints.SEARCH_QUERY) String query,
             @Parameter(description = "Only these kinds (repeatable); all kinds when omitted")
             @RequestParam(required = false) Set<MemoryKind> kind,
-            @Parameter(description = "Memories per page (or search results), 1 to 100")
+            @Parameter(description = "Memories per page (or search results), 1 to " + FieldConstraints.MEMORY_PAGE)
             @RequestParam(defaultValue = "20") @Min(1) @Max(FieldConstraints.MEMORY_PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
                     + "page. Not with a query.") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR)
@@ -156,10 +155,10 @@ class MemoryController {
                     @ApiResponse(responseCode = "400", description = "Invalid limit or cursor"),
                     @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
     MemoryRevisionList revisions(TenantId tenant, @PathVariable UUID id,
-            @Parameter(description = "Versions per page, 1 to 100") @RequestParam(defaultValue = "50") @Min(1)
-            @Max(100) int limit,
+            @Parameter(description = "Versions per page, 1 to " + FieldConstraints.REVISION_PAGE)
+            @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.REVISION_PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
-                    + "page") @RequestParam(required = false) @Size(max = 1000) String cursor) {
+                    + "page") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR) String cursor) {
         return store.revisions(tenant, id, cursor, limit);
     }
 

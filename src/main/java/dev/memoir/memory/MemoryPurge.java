@@ -1,6 +1,5 @@
 package dev.memoir.memory;
 
-import java.time.Duration;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;

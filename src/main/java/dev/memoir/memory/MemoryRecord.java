@@ -127,12 +127,6 @@ class MemoryRecord {
         this.updatedAt = Instant.now();
     }
 
-    /** The same text embedded by another model: not a new version. */
-    void reembed(float[] newEmbedding, String model) {
-        this.embedding = newEmbedding;
-        this.embeddingModel = model;
-    }
-
     /** Sets or clears (null) when the memory expires. */
     void expireAt(Instant when) {
         // As PostgreSQL stores it, so that the answer to the change is what every later read shows.
@@ -149,10 +143,6 @@ class MemoryRecord {
 
     UUID getSupersededBy() {
         return supersededBy;
-    }
-
-    String getEmbeddingModel() {
-        return embeddingModel;
     }
 
     Instant getOccurredFrom() {

@@ -1,10 +1,6 @@
 package dev.memoir.memory;
 
-import java.util.Collection;
-import java.util.UUID;
-import java.util.stream.Collectors;
-
-/** Literal forms of vectors and uuid arrays for native queries. */
+/** The literal form of a vector for native queries. */
 final class Vectors {
 
     private Vectors() {
@@ -19,9 +15,5 @@ final class Vectors {
             sb.append(vector[i]);
         }
         return sb.append(']').toString();
-    }
-
-    static String uuidArrayLiteral(Collection<UUID> ids) {
-        return ids.stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}"));
     }
 }

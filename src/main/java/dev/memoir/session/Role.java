@@ -1,6 +1,8 @@
 package dev.memoir.session;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -17,6 +19,16 @@ public enum Role {
     @JsonCreator
     public static Role fromWireName(String value) {
         return WireNames.parse(Role.class, value, "role");
+    }
+
+    /**
+     * The dialogue role of a chat message's role as chat APIs and exports write it ("user", "assistant", in lower
+     * case); empty for the others (system, developer, tool, function, any other), which are not turns of the
+     * dialogue. The one mapping from a message's role to a turn's, for the turn import, the OpenAI-compatible
+     * endpoint and the export import.
+     */
+    public static Optional<Role> ofMessageRole(String role) {
+        return Arrays.stream(values()).filter(r -> r.wireName().equals(role)).findFirst();
     }
 
     @Override

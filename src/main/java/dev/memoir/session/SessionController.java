@@ -32,6 +32,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.TextSafety;
 import dev.memoir.web.UserIdentifier;
@@ -80,10 +81,10 @@ class SessionController {
                     @ApiResponse(responseCode = "400", description = "Missing or invalid userId, limit or cursor")})
     SessionList list(TenantId tenant,
             @Parameter(required = true) @RequestParam @UserIdentifier String userId,
-            @Parameter(description = "Sessions per page, 1 to 200") @RequestParam(defaultValue = "50") @Min(1)
-            @Max(200) int limit,
+            @Parameter(description = "Sessions per page, 1 to " + FieldConstraints.PAGE)
+            @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
-                    + "page") @RequestParam(required = false) @Size(max = 1000) String cursor) {
+                    + "page") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR) String cursor) {
         return sessionService.list(tenant, userId, cursor, limit);
     }
 

@@ -1,6 +1,5 @@
 package dev.memoir.session;
 
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;

@@ -15,6 +15,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.VisibleText;
 import dev.memoir.web.WireNames;
 
@@ -41,11 +42,7 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
 
         /** The dialogue role, for a user or assistant message. */
         Optional<Role> dialogue() {
-            return switch (this) {
-                case USER -> Optional.of(Role.USER);
-                case ASSISTANT -> Optional.of(Role.ASSISTANT);
-                default -> Optional.empty();
-            };
+            return Role.ofMessageRole(wireName());
         }
     }
 
@@ -55,7 +52,7 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
             @NotNull MessageRole role,
             @Schema(description = "What was said. A message without visible text (empty, or only spaces and "
                     + "invisible characters) is skipped, not refused", example = "I moved to Porto last year.")
-            @Size(max = 32000) String content,
+            @Size(max = FieldConstraints.CHAT_MESSAGE) String content,
             @Schema(description = "Who said it, as the dialogue names them (a chat between two people, or an "
                     + "export that names the user): the turn's history memory then reads \"Caroline: ...\" instead "
                     + "of \"User: ...\", so that a question naming the person finds what they said. One line, up to "

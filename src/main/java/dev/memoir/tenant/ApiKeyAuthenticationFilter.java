@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.security.Principal;
 import java.util.Optional;
 
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,9 +23,8 @@ import dev.memoir.web.Problems;
 
 /**
  * Authenticates every API request by its bearer key. Tenant keys reach the API; the bootstrap key reaches only
- * /admin and /actuator. Documentation, health and the inspector page's files stay open. Writing requests wait
- * their turn in a queue fair to every tenant ({@link FairWriteQueue}); one that waits too long is answered 429
- * with {@code Retry-After}.
+ * /admin and /actuator. Documentation, health and the inspector page's files stay open. A tenant's writing
+ * requests then wait their turn in {@link WriteQueueFilter}.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -38,11 +35,9 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     private final TenantService tenantService;
     private final SecurityProperties properties;
     private final ProblemWriter problemWriter;
-    private final FairWriteQueue writes;
 
     ApiKeyAuthenticationFilter(TenantService tenantService, SecurityProperties properties,
-            ProblemWriter problemWriter, FairWriteQueue writes) {
-        this.writes = writes;
+            ProblemWriter problemWriter) {
         this.tenantService = tenantService;
         this.properties = properties;
         this.problemWriter = problemWriter;
@@ -102,45 +97,9 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             reject(request, response, "Unknown or revoked API key");
             return;
         }
+        // The write queue (WriteQueueFilter, next in the chain) and the controllers read the tenant from here.
         request.setAttribute(TENANT_ATTRIBUTE, tenant.get());
-        if (!FairWriteQueue.counts(request.getMethod())) {
-            chain.doFilter(request, response);
-            return;
-        }
-        FairWriteQueue.Place place;
-        boolean interrupted = false;
-        try {
-            place = writes.acquire(tenant.get());
-        } catch (InterruptedException e) {
-            // The server is stopping: the 429 is written first, the interrupt kept for whoever runs the thread.
-            interrupted = true;
-            place = null;
-        }
-        if (place == null) {
-            response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(writes.retryAfterSeconds()));
-            problemWriter.write(request, response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
-                    "The service is busy with other writing requests and this one found no turn within "
-                            + writes.maxWait().toSeconds() + " s, or this tenant already has "
-                            + "memoir.tenant-limits.max-waiting requests waiting; retry after the Retry-After "
-                            + "header's seconds"));
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            return;
-        }
-        boolean streaming = false;
-        try {
-            chain.doFilter(request, response);
-            if (request.isAsyncStarted()) {
-                // A streamed reply is still being answered: it keeps its place until its response ends.
-                request.getAsyncContext().addListener(new ReleaseWhenDone(place));
-                streaming = true;
-            }
-        } finally {
-            if (!streaming) {
-                place.release();
-            }
-        }
+        chain.doFilter(request, response);
     }
 
     /** A request made with the bootstrap key, as the actuator sees it: an authenticated operator. */
@@ -160,37 +119,6 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         @Override
         public boolean isUserInRole(String role) {
             return true;
-        }
-    }
-
-    /** Releases a place when an asynchronous response ends, however it ends. */
-    private static final class ReleaseWhenDone implements AsyncListener {
-
-        private final FairWriteQueue.Place place;
-
-        ReleaseWhenDone(FairWriteQueue.Place place) {
-            this.place = place;
-        }
-
-        @Override
-        public void onComplete(AsyncEvent event) {
-            place.release();
-        }
-
-        @Override
-        public void onTimeout(AsyncEvent event) {
-            place.release();
-        }
-
-        @Override
-        public void onError(AsyncEvent event) {
-            place.release();
-        }
-
-        @Override
-        public void onStartAsync(AsyncEvent event) {
-            // A new asynchronous cycle of the same request: the place is still held and released when it ends.
-            event.getAsyncContext().addListener(this);
         }
     }
 

@@ -23,6 +23,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.memoir.web.FieldConstraints;
+
 @RestController
 @RequestMapping("/admin/tenants")
 @Tag(name = "Admin", description = "Tenants and their keys; needs the bootstrap key (memoir.security.bootstrap-key)")
@@ -52,7 +54,8 @@ class TenantAdminController {
     TenantPage list(OperatorAccess operator,
             @Parameter(description = "nextCursor of the previous page; omit for the first page")
             @RequestParam(required = false) String cursor,
-            @Parameter(description = "1 to 200") @RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {
+            @Parameter(description = "1 to " + FieldConstraints.PAGE) @RequestParam(defaultValue = "50") @Min(1)
+            @Max(FieldConstraints.PAGE) int limit) {
         return tenantService.list(cursor, limit);
     }
 

@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.FieldConstraints;
 
 @RestController
 @RequestMapping("/users")
@@ -35,11 +36,11 @@ class UserController {
                     @ApiResponse(responseCode = "400", description = "Invalid query, limit or cursor")})
     UserList list(TenantId tenant,
             @Parameter(description = "Only users whose id contains this text, ignoring case", example = "ali")
-            @RequestParam(required = false) @Size(max = 200) String query,
-            @Parameter(description = "Users per page, 1 to 200") @RequestParam(defaultValue = "50") @Min(1)
-            @Max(200) int limit,
+            @RequestParam(required = false) @Size(max = FieldConstraints.USER_ID) String query,
+            @Parameter(description = "Users per page, 1 to " + FieldConstraints.PAGE)
+            @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
-                    + "page") @RequestParam(required = false) @Size(max = 1000) String cursor) {
+                    + "page") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR) String cursor) {
         String contains = query == null || query.isBlank() ? null : query.strip();
         return directory.list(tenant, contains, cursor, limit);
     }

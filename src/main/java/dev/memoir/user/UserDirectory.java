@@ -12,7 +12,6 @@ import org.springframework.stereotype.Service;
 
 import dev.memoir.memory.MemoryUsers;
 import dev.memoir.memory.UserMemories;
-import dev.memoir.session.SessionService;
 import dev.memoir.session.SessionUsers;
 import dev.memoir.session.UserSessions;
 import dev.memoir.tenant.TenantId;

@@ -1,7 +1,6 @@
 package dev.memoir.web;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 

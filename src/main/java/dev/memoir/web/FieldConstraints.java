@@ -1,9 +1,9 @@
 package dev.memoir.web;
 
 /**
- * The values of the request fields' constraints that more than one door shares: the REST requests' constraint
- * annotations and the MCP tools' arguments refer to these, so that a field is accepted or refused alike whichever
- * way it arrives. (A user id's constraints are {@link UserIdentifier}'s.)
+ * The values of the request fields' limits, in one place: the REST requests' constraint annotations and the MCP
+ * tools' arguments refer to these, so that a field is accepted or refused alike whichever way it arrives. (A user
+ * id's other constraints are {@link UserIdentifier}'s.)
  */
 public final class FieldConstraints {
 
@@ -24,6 +24,21 @@ public final class FieldConstraints {
 
     /** Characters of a page cursor. */
     public static final int CURSOR = 1_000;
+
+    /** Characters of a user id, and of the text a search among user ids looks for. */
+    public static final int USER_ID = 200;
+
+    /** Versions of a memory a page answers at most. */
+    public static final int REVISION_PAGE = 100;
+
+    /** Sessions, users, tenants or webhook deliveries a page answers at most. */
+    public static final int PAGE = 200;
+
+    /** Failed jobs a page answers at most. */
+    public static final int FAILED_JOB_PAGE = 500;
+
+    /** Characters of a failed-jobs page cursor, longer than others: it holds a task's name and instance id. */
+    public static final int FAILED_JOB_CURSOR = 2_000;
 
     private FieldConstraints() {
     }

@@ -20,7 +20,7 @@ import jakarta.validation.constraints.Size;
  */
 @Documented
 @NotBlank
-@Size(max = 200)
+@Size(max = FieldConstraints.USER_ID)
 @Constraint(validatedBy = UserIdentifier.Validator.class)
 @Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT, ElementType.TYPE_USE})
 @Retention(RetentionPolicy.RUNTIME)

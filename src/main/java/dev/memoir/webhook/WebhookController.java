@@ -27,6 +27,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.FieldConstraints;
 
 @RestController
 @RequestMapping("/webhooks")
@@ -82,8 +83,8 @@ class WebhookController {
             responses = {@ApiResponse(responseCode = "200"),
                     @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")})
     Map<String, List<DeliveryView>> deliveries(TenantId tenant, @PathVariable UUID id,
-            @Parameter(description = "Deliveries to show, 1 to 200") @RequestParam(defaultValue = "50") @Min(1)
-            @Max(200) int limit) {
+            @Parameter(description = "Deliveries to show, 1 to " + FieldConstraints.PAGE)
+            @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.PAGE) int limit) {
         return Map.of("items", webhooks.deliveries(tenant, id, limit));
     }
 }

@@ -1,6 +1,5 @@
 package dev.memoir.writing;
 
-import java.util.List;
 import java.util.UUID;
 
 import org.springframework.data.jpa.repository.JpaRepository;

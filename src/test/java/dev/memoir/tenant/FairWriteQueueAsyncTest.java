@@ -26,16 +26,18 @@ import tools.jackson.databind.json.JsonMapper;
 class FairWriteQueueAsyncTest {
 
     private final TenantId tenant = new TenantId(UUID.randomUUID());
-    private final ApiKeyAuthenticationFilter filter = new ApiKeyAuthenticationFilter(
+    private final ApiKeyAuthenticationFilter authentication = new ApiKeyAuthenticationFilter(
             new TenantService(null, null, null) {
                 @Override
                 Optional<TenantId> authenticate(String key) {
                     return Optional.of(tenant);
                 }
             },
-            new SecurityProperties(null), problemWriter(),
+            new SecurityProperties(null), problemWriter());
+    private final WriteQueueFilter writeQueue = new WriteQueueFilter(
             new FairWriteQueue(new TenantLimits(1, 1, Duration.ofMillis(100), 10, Duration.ofSeconds(2)),
-                    new SimpleMeterRegistry()));
+                    new SimpleMeterRegistry()),
+            problemWriter());
 
     /** The real writer; its constructor belongs to the web package's wiring. */
     private static ProblemWriter problemWriter() {
@@ -55,14 +57,15 @@ class FairWriteQueueAsyncTest {
         return request;
     }
 
-    /** Whether the request got past the filter, rather than a 429. */
+    /** Whether the request got past both filters, in their order, rather than a 429. */
     private boolean admitted(MockHttpServletRequest request, FilterChain then) throws Exception {
         boolean[] reached = new boolean[1];
         MockHttpServletResponse response = new MockHttpServletResponse();
-        filter.doFilter(request, response, (req, res) -> {
-            reached[0] = true;
-            then.doFilter(req, res);
-        });
+        authentication.doFilter(request, response, (authenticated, res) -> writeQueue.doFilter(authenticated, res,
+                (req, r) -> {
+                    reached[0] = true;
+                    then.doFilter(req, r);
+                }));
         assertThat(response.getStatus()).isEqualTo(reached[0] ? 200 : 429);
         return reached[0];
     }
@@ -78,5 +81,23 @@ class FairWriteQueueAsyncTest {
 
         assertThat(admitted(post(), (req, res) -> { })).as("once the stream ended").isTrue();
         assertThat(admitted(post(), (req, res) -> { })).as("a plain request releases its place at once").isTrue();
+    }
+
+    @Test
+    void aRequestThatFindsNoTurnIsARetryableProblemAndAReadIsNotQueued() throws Exception {
+        MockHttpServletRequest streaming = post();
+        assertThat(admitted(streaming, (req, res) -> req.startAsync())).isTrue();
+
+        MockHttpServletResponse refused = new MockHttpServletResponse();
+        authentication.doFilter(post(), refused,
+                (req, res) -> writeQueue.doFilter(req, res, (r, s) -> { }));
+        assertThat(refused.getStatus()).isEqualTo(429);
+        assertThat(refused.getHeader("Retry-After")).isEqualTo("2");
+        assertThat(refused.getContentAsString()).contains("too-many-requests");
+
+        MockHttpServletRequest read = post();
+        read.setMethod("GET");
+        assertThat(admitted(read, (req, res) -> { })).as("reads pass a full queue").isTrue();
+        ((MockAsyncContext) streaming.getAsyncContext()).complete();
     }
 }
