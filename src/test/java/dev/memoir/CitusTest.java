@@ -181,6 +181,35 @@ class CitusTest {
         rules.add(fake.on(when, answer));
     }
 
+    /** A local webhook receiver that keeps every delivery's body and answers 204. */
+    private static HttpServer receiverInto(List<String> bodies) throws IOException {
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        return receiver;
+    }
+
+    /**
+     * Four replies in a reranked session, each citing the first memory, until the reranker has learned from them
+     * once (its update after four examples); answers the last reply's turn.
+     */
+    private String fourCitedRepliesTrainTheReranker(String key, String session) {
+        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+                call -> Answer.json("{\"reply\": \"ok\", \"remember\": false, \"citations\": [1]}"));
+        String turnId = null;
+        for (int i = 0; i < 4; i++) {
+            Api.Response reply = api.chat(key, session, "Tell me about myself " + i + " " + tag);
+            assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+            turnId = reply.text("turnId");
+        }
+        eventually().until(() -> api.get(key, "/reflection/reranker").body().path("updates").asInt() == 1);
+        return turnId;
+    }
+
     private static ConditionFactory eventually() {
         return Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200));
     }
@@ -422,15 +451,7 @@ class CitusTest {
         Tenant tenant = newTenant();
         String session = api.sessionAfterClosedOne(tenant.key(), "tom", RERANKED_HISTORY, "I play the violin " + tag,
                 "Lovely.", "My sister lives in Oslo", "Nice city.", "I am vegetarian", "Noted.");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
-                call -> Answer.json("{\"reply\": \"ok\", \"remember\": false, \"citations\": [1]}"));
-        String turnId = null;
-        for (int i = 0; i < 4; i++) {
-            Api.Response reply = api.chat(tenant.key(), session, "Tell me about myself " + i + " " + tag);
-            assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
-            turnId = reply.text("turnId");
-        }
-        eventually().until(() -> api.get(tenant.key(), "/reflection/reranker").body().path("updates").asInt() == 1);
+        String turnId = fourCitedRepliesTrainTheReranker(tenant.key(), session);
         assertThat(jdbc.sql("select count(*) from reranker_feedback where tenant_id = ?")
                 .param(tenant.id().value()).query(Integer.class).single()).isEqualTo(4);
 
@@ -531,14 +552,7 @@ class CitusTest {
         assertThat(api.get(tenant.key(), "/sessions?userId=uma").body().path("items")).hasSize(1);
 
         List<String> received = new CopyOnWriteArrayList<>();
-        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        receiver.createContext("/hook", exchange -> {
-            received.add(new String(exchange.getRequestBody().readAllBytes(),
-                    StandardCharsets.UTF_8));
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        receiver.start();
+        HttpServer receiver = receiverInto(received);
         try {
             Api.Response registered = api.send("POST", "/webhooks", tenant.key(), Json.object("url",
                     "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", "events",
@@ -605,15 +619,7 @@ class CitusTest {
 
         String session = api.sessionAfterClosedOne(tenant.key(), "r-tom", RERANKED_HISTORY,
                 "I play the violin " + tag, "Lovely.", "My sister lives in Oslo", "Nice city.");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
-                call -> Answer.json("{\"reply\": \"ok\", \"remember\": false, \"citations\": [1]}"));
-        String turnId = null;
-        for (int i = 0; i < 4; i++) {
-            Api.Response reply = api.chat(tenant.key(), session, "Tell me about myself " + i + " " + tag);
-            assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
-            turnId = reply.text("turnId");
-        }
-        eventually().until(() -> api.get(tenant.key(), "/reflection/reranker").body().path("updates").asInt() == 1);
+        String turnId = fourCitedRepliesTrainTheReranker(tenant.key(), session);
         assertThat(api.get(tenant.key(), "/reflection/replies/" + turnId).status()).isEqualTo(200);
         onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": \"The user plays the cello now " + tag + ".\"}"));
@@ -626,13 +632,7 @@ class CitusTest {
         // The other ways in: the OpenAI-compatible endpoint (a conversation resent with one more turn), MCP's
         // memory tools, a user's export, and a webhook endpoint's deliveries of what these wrote.
         List<String> delivered = new CopyOnWriteArrayList<>();
-        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        receiver.createContext("/hook", exchange -> {
-            delivered.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            exchange.sendResponseHeaders(204, -1);
-            exchange.close();
-        });
-        receiver.start();
+        HttpServer receiver = receiverInto(delivered);
         try (McpSyncClient mcp = api.mcp(tenant.key())) {
             Api.Response hook = api.send("POST", "/webhooks", tenant.key(), Json.object("url",
                     "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", "events",
@@ -654,6 +654,10 @@ class CitusTest {
             assertThat(export.status()).as(export.raw()).isEqualTo(200);
             eventually().until(() -> delivered.stream().anyMatch(body -> body.contains("turns.recorded"))
                     && delivered.stream().anyMatch(body -> body.contains("memory.created")));
+            // The receiver stays up until every job of the tenant is done: a job that writes a memory queues its
+            // delivery as it commits, so nothing is left to deliver after that.
+            eventually().until(() -> jdbc.sql("select count(*) from job_runs where tenant_id = ? and finished_at is null")
+                    .param(tenant.id().value()).query(Integer.class).single() == 0);
         } finally {
             receiver.stop(0);
         }

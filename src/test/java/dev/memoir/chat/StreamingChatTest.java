@@ -16,6 +16,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -71,6 +73,13 @@ class StreamingChatTest extends IntegrationTest {
         return turns;
     }
 
+    /** The number of the reply prompt's memory entry that holds the text. */
+    private static int entryNumber(String systemPrompt, String text) {
+        Matcher entry = Pattern.compile("(?m)^(\\d+)\\. .*" + Pattern.quote(text)).matcher(systemPrompt);
+        assertThat(entry.find()).as(systemPrompt).isTrue();
+        return Integer.parseInt(entry.group(1));
+    }
+
     /** A session of alice's whose earlier, closed session says she plays the violin. */
     private String[] tenantWithMemory() {
         String key = api.newTenant();
@@ -82,9 +91,12 @@ class StreamingChatTest extends IntegrationTest {
         String[] tenant = tenantWithMemory();
         String message = "What instrument do I play? " + tag;
         String reply = "You play the \"violin\".\nCaf\u00e9 after practice? \ud83c\udfbb";
+        // The reply cites the violin utterance by its number, whatever else (the closed session's summary, once its
+        // job has run) the memory lists before it.
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(message), call -> Answer.json(
                 "{\"reply\": \"You play the \\\"violin\\\".\\nCaf\\u00e9 after practice? \\ud83c\\udfbb\", "
-                        + "\"remember\": true, \"citations\": [1]}"));
+                        + "\"remember\": true, \"citations\": [" + entryNumber(call.systemPrompt(),
+                        "I play the violin " + tag) + "]}"));
 
         List<ChatCompletionChunk> chunks;
         try (StreamResponse<ChatCompletionChunk> stream = client(tenant[0]).chat().completions()
