@@ -1,22 +1,21 @@
 package dev.memoir.memory;
 
+import static dev.memoir.memory.SqlValues.uuidArray;
+import static dev.memoir.memory.SqlValues.uuids;
+import static dev.memoir.memory.SqlValues.vector;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
-import org.postgresql.util.PGobject;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
@@ -236,13 +235,6 @@ class HybridSearchRepository {
         return new Hit(view, similarity, explanation);
     }
 
-    private static List<UUID> uuids(Array array) throws SQLException {
-        if (array == null) {
-            return List.of();
-        }
-        return Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
-    }
-
     private static Double nullableDouble(ResultSet rs, String column) throws SQLException {
         double value = rs.getDouble(column);
         return rs.wasNull() ? null : value;
@@ -257,22 +249,4 @@ class HybridSearchRepository {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 
-    static PGobject vector(float[] embedding) {
-        return pgObject("vector", Vectors.literal(embedding));
-    }
-
-    private static PGobject uuidArray(Collection<UUID> ids) {
-        return pgObject("uuid[]", ids.stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}")));
-    }
-
-    private static PGobject pgObject(String type, String value) {
-        try {
-            PGobject object = new PGobject();
-            object.setType(type);
-            object.setValue(value);
-            return object;
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

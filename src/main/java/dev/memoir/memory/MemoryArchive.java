@@ -1,15 +1,16 @@
 package dev.memoir.memory;
 
+import static dev.memoir.memory.SqlValues.uuidArray;
+import static dev.memoir.memory.SqlValues.uuids;
+import static dev.memoir.memory.SqlValues.vector;
+
 import static dev.memoir.web.SqlTimes.instant;
 import static dev.memoir.web.SqlTimes.timestamptz;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.sql.Array;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HashSet;
@@ -17,12 +18,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
-import org.postgresql.util.PGobject;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -293,7 +292,7 @@ public class MemoryArchive {
                     .addValue("occurredTo", timestamptz(m.occurredTo()))
                     .addValue("validTo", timestamptz(m.validTo())).addValue("supersededBy", m.supersededBy())
                     .addValue("expiresAt", timestamptz(m.expiresAt()))
-                    .addValue("vector", HybridSearchRepository.vector(vectors.get(i)))
+                    .addValue("vector", vector(vectors.get(i)))
                     .addValue("model", embedder.modelName());
         }
         jdbc.batchUpdate("""
@@ -335,7 +334,7 @@ public class MemoryArchive {
             }
             rows.add(user(tenant, userId).addValue("memoryId", p.memoryId()).addValue("position", p.position())
                     .addValue("start", p.start()).addValue("end", p.end())
-                    .addValue("vector", HybridSearchRepository.vector(vector)).addValue("model", p.embeddingModel()));
+                    .addValue("vector", vector(vector)).addValue("model", p.embeddingModel()));
         }
         if (!rows.isEmpty()) {
             // A memory embedded again already has its new passages, which the conflict keeps.
@@ -399,22 +398,6 @@ public class MemoryArchive {
             norm += (double) vector[i] * vector[i];
         }
         return norm > 0 && Double.isFinite(norm) ? vector : null;
-    }
-
-    private static List<UUID> uuids(Array array) throws SQLException {
-        return array == null ? List.of() : Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
-    }
-
-    private static PGobject uuidArray(Collection<UUID> ids) {
-        try {
-            PGobject object = new PGobject();
-            object.setType("uuid[]");
-            object.setValue((ids == null ? List.<UUID>of() : ids).stream().map(UUID::toString)
-                    .collect(Collectors.joining(",", "{", "}")));
-            return object;
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static MapSqlParameterSource user(TenantId tenant, String userId) {

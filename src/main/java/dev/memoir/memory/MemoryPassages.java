@@ -42,7 +42,7 @@ class MemoryPassages {
                 rows.add(new MapSqlParameterSource("memoryId", owner.memoryId())
                         .addValue("tenantId", owner.tenantId()).addValue("userId", owner.userId())
                         .addValue("position", i + 1).addValue("start", passage.start()).addValue("end", passage.end())
-                        .addValue("vector", HybridSearchRepository.vector(passage.embedding()))
+                        .addValue("vector", SqlValues.vector(passage.embedding()))
                         .addValue("model", model));
             }
         }

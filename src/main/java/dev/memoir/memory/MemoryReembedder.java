@@ -126,7 +126,7 @@ class MemoryReembedder {
                 Stale stale = batch.get(i);
                 updates[i] = new MapSqlParameterSource("id", stale.id()).addValue("tenantId", stale.tenantId())
                         .addValue("userId", stale.userId()).addValue("model", model).addValue("text", stale.text())
-                        .addValue("vector", HybridSearchRepository.vector(embedded.get(i).embedding()));
+                        .addValue("vector", SqlValues.vector(embedded.get(i).embedding()));
             }
             int[] counts = transaction.execute(status -> {
                 int[] updated = jdbc.batchUpdate(UPDATE_ONE, updates);

@@ -89,7 +89,7 @@ class ReembeddingTest extends IntegrationTest {
         var params = new MapSqlParameterSource("id", memory.get("id")).addValue("tenantId", memory.get("tenant_id"))
                 .addValue("userId", memory.get("user_id")).addValue("model", "another-model")
                 .addValue("text", memory.get("text"))
-                .addValue("vector", HybridSearchRepository.vector(embedder.embedDocument("sea glass")));
+                .addValue("vector", SqlValues.vector(embedder.embedDocument("sea glass")));
 
         List<String> plan = named.queryForList("explain " + MemoryReembedder.UPDATE_ONE, params, String.class);
 
