@@ -13,21 +13,26 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * Keeps each feature's persistence and web layer inside it: entities, repositories and controllers are never public.
- * Which feature may use which is checked by {@link ModuleStructureTest}.
+ * Keeps each feature's persistence and web layer inside it: entities, repositories and controllers are either not
+ * public or sit in an internal sub-package of their module (a package below {@code dev.memoir.<module>}), which
+ * Spring Modulith hides from every other module. Which feature may use which is checked by
+ * {@link ModuleStructureTest}.
  */
 @AnalyzeClasses(packages = "dev.memoir", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
+    /** Any package at least two levels below {@code dev.memoir}: inside a module, never its top. */
+    private static final String INTERNAL = "dev.memoir.*.*..";
+
     @ArchTest
     static final ArchRule entitiesStayInsideTheirFeature = classes().that().areAnnotatedWith(Entity.class)
-            .should().notBePublic();
+            .should().notBePublic().orShould().resideInAPackage(INTERNAL);
 
     @ArchTest
     static final ArchRule repositoriesStayInsideTheirFeature = classes().that().areAssignableTo(Repository.class)
-            .should().notBePublic();
+            .should().notBePublic().orShould().resideInAPackage(INTERNAL);
 
     @ArchTest
     static final ArchRule controllersAreNotPublic = classes().that().areAnnotatedWith(RestController.class)
-            .should().notBePublic();
+            .should().notBePublic().orShould().resideInAPackage(INTERNAL);
 }
