@@ -19,7 +19,6 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 
 import dev.memoir.web.ApiException;
 import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.OpenAiErrorBody;
 
 /**
  * Errors of the OpenAI-compatible endpoints in OpenAI's error body, {@code {"error": {"message", "type", "code",

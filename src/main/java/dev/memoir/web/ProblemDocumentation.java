@@ -21,13 +21,20 @@ import org.springframework.stereotype.Component;
 
 /**
  * Documents errors as they are sent: every 4xx and 5xx answer is {@code application/problem+json} with one
- * {@code Problem} schema (the OpenAI-compatible paths use OpenAI's error body instead), every operation can answer
+ * {@code Problem} schema (paths a feature declared an {@link ErrorDialect} for use its body instead, as chat's
+ * OpenAI-compatible paths use OpenAI's), every operation can answer
  * 401, and a tenant's writing operations 429. Without this, springdoc documents an error with the success body.
  */
 @Component
 class ProblemDocumentation implements OpenApiCustomizer {
 
     static final String PROBLEM_JSON = "application/problem+json";
+
+    private final List<ErrorDialect> dialects;
+
+    ProblemDocumentation(List<ErrorDialect> dialects) {
+        this.dialects = dialects;
+    }
 
     @Override
     public void customise(OpenAPI api) {
@@ -36,14 +43,8 @@ class ProblemDocumentation implements OpenApiCustomizer {
                         .description("One invalid field or parameter")
                         .addProperty("field", new StringSchema().example("userId"))
                         .addProperty("message", new StringSchema().example("must not be blank")))
-                .addSchemas("Problem", problemSchema())
-                .addSchemas("OpenAiError", new ObjectSchema()
-                        .description("OpenAI's error body, used on the /v1 paths")
-                        .addProperty("error", new ObjectSchema()
-                                .addProperty("message", new StringSchema())
-                                .addProperty("type", new StringSchema().example("invalid_request_error"))
-                                .addProperty("code", new StringSchema().example("invalid-request"))
-                                .addProperty("param", new StringSchema().example("user"))));
+                .addSchemas("Problem", problemSchema());
+        dialects.forEach(dialect -> api.getComponents().addSchemas(dialect.schemaName(), dialect.schema()));
         if (api.getPaths() == null) {
             return;
         }
@@ -64,10 +65,12 @@ class ProblemDocumentation implements OpenApiCustomizer {
                         .headers(Map.of("Retry-After", new Header().description("Seconds to wait")
                                 .schema(new IntegerSchema()))));
             }
-            boolean openAi = path.startsWith("/v1/");
+            Content errors = dialects.stream().filter(dialect -> dialect.covers(path)).findFirst()
+                    .map(dialect -> errorContent("application/json", dialect.schemaName()))
+                    .orElseGet(() -> errorContent(PROBLEM_JSON, "Problem"));
             responses.forEach((code, response) -> {
                 if (code.startsWith("4") || code.startsWith("5")) {
-                    response.setContent(errorContent(openAi));
+                    response.setContent(errors);
                 }
             });
         }));
@@ -80,9 +83,8 @@ class ProblemDocumentation implements OpenApiCustomizer {
         };
     }
 
-    private static Content errorContent(boolean openAi) {
-        String schema = openAi ? "OpenAiError" : "Problem";
-        return new Content().addMediaType(openAi ? "application/json" : PROBLEM_JSON,
+    private static Content errorContent(String mediaType, String schema) {
+        return new Content().addMediaType(mediaType,
                 new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + schema)));
     }
 

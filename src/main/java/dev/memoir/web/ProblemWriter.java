@@ -1,6 +1,7 @@
 package dev.memoir.web;
 
 import java.io.IOException;
+import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -13,28 +14,32 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes a ProblemDetail from a servlet filter, where the controller advice does not reach; on the OpenAI-compatible
- * paths, as OpenAI's error body with the same status and code, since OpenAI clients read only that.
+ * Writes a ProblemDetail from a servlet filter, where the controller advice does not reach; on paths a feature
+ * declared an {@link ErrorDialect} for (OpenAI's error body on chat's {@code /v1/} paths), in that dialect with the
+ * same status and code, since those clients read only that.
  */
 @Component
 public class ProblemWriter {
 
     private final JsonMapper jsonMapper;
+    private final List<ErrorDialect> dialects;
 
-    ProblemWriter(JsonMapper jsonMapper) {
+    ProblemWriter(JsonMapper jsonMapper, List<ErrorDialect> dialects) {
         this.jsonMapper = jsonMapper;
+        this.dialects = dialects;
     }
 
     public void write(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
             throws IOException {
         response.setStatus(problem.getStatus());
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        if (OpenAiErrorBody.isOpenAiPath(path)) {
+        var dialect = dialects.stream().filter(candidate -> candidate.covers(path)).findFirst();
+        if (dialect.isPresent()) {
             response.setContentType(MediaType.APPLICATION_JSON_VALUE);
             Object code = problem.getProperties() == null ? null : problem.getProperties().get("code");
-            jsonMapper.writeValue(response.getOutputStream(), OpenAiErrorBody.of(
+            jsonMapper.writeValue(response.getOutputStream(), dialect.get().body(
                     HttpStatusCode.valueOf(problem.getStatus()), code == null ? null : code.toString(),
-                    problem.getDetail(), null));
+                    problem.getDetail()));
             return;
         }
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
