@@ -1,35 +1,20 @@
 package dev.memoir.llm;
 
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.UserMessage;
-import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
-import org.springframework.ai.chat.prompt.ChatOptions;
-import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.stereotype.Component;
-
-import tools.jackson.databind.JsonNode;
 
 /**
  * The one way the pipelines call the chat model, each call made for one {@link ModelStep}. Every request starts
@@ -43,6 +28,11 @@ import tools.jackson.databind.JsonNode;
  * ({@code memoir.model.prompts.shortened}) per pipeline step. Each call, its retries included, is one
  * {@code memoir.model.step} observation tagged with the step's name, the parent of Spring AI's own
  * {@code gen_ai.client.operation} observation of each request, so that a trace shows which step asked the model.
+ *
+ * <p>It lays out each request and has its answer read; every other concern is a small collaborator, those around
+ * the call in the shape of Spring AI's call advisors: {@link ModelCallMeters} (the observation and the meters)
+ * around {@link ModelCallRetry} (the attempts) around the request, sent with {@link RequestOptions}; a stream is
+ * read by {@link StreamedAnswer}, an answer by {@link AnswerReader}.
  */
 @Component
 public class ChatModelClient {
@@ -54,10 +44,10 @@ public class ChatModelClient {
     private final PromptTemplates prompts;
     private final PromptFitter fitter;
     private final TokenCounter tokens;
-    private final ModelProperties properties;
-    private final MeterRegistry meters;
-    private final ObservationRegistry observations;
-    private final OpenAiChatOptions defaults;
+    private final RequestOptions options;
+    private final ModelCallMeters meters;
+    private final ModelCallRetry retry;
+    private final AnswerReader answers;
     private volatile String answeringModel;
 
     ChatModelClient(ChatModel chatModel, ContextWindow window, PromptTemplates prompts, TokenCounter tokens,
@@ -67,32 +57,15 @@ public class ChatModelClient {
         this.prompts = prompts;
         this.fitter = new PromptFitter(tokens);
         this.tokens = tokens;
-        this.properties = properties;
-        this.meters = meters;
-        this.observations = observations;
-        this.defaults = configured(chatModel.getOptions());
-    }
-
-    /**
-     * The chat model's own options as Spring AI bound them. A prompt's options replace them rather than being
-     * merged with them (Spring AI 2.0), so every request starts from a copy of these.
-     */
-    private static OpenAiChatOptions configured(ChatOptions options) {
-        if (options instanceof OpenAiChatOptions openAi) {
-            return openAi;
-        }
-        OpenAiChatOptions.Builder builder = OpenAiChatOptions.builder();
-        if (options != null) {
-            builder.model(options.getModel()).temperature(options.getTemperature()).topP(options.getTopP())
-                    .maxTokens(options.getMaxTokens()).stopSequences(options.getStopSequences())
-                    .frequencyPenalty(options.getFrequencyPenalty()).presencePenalty(options.getPresencePenalty());
-        }
-        return builder.build();
+        this.options = new RequestOptions(chatModel.getOptions(), window);
+        this.meters = new ModelCallMeters(meters, observations);
+        this.retry = new ModelCallRetry(properties);
+        this.answers = new AnswerReader(this.meters);
     }
 
     /** The model every request names ({@code spring.ai.openai.chat.model}). */
     public String configuredModel() {
-        return defaults.getDeploymentName() != null ? defaults.getDeploymentName() : defaults.getModel();
+        return options.configuredModel();
     }
 
     /**
@@ -120,8 +93,8 @@ public class ChatModelClient {
 
     /** Like {@link #ask(ModelStep, Map)}, with values whose parts may be shortened one by one. */
     public <T> T ask(ModelStep<T> step, PromptValues values) {
-        Request request = request(step, values);
-        return usable(step, call(request).text(), request.values());
+        ModelRequest request = request(step, values);
+        return answers.usable(step, call(request).text(), request.values());
     }
 
     /**
@@ -134,12 +107,8 @@ public class ChatModelClient {
 
     /** Like {@link #askOrEmpty(ModelStep, Map)}, with values whose parts may be shortened one by one. */
     public <T> Optional<T> askOrEmpty(ModelStep<T> step, PromptValues values) {
-        Request request = request(step, values);
-        String text = call(request).text();
-        if (!step.structured()) {
-            return text.isBlank() ? Optional.empty() : Optional.of(plainText(step, text));
-        }
-        return answer(step, text).json().flatMap(json -> read(step, json, request.values()));
+        ModelRequest request = request(step, values);
+        return answers.usableOrEmpty(step, call(request).text(), request.values());
     }
 
     /**
@@ -147,8 +116,8 @@ public class ChatModelClient {
      * {@link ContextWindow#promptTokens(int)}; {@code schemaValues} fill the step's schema.
      */
     public <T> Answered<T> ask(ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues) {
-        Reply reply = call(request(step, messages, schemaValues));
-        return new Answered<>(usable(step, reply.text(), schemaValues), reply.model());
+        ModelReply reply = call(request(step, messages, schemaValues));
+        return new Answered<>(answers.usable(step, reply.text(), schemaValues), reply.model());
     }
 
     /**
@@ -159,84 +128,30 @@ public class ChatModelClient {
      */
     public <T> Answered<T> stream(ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues,
             Consumer<String> onText) {
-        Request request = request(step, messages, schemaValues);
-        Streamed streamed = new Streamed();
+        ModelRequest request = request(step, messages, schemaValues);
+        StreamedAnswer streamed = new StreamedAnswer(onText, model -> answeringModel = model);
         // Once part of the answer went to onText, the request is not sent again: its pieces cannot be taken back.
-        observed(step, () -> withRetries(request, () -> streamed.text.isEmpty(), () -> {
-            Stream<ChatResponse> stream;
-            try {
-                stream = chatModel.stream(prompt(request, true)).toStream();
-            } catch (RuntimeException e) {
-                throw failed(request, e);
-            }
-            // Closing the stream cancels the model's answer, should onText fail half way.
-            try (stream) {
-                Iterator<ChatResponse> chunks = stream.iterator();
-                while (true) {
-                    ChatResponse chunk;
-                    try {
-                        if (!chunks.hasNext()) {
-                            return streamed;
-                        }
-                        chunk = chunks.next();
-                    } catch (RuntimeException e) {
-                        throw failed(request, e);
-                    }
-                    streamed.take(chunk, onText);
-                }
-            }
-        }));
-        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
-        recordTokens(step, streamed.usage);
-        return new Answered<>(usable(step, streamed.text.toString(), schemaValues),
-                streamed.model != null ? streamed.model : configuredModel());
+        meters.around(step, StreamedAnswer::usage, () -> retry.around(step, streamed::nothingHandedOn,
+                () -> streamed.read(() -> chatModel.stream(options.prompt(request, true)).toStream(),
+                        failure -> meters.failed(request, failure))));
+        return new Answered<>(answers.usable(step, streamed.text(), schemaValues),
+                streamed.model() != null ? streamed.model() : configuredModel());
     }
 
-    /** A streamed answer so far: its text, the chunk that reported token counts, the model the chunks named. */
-    private final class Streamed {
-
-        private final StringBuilder text = new StringBuilder();
-        private ChatResponse usage;
-        private String model;
-
-        void take(ChatResponse chunk, Consumer<String> onText) {
-            if (hasUsage(chunk)) {
-                usage = chunk;
-            }
-            if (modelOf(chunk) != null) {
-                model = modelOf(chunk);
-                answeringModel = model;
-            }
-            String piece = textOf(chunk);
-            if (!piece.isEmpty()) {
-                text.append(piece);
-                onText.accept(piece);
-            }
-        }
-    }
-
-    /** One request to send: the step, its messages, their size as counted, and its schema, if any. */
-    private record Request(ModelStep<?> step, List<Message> messages, int promptTokens, String schema,
-            Map<String, String> values) {
-
-        String text() {
-            return messages.stream().map(Message::getText).collect(Collectors.joining("\n"));
-        }
-    }
-
-    private Request request(ModelStep<?> step, PromptValues values) {
+    private ModelRequest request(ModelStep<?> step, PromptValues values) {
         PromptFitter.Fitted fitted = fitter.fit(step.name(), prompts.template(step.name()), values,
                 window.promptTokens(1));
         if (fitted.shortened()) {
-            meters.counter("memoir.model.prompts.shortened", "step", step.label()).increment();
+            meters.shortened(step);
             log.debug("The {} prompt was shortened to {} tokens to fit the model's context", step.label(),
                     fitted.tokens());
         }
-        return new Request(step, List.of(new UserMessage(fitted.prompt())), fitted.tokens(),
-                step.structured() ? step.schema(fitted.values()) : null, fitted.values());
+        return new ModelRequest(step, List.of(new UserMessage(fitted.prompt())), fitted.tokens(),
+                step.structured() ? step.schema(fitted.values()) : null, fitted.values(),
+                window.timeout(fitted.tokens()));
     }
 
-    private Request request(ModelStep<?> step, List<Message> messages, Map<String, String> schemaValues) {
+    private ModelRequest request(ModelStep<?> step, List<Message> messages, Map<String, String> schemaValues) {
         int counted = messages.stream().mapToInt(m -> tokens.count(m.getText())).sum();
         if (counted > window.promptTokens(messages.size())) {
             // The caller's budgets keep every prompt within the context; a prompt beyond it is a bug, not a
@@ -244,200 +159,24 @@ public class ChatModelClient {
             throw new IllegalStateException("The " + step.label() + " prompt takes " + counted + " tokens, beyond the "
                     + window.promptTokens(messages.size()) + " the model's context leaves for it");
         }
-        return new Request(step, List.copyOf(messages), counted,
-                step.structured() ? step.schema(schemaValues) : null, schemaValues);
+        return new ModelRequest(step, List.copyOf(messages), counted,
+                step.structured() ? step.schema(schemaValues) : null, schemaValues, window.timeout(counted));
     }
 
-    /**
-     * The configured options with the step's on top. The answer limit goes out as max_completion_tokens where
-     * Spring AI is configured with that (OpenAI's reasoning models refuse max_tokens), as max_tokens otherwise.
-     */
-    private Prompt prompt(Request request, boolean streamed) {
-        Map<String, String> headers = new HashMap<>();
-        if (defaults.getCustomHeaders() != null) {
-            headers.putAll(defaults.getCustomHeaders());
+    /** The answer's text and the model the server named (the configured one if it named none). */
+    private ModelReply call(ModelRequest request) {
+        ChatResponse response = meters.around(request.step(), answer -> answer,
+                () -> retry.around(request.step(), () -> true, () -> {
+                    try {
+                        return chatModel.call(options.prompt(request, false));
+                    } catch (RuntimeException e) {
+                        throw meters.failed(request, e);
+                    }
+                }));
+        ModelReply reply = ModelReply.of(response);
+        if (reply.model() != null) {
+            answeringModel = reply.model();
         }
-        headers.put(ModelStep.HEADER, request.step().name());
-        OpenAiChatOptions.Builder options = defaults.mutate()
-                .customHeaders(headers)
-                .timeout(window.timeout(request.promptTokens()));
-        if (defaults.getMaxCompletionTokens() != null) {
-            options.maxTokens(null).maxCompletionTokens(window.answerTokens());
-        } else {
-            options.maxTokens(window.answerTokens());
-        }
-        if (request.schema() != null) {
-            options.outputSchema(request.schema());
-        }
-        if (streamed) {
-            options.streamUsage(true);
-        }
-        return new Prompt(request.messages(), options.build());
-    }
-
-    /** The answer's text and the model the server named. */
-    private record Reply(String text, String model) {
-    }
-
-    private Reply call(Request request) {
-        ChatResponse response = observed(request.step(), () -> withRetries(request, () -> true, () -> {
-            try {
-                return chatModel.call(prompt(request, false));
-            } catch (RuntimeException e) {
-                throw failed(request, e);
-            }
-        }));
-        meters.counter("memoir.model.calls", "step", request.step().label(), "outcome", "success").increment();
-        recordTokens(request.step(), response);
-        String model = modelOf(response);
-        if (model != null) {
-            answeringModel = model;
-        }
-        return new Reply(textOf(response), model == null ? configuredModel() : model);
-    }
-
-    /**
-     * The call as one {@code memoir.model.step} observation: its span is the parent of each request's
-     * {@code gen_ai.client.operation} span (a streamed request's too: Spring AI starts it when the stream is
-     * subscribed, on this thread, under this span), and its timer times the step with its retries. The step's name
-     * is the only tag: never anything of the prompt or the answer.
-     */
-    private <R> R observed(ModelStep<?> step, Supplier<R> call) {
-        return Observation.createNotStarted("memoir.model.step", observations)
-                .lowCardinalityKeyValue("memoir.model.step", step.name())
-                .observe(call);
-    }
-
-    /**
-     * Runs the call, and again after a transient failure, at most {@code memoir.model.max-retries} times, each
-     * time after a random wait of up to twice the last one's limit (full jitter, from memoir.model.retry-delay), or
-     * what the server's Retry-After asks if that is longer. One line at WARN per failed attempt; the stack trace
-     * at DEBUG.
-     */
-    private <R> R withRetries(Request request, BooleanSupplier resendable, Supplier<R> call) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return call.get();
-            } catch (ModelCallException e) {
-                boolean retry = e.isTransient() && attempt <= properties.maxRetries() && resendable.getAsBoolean();
-                Duration wait = retry ? backoff(attempt, e) : Duration.ZERO;
-                log.warn("Model call for {} failed (attempt {} of {}): {}: {}{}", request.step().label(), attempt,
-                        properties.maxRetries() + 1, e.code(), e.getMessage(),
-                        retry ? "; retrying in " + wait.toMillis() + " ms" : "");
-                log.debug("Model call for {} failed", request.step().label(), e);
-                if (!retry) {
-                    throw e;
-                }
-                sleep(wait);
-            }
-        }
-    }
-
-    private Duration backoff(int attempt, ModelCallException failure) {
-        long limit = properties.retryDelay().toMillis() << Math.min(attempt - 1, 16);
-        Duration jittered = Duration.ofMillis(ThreadLocalRandom.current().nextLong(limit + 1));
-        return failure.retryAfter().filter(after -> after.compareTo(jittered) > 0).orElse(jittered);
-    }
-
-    private static void sleep(Duration wait) {
-        try {
-            Thread.sleep(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting to call the model again", e);
-        }
-    }
-
-    private ModelCallException failed(Request request, RuntimeException failure) {
-        meters.counter("memoir.model.calls", "step", request.step().label(), "outcome", "error").increment();
-        return ModelCallException.from(request.step(), failure, request.text(), window.timeout(request.promptTokens()));
-    }
-
-    private static ModelAnswer answer(ModelStep<?> step, String text) {
-        ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
-        if (answer.json().isEmpty()) {
-            // Sizes only: the answer may repeat the user's words, which must not outlive an erasure in the logs.
-            log.warn("The model's answer for {} is not the JSON asked for ({} characters)", step.label(),
-                    text.length());
-        }
-        return answer;
-    }
-
-    /** The answer read as the step reads it; one it cannot use fails the call. */
-    private <T> T usable(ModelStep<T> step, String text, Map<String, String> values) {
-        if (!step.structured()) {
-            if (text.isBlank()) {
-                throw unusable(step, "it was empty");
-            }
-            return plainText(step, text);
-        }
-        ModelAnswer answer = answer(step, text);
-        if (answer.json().isEmpty()) {
-            throw unusable(step, answer.text().isBlank() ? "it was empty" : "it was not the JSON object asked for");
-        }
-        return read(step, answer.json().get(), values)
-                .orElseThrow(() -> unusable(step, "its JSON did not follow the schema asked for"));
-    }
-
-    private static <T> Optional<T> read(ModelStep<T> step, JsonNode json, Map<String, String> values) {
-        try {
-            return step.reader().apply(json, values);
-        } catch (RuntimeException e) {
-            // A reader that trips over a value (a number out of range, say) met an answer it cannot use.
-            return Optional.empty();
-        }
-    }
-
-    /** A plain-text step's answer is its text ({@link ModelStep#text} makes such steps {@code ModelStep<String>}). */
-    @SuppressWarnings("unchecked")
-    private static <T> T plainText(ModelStep<T> step, String text) {
-        return (T) LenientJson.clip(text.strip());
-    }
-
-    private ModelCallException unusable(ModelStep<?> step, String why) {
-        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "unusable").increment();
-        log.warn("The model's answer for {} could not be used: {}", step.label(), why);
-        return ModelCallException.unusableAnswer(step, why);
-    }
-
-    private static String textOf(ChatResponse response) {
-        if (response == null || response.getResult() == null || response.getResult().getOutput() == null) {
-            return "";
-        }
-        String text = response.getResult().getOutput().getText();
-        return text == null ? "" : text;
-    }
-
-    private static String modelOf(ChatResponse response) {
-        if (response == null || response.getMetadata() == null) {
-            return null;
-        }
-        String model = response.getMetadata().getModel();
-        return model == null || model.isBlank() ? null : model;
-    }
-
-    /** A streamed answer reports its token counts in one of its last chunks only. */
-    private static boolean hasUsage(ChatResponse response) {
-        if (response == null || response.getMetadata() == null || response.getMetadata().getUsage() == null) {
-            return false;
-        }
-        Usage usage = response.getMetadata().getUsage();
-        return usage.getPromptTokens() != null && usage.getPromptTokens() > 0
-                || usage.getCompletionTokens() != null && usage.getCompletionTokens() > 0;
-    }
-
-    private void recordTokens(ModelStep<?> step, ChatResponse response) {
-        if (response == null || response.getMetadata() == null || response.getMetadata().getUsage() == null) {
-            return;
-        }
-        Usage usage = response.getMetadata().getUsage();
-        if (usage.getPromptTokens() != null) {
-            meters.counter("memoir.model.tokens", "step", step.label(), "type", "prompt")
-                    .increment(usage.getPromptTokens());
-        }
-        if (usage.getCompletionTokens() != null) {
-            meters.counter("memoir.model.tokens", "step", step.label(), "type", "completion")
-                    .increment(usage.getCompletionTokens());
-        }
+        return reply.model() != null ? reply : new ModelReply(reply.text(), configuredModel());
     }
 }

@@ -1,0 +1,75 @@
+package dev.memoir.llm;
+
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.ai.chat.metadata.Usage;
+import org.springframework.ai.chat.model.ChatResponse;
+
+/**
+ * What a model call is measured by, per pipeline step: the {@code memoir.model.step} observation around the call,
+ * calls by outcome ({@code memoir.model.calls}), prompt and completion tokens ({@code memoir.model.tokens}) and
+ * shortened prompts ({@code memoir.model.prompts.shortened}). The around-call part is in the shape of a Spring AI
+ * call advisor, for the model is called through {@code ChatModel}, which has no advisor chain.
+ */
+final class ModelCallMeters {
+
+    private final MeterRegistry meters;
+    private final ObservationRegistry observations;
+
+    ModelCallMeters(MeterRegistry meters, ObservationRegistry observations) {
+        this.meters = meters;
+        this.observations = observations;
+    }
+
+    /**
+     * The call, its retries included, as one {@code memoir.model.step} observation: its span is the parent of each
+     * request's {@code gen_ai.client.operation} span (a streamed request's too: Spring AI starts it when the stream
+     * is subscribed, on this thread, under this span), and its timer times the step with its retries. The step's
+     * name is the only tag: never anything of the prompt or the answer. A call that succeeds is then counted, with
+     * the tokens of the response {@code usage} finds in its result.
+     */
+    <R> R around(ModelStep<?> step, Function<? super R, ChatResponse> usage, Supplier<R> call) {
+        R result = Observation.createNotStarted("memoir.model.step", observations)
+                .lowCardinalityKeyValue("memoir.model.step", step.name())
+                .observe(call);
+        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
+        tokens(step, usage.apply(result));
+        return result;
+    }
+
+    /** Counts one failed attempt, and gives the failure as the caller sees it. */
+    ModelCallException failed(ModelRequest request, RuntimeException failure) {
+        meters.counter("memoir.model.calls", "step", request.step().label(), "outcome", "error").increment();
+        return request.failure(failure);
+    }
+
+    /** Counts an answer the step could not use. */
+    void unusable(ModelStep<?> step) {
+        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "unusable").increment();
+    }
+
+    /** Counts a prompt shortened to fit the model's context. */
+    void shortened(ModelStep<?> step) {
+        meters.counter("memoir.model.prompts.shortened", "step", step.label()).increment();
+    }
+
+    private void tokens(ModelStep<?> step, ChatResponse response) {
+        if (response == null || response.getMetadata() == null || response.getMetadata().getUsage() == null) {
+            return;
+        }
+        Usage usage = response.getMetadata().getUsage();
+        if (usage.getPromptTokens() != null) {
+            meters.counter("memoir.model.tokens", "step", step.label(), "type", "prompt")
+                    .increment(usage.getPromptTokens());
+        }
+        if (usage.getCompletionTokens() != null) {
+            meters.counter("memoir.model.tokens", "step", step.label(), "type", "completion")
+                    .increment(usage.getCompletionTokens());
+        }
+    }
+}
