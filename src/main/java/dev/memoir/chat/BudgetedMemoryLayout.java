@@ -1,26 +1,18 @@
 package dev.memoir.chat;
 
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchExplanation;
 import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.TurnView;
 
@@ -39,18 +31,13 @@ final class BudgetedMemoryLayout {
 
     /** The budget's share kept, in the first pass, for neighbours of the utterances shown. */
     private static final double NEIGHBOUR_SHARE = 0.25;
-    private static final String NO_SESSION = "Told directly";
     private static final String NEIGHBOUR_INDENT = "   ";
     /** What a numbered line costs beyond its text, at most: "123. " and its line break. */
     private static final int NUMBER_TOKENS = 3;
-    /** Below this share of its words found in the turns it rests on, a note says more than they do. */
-    private static final double REPEAT_SHARE = 0.8;
-    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]{3,}");
-    private static final Pattern SPEAKER = Pattern.compile("^[^\\n:]{1,40}: ");
 
     private final TokenCounter tokens;
     private final MemoryPromptBuilder pieces;
-    private final int passageTokens;
+    private final PassageExcerpt excerpts;
 
     private int remaining;
     private final List<String> profile = new ArrayList<>();
@@ -64,7 +51,7 @@ final class BudgetedMemoryLayout {
     private BudgetedMemoryLayout(TokenCounter tokens, int passageTokens) {
         this.tokens = tokens;
         this.pieces = new MemoryPromptBuilder(tokens);
-        this.passageTokens = passageTokens;
+        this.excerpts = new PassageExcerpt(tokens, passageTokens);
     }
 
     /**
@@ -136,10 +123,10 @@ final class BudgetedMemoryLayout {
         if (turn != null && shownTurns.containsKey(turn.id())) {
             return;
         }
-        if (repeatsShownTurns(memory)) {
+        if (NoteRepetition.repeatsShownTurns(memory, shownTurns)) {
             return;
         }
-        Object group = groupOf(memory);
+        Object group = SessionGroups.of(memory);
         String text = entryText(memory);
         String header = headerWith(group, memory.occurredFrom());
         int headerCost = headerCost(group, header);
@@ -175,7 +162,7 @@ final class BudgetedMemoryLayout {
             if (shownTurns.containsKey(turn.id()) || turn.seq() == center.seq()) {
                 continue;
             }
-            String text = NEIGHBOUR_INDENT + excerpt(turn.asLine(), null);
+            String text = NEIGHBOUR_INDENT + excerpts.of(turn.asLine(), null);
             String header = headerWith(center.group(), turn.occurredAt());
             int cost = tokens.count(text + "\n") + headerCost(center.group(), header);
             if (cost <= remaining) {
@@ -191,41 +178,13 @@ final class BudgetedMemoryLayout {
     /** Notes shown earlier that only repeat utterances shown since: they count once, their room goes back. */
     private void dropNotesRepeating() {
         records.removeIf(line -> {
-            if (line.numbered() && line.memory().kind() != MemoryKind.HISTORY && repeatsShownTurns(line.memory())) {
+            if (line.numbered() && line.memory().kind() != MemoryKind.HISTORY
+                    && NoteRepetition.repeatsShownTurns(line.memory(), shownTurns)) {
                 remaining += line.cost();
                 return true;
             }
             return false;
         });
-    }
-
-    /**
-     * Whether a memory derived from turns (a note, a summary, a topic) says no more than those turns, all of which
-     * are shown: most of its words are theirs.
-     */
-    private boolean repeatsShownTurns(ScoredMemory memory) {
-        if (memory.kind() == MemoryKind.HISTORY || memory.provenance() == null
-                || memory.provenance().turnIds().isEmpty()
-                || !shownTurns.keySet().containsAll(memory.provenance().turnIds())) {
-            return false;
-        }
-        Set<String> said = new HashSet<>();
-        memory.provenance().turnIds().forEach(id -> said.addAll(words(shownTurns.get(id))));
-        Set<String> noted = words(memory.text());
-        if (noted.isEmpty()) {
-            return true;
-        }
-        long repeated = noted.stream().filter(said::contains).count();
-        return repeated >= REPEAT_SHARE * noted.size();
-    }
-
-    private static Set<String> words(String text) {
-        Set<String> words = new HashSet<>();
-        Matcher matcher = WORD.matcher(text.toLowerCase(Locale.ROOT));
-        while (matcher.find()) {
-            words.add(matcher.group());
-        }
-        return words;
     }
 
     /** The turn a history memory records, as read with its neighbours; null for other memories. */
@@ -238,11 +197,6 @@ final class BudgetedMemoryLayout {
         return recalled.surroundingsOf(memory).stream().filter(t -> t.id().equals(turnId)).findFirst().orElse(null);
     }
 
-    private static Object groupOf(ScoredMemory memory) {
-        UUID session = memory.provenance() == null ? null : memory.provenance().sessionId();
-        return session == null ? NO_SESSION : session;
-    }
-
     /** The group's header once a line dated {@code at} joins it. */
     private String headerWith(Object group, Instant at) {
         List<Instant> dated = new ArrayList<>();
@@ -251,7 +205,7 @@ final class BudgetedMemoryLayout {
         if (at != null) {
             dated.add(at);
         }
-        return header(group, dated);
+        return SessionGroups.header(group, dated);
     }
 
     /** What joining the group costs its header: the whole line for a new group, else what widening it adds. */
@@ -263,54 +217,18 @@ final class BudgetedMemoryLayout {
 
     /** A memory's line without its number: its kind unless it is an utterance, and what it says. */
     private String entryText(ScoredMemory memory) {
-        String text = excerpt(memory.text(), memory.explanation());
-        String dated = groupOf(memory) == NO_SESSION ? MemoryPromptBuilder.dated(memory) : "";
+        String text = excerpts.of(memory.text(), memory.explanation());
+        String dated = SessionGroups.of(memory) == SessionGroups.NO_SESSION ? MemoryPromptBuilder.dated(memory) : "";
         if (memory.kind() == MemoryKind.HISTORY && dated.isEmpty()) {
             return text;
         }
         return "[" + memory.kind() + dated + "] " + text;
     }
 
-    /**
-     * A long text by the passage search matched, widened by a quarter on each side, with the speaker it opens with;
-     * one without a matched passage by its beginning. Short texts whole.
-     */
-    private String excerpt(String text, SearchExplanation explanation) {
-        if (passageTokens <= 0 || tokens.count(text) <= passageTokens) {
-            return text;
-        }
-        SearchExplanation.Passage passage = explanation == null ? null : explanation.densePassage();
-        if (passage == null || passage.start() < 0 || passage.end() > text.length()
-                || passage.start() >= passage.end()) {
-            return tokens.truncate(text, passageTokens);
-        }
-        int widen = (passage.end() - passage.start()) / 4;
-        int start = wordBoundary(text, Math.max(0, passage.start() - widen), -1);
-        int end = wordBoundary(text, Math.min(text.length(), passage.end() + widen), 1);
-        StringBuilder shown = new StringBuilder();
-        if (start > 0) {
-            Matcher speaker = SPEAKER.matcher(text);
-            if (speaker.find() && speaker.end() < start) {
-                shown.append(speaker.group());
-            }
-            shown.append('…');
-        }
-        shown.append(text, start, end).append(end < text.length() ? "…" : "");
-        return shown.toString();
-    }
-
-    private static int wordBoundary(String text, int at, int direction) {
-        int position = at;
-        while (position > 0 && position < text.length() && !Character.isWhitespace(text.charAt(position))) {
-            position += direction;
-        }
-        return position;
-    }
-
     private MemoryPromptBuilder.MemoryPrompt laidOut() {
         Map<Object, List<Line>> groups = new LinkedHashMap<>();
         records.stream()
-                .sorted(Comparator.comparing((Line line) -> line.group() != NO_SESSION)
+                .sorted(Comparator.comparing((Line line) -> line.group() != SessionGroups.NO_SESSION)
                         .thenComparing(line -> firstInstant(line.group()), Comparator.nullsLast(
                                 Comparator.naturalOrder())))
                 .forEach(line -> groups.computeIfAbsent(line.group(), g -> new ArrayList<>()).add(line));
@@ -321,7 +239,7 @@ final class BudgetedMemoryLayout {
                     .sorted(Comparator.comparing(Line::at, Comparator.nullsFirst(Comparator.naturalOrder()))
                             .thenComparingInt(Line::seq))
                     .toList();
-            lines.add(header(group.getKey(), inOrder.stream().map(Line::at).toList()));
+            lines.add(SessionGroups.header(group.getKey(), inOrder.stream().map(Line::at).toList()));
             for (Line line : inOrder) {
                 if (line.numbered()) {
                     numbered.add(line.memory());
@@ -344,20 +262,5 @@ final class BudgetedMemoryLayout {
     private Instant firstInstant(Object group) {
         return records.stream().filter(line -> line.group().equals(group)).map(Line::at).filter(Objects::nonNull)
                 .min(Comparator.naturalOrder()).orElse(null);
-    }
-
-    /** "Session of 2023-05-08:", or "... to 2023-05-10:" when its memories span days (UTC). */
-    private static String header(Object group, List<Instant> dated) {
-        if (group == NO_SESSION) {
-            return NO_SESSION + ":";
-        }
-        List<LocalDate> days = dated.stream().filter(Objects::nonNull)
-                .map(at -> LocalDate.ofInstant(at, ZoneOffset.UTC)).sorted().toList();
-        if (days.isEmpty()) {
-            return "Session, date unknown:";
-        }
-        LocalDate from = days.getFirst();
-        LocalDate to = days.getLast();
-        return "Session of " + from + (to.equals(from) ? "" : " to " + to) + ":";
     }
 }

@@ -15,12 +15,12 @@ import dev.memoir.jobs.Jobs;
 class WebhookTasks {
 
     @Bean
-    Task<Void> webhookDelivery(Jobs jobs, Webhooks webhooks) {
-        return jobs.deferrableTask(Webhooks.JOB, webhooks::deliver);
+    Task<Void> webhookDelivery(Jobs jobs, WebhookDeliveryJob delivery) {
+        return jobs.deferrableTask(WebhookDeliveryJob.JOB, delivery::deliver);
     }
 
     @Bean
-    Task<Void> webhookMemoriesWritten(Jobs jobs, Webhooks webhooks) {
-        return jobs.deferrableTask(Webhooks.MEMORIES_WRITTEN, webhooks::memoriesWritten);
+    Task<Void> webhookMemoriesWritten(Jobs jobs, MemoriesWrittenWait wait) {
+        return jobs.deferrableTask(MemoriesWrittenWait.JOB, wait::run);
     }
 }

@@ -1,0 +1,111 @@
+package dev.memoir.webhook;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.memoir.archive.ImportFinished;
+import dev.memoir.memory.MemoryEvent;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.UserMemoryErased;
+import dev.memoir.session.SessionClosed;
+import dev.memoir.session.TurnView;
+import dev.memoir.session.TurnsRecorded;
+
+/**
+ * The other modules' events that webhooks tell of: each queues its deliveries in the transaction of the change, so
+ * a delivery exists exactly when the change committed.
+ */
+@Component
+class WebhookTriggers {
+
+    private final WebhookOutbox outbox;
+    private final MemoriesWrittenWait memoriesWritten;
+
+    WebhookTriggers(WebhookOutbox outbox, MemoriesWrittenWait memoriesWritten) {
+        this.outbox = outbox;
+        this.memoriesWritten = memoriesWritten;
+    }
+
+    /** A change of a memory. A history memory is the turn itself, not news: no event is sent for it. */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onMemoryEvent(MemoryEvent event) {
+        if (event.kind() == MemoryKind.HISTORY) {
+            return;
+        }
+        WebhookEvent type = switch (event.type()) {
+            case CREATED -> WebhookEvent.MEMORY_CREATED;
+            case UPDATED -> WebhookEvent.MEMORY_UPDATED;
+            case DELETED -> WebhookEvent.MEMORY_DELETED;
+            case SUPERSEDED -> WebhookEvent.MEMORY_SUPERSEDED;
+        };
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", event.userId());
+        data.put("memoryId", event.memoryId());
+        data.put("kind", event.kind());
+        if (event.reason() != null) {
+            data.put("reason", event.reason());
+        }
+        if (event.supersededBy() != null) {
+            data.put("supersededBy", event.supersededBy());
+        }
+        outbox.fanOut(event.tenant(), type, event.userId(), data, event.text());
+    }
+
+    /** {@code turns.recorded}: once per request that stores turns (a chat's message or reply, an import). */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onTurnsRecorded(TurnsRecorded recorded) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", recorded.userId());
+        data.put("sessionId", recorded.sessionId());
+        data.put("turnIds", recorded.turns().stream().map(TurnView::id).toList());
+        outbox.fanOut(recorded.tenant(), WebhookEvent.TURNS_RECORDED, recorded.userId(), data, null);
+    }
+
+    /**
+     * {@code session.closed}: when a close is asked (by the client, the idle close or an import). Where an endpoint
+     * asked for {@code session.memories-written}, a job waits for the session's memory jobs, queued by this same
+     * close.
+     */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onSessionClosed(SessionClosed closed) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", closed.userId());
+        data.put("sessionId", closed.sessionId());
+        outbox.fanOut(closed.tenant(), WebhookEvent.SESSION_CLOSED, closed.userId(), data, null);
+        memoriesWritten.start(closed.tenant(), closed.sessionId());
+    }
+
+    /**
+     * {@code user.erased}, and nothing about the user after it: the erasure deletes every delivery that names the
+     * user, sent or not, in the erasing transaction.
+     */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onUserErased(UserMemoryErased erased) {
+        outbox.forgetUser(erased.tenant(), erased.userId());
+        outbox.fanOut(erased.tenant(), WebhookEvent.USER_ERASED, erased.userId(), Map.of("userId", erased.userId()),
+                null);
+    }
+
+    /**
+     * {@code import.finished}: in the transaction of a user archive's import; after the last conversation of an
+     * export's (each conversation had its own), in a transaction of its own.
+     */
+    @EventListener
+    @Transactional
+    void onImportFinished(ImportFinished finished) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("userId", finished.userId());
+        data.put("what", finished.what());
+        data.put("sessions", finished.sessions());
+        outbox.fanOut(finished.tenant(), WebhookEvent.IMPORT_FINISHED, finished.userId(), data, null);
+    }
+}
