@@ -32,7 +32,9 @@ import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
@@ -42,6 +44,11 @@ import dev.memoir.web.ApiException;
  * it exists exactly when the work that caused it was committed; it survives a restart and is retried with
  * exponential back-off. A job's id names what it works on, so queueing the same job twice is a no-op. A job that
  * fails on every retry is kept in the dead-letter list ({@link FailedJobs}) until an operator runs it again.
+ *
+ * <p>A job type is declared one way: the class that does its work has a nested {@code @Configuration} class
+ * {@code JobType} whose {@code @Bean} is made here ({@link #task}, {@link #tenantTask}, {@link #slicedTask},
+ * {@link #deferrableTask} or {@link #recurringTask}); {@link JobRunner} runs every such bean.
+ * {@code ArchitectureTest} keeps it so.
  */
 @Component
 public class Jobs {
@@ -271,5 +278,13 @@ public class Jobs {
                     work.accept(instance.getId());
                     finished(instance);
                 });
+    }
+
+    /**
+     * A job type that runs every {@code interval} after its last run ended, on one instance at a time and also after
+     * a restart (its row is shared by every instance). A run that throws is logged and the schedule goes on.
+     */
+    public RecurringTask<Void> recurringTask(String name, Duration interval, Runnable work) {
+        return Tasks.recurring(name, FixedDelay.of(interval)).execute((instance, context) -> work.run());
     }
 }

@@ -7,9 +7,13 @@ import java.util.UUID;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.jobs.Jobs;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * RMM's retrospective reflection, learning side: online REINFORCE on stored feedback, a batch per update, one
@@ -89,5 +93,14 @@ class RerankerTrainer {
         }
         return new RerankerModel.Sample(reply.getQueryEmbedding(), present.stream().map(embeddings::get).toList(),
                 rewards);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        OneTimeTask<Void> rerankerTrainingTask(Jobs jobs, RerankerTrainer trainer) {
+            return jobs.task(Reranker.TRAINING, id -> trainer.train(UUID.fromString(id)));
+        }
     }
 }

@@ -13,12 +13,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Component;
 
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
-import com.github.kagkarlsson.scheduler.task.helper.Tasks;
-import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryPurge;
 import dev.memoir.memory.RetentionRule;
+import dev.memoir.jobs.Jobs;
 
 /**
  * Deletes expired memories and those past their retention, completely (revisions, passages and provenance with
@@ -80,13 +79,11 @@ class MemoryPurger {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class Schedule {
+    static class JobType {
 
-        /** Recurring and durable: db-scheduler runs it on one instance at a time, also after a restart. */
         @Bean
-        RecurringTask<Void> memoryPurgeTask(MemoryPurger purger, RetentionProperties properties) {
-            return Tasks.recurring("memory-purge", FixedDelay.of(properties.purgeInterval()))
-                    .execute((instance, context) -> purger.purge());
+        RecurringTask<Void> memoryPurgeTask(Jobs jobs, MemoryPurger purger, RetentionProperties properties) {
+            return jobs.recurringTask("memory-purge", properties.purgeInterval(), purger::purge);
         }
     }
 }

@@ -11,8 +11,11 @@ import java.util.UUID;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
+import com.github.kagkarlsson.scheduler.task.Task;
 
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.jobs.Jobs;
@@ -84,5 +87,15 @@ class MemoriesWrittenWait {
             outbox.fanOut(tenant, WebhookEvent.SESSION_MEMORIES_WRITTEN, session.userId(), data, null);
         }));
         return Optional.empty();
+    }
+
+    /** Put off without counting as a failure while the session's memory jobs are still running. */
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        Task<Void> webhookMemoriesWritten(Jobs jobs, MemoriesWrittenWait wait) {
+            return jobs.deferrableTask(JOB, wait::run);
+        }
     }
 }

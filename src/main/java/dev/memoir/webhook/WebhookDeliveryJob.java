@@ -10,8 +10,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
+import com.github.kagkarlsson.scheduler.task.Task;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.web.SqlTimes;
@@ -110,5 +113,15 @@ class WebhookDeliveryJob {
                 where id = ? and tenant_id = ?""").params(attempt.status(), attempt.error(), id, tenant).update();
         meters.counter("memoir.webhooks.deliveries", "outcome", "failed").increment();
         return new DeliveryFailed("Webhook delivery " + id + " failed: the endpoint " + attempt.error());
+    }
+
+    /** Put off without counting as a failure while an earlier delivery of its endpoint and user is to be made. */
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        Task<Void> webhookDelivery(Jobs jobs, WebhookDeliveryJob delivery) {
+            return jobs.deferrableTask(JOB, delivery::deliver);
+        }
     }
 }

@@ -8,6 +8,8 @@ import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
@@ -25,6 +27,8 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.jobs.Jobs;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * Writes the conditional memory record of a user turn that the reply step judged worth remembering
@@ -107,5 +111,14 @@ class ConditionalMemoryWriter {
             return Optional.empty();
         }
         return Optional.of(note);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        OneTimeTask<Void> conditionalMemoryTask(Jobs jobs, ConditionalMemoryWriter writer) {
+            return jobs.tenantTask(MemoryJobs.CONDITIONAL_MEMORY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
+        }
     }
 }

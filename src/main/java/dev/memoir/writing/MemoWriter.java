@@ -7,6 +7,8 @@ import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelCallException;
@@ -21,6 +23,8 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.jobs.Jobs;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * MemoChat memo writing: the model splits a span of dialogue into topics, each with a summary and its
@@ -94,6 +98,15 @@ class MemoWriter {
             store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.MEMO, memo.summary(),
                     span.sessionId(), covered.stream().map(TurnView::id).toList(),
                     spanKey(span) + covered.getFirst().seq() + "-" + covered.getLast().seq(), memo.topic()));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        OneTimeTask<Void> memoWritingTask(Jobs jobs, MemoWriter writer) {
+            return jobs.tenantTask(MemoryJobs.MEMO_WRITING, (tenant, id) -> writer.write(tenant, MemoSpan.parse(id)));
         }
     }
 }

@@ -10,6 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
@@ -26,6 +28,8 @@ import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.jobs.Jobs;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * Recursive summary (recursive-summary paper): each user has one evolving memory, M_i = model(M_{i-1}, session i),
@@ -162,5 +166,14 @@ class RecursiveSummaryWriter {
             }
         }
         return Optional.of(memory);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        OneTimeTask<Void> recursiveSummaryTask(Jobs jobs, RecursiveSummaryWriter writer) {
+            return jobs.tenantTask(MemoryJobs.RECURSIVE_SUMMARY, (tenant, id) -> writer.foldPending(tenant, UUID.fromString(id)));
+        }
     }
 }

@@ -8,6 +8,8 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
@@ -23,6 +25,8 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.jobs.Jobs;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /** Writes the summary memory of a closed session (conditional-memory paper, Figure 7). Runs as a background job. */
 @Service
@@ -75,5 +79,14 @@ class SessionSummaryWriter {
                     .text("earlier", summary == null ? "(nothing: the conversation starts here)" : summary)).strip();
         }
         return summary;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        OneTimeTask<Void> sessionSummaryTask(Jobs jobs, SessionSummaryWriter writer) {
+            return jobs.tenantTask(MemoryJobs.SESSION_SUMMARY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
+        }
     }
 }

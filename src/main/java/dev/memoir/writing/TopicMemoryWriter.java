@@ -13,6 +13,8 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
@@ -34,8 +36,10 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.jobs.Jobs;
 
 import tools.jackson.databind.json.JsonMapper;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * RMM's prospective reflection, run when a session closes. For each speaker the model extracts
@@ -223,5 +227,14 @@ class TopicMemoryWriter {
 
     private static String label(Speaker speaker) {
         return speaker == Speaker.USER ? "USER" : "ASSISTANT";
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class JobType {
+
+        @Bean
+        OneTimeTask<Void> topicMemoryTask(Jobs jobs, TopicMemoryWriter writer) {
+            return jobs.tenantTask(MemoryJobs.TOPIC_MEMORY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
+        }
     }
 }
