@@ -25,6 +25,17 @@ import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettings;
 import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.session.config.SessionProperties;
+import dev.memoir.session.store.IdleSession;
+import dev.memoir.session.store.NotAReplyException;
+import dev.memoir.session.store.Session;
+import dev.memoir.session.store.SessionClosedException;
+import dev.memoir.session.store.SessionRepository;
+import dev.memoir.session.store.SessionStatus;
+import dev.memoir.session.store.Turn;
+import dev.memoir.session.store.TurnRepository;
+import dev.memoir.session.web.SessionList;
+import dev.memoir.session.web.SessionView;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.Cursor;
@@ -69,14 +80,14 @@ public class SessionService {
     }
 
     @Transactional
-    SessionView create(TenantId tenant, String userId, MemorySettingsOverride memory) {
+    public SessionView create(TenantId tenant, String userId, MemorySettingsOverride memory) {
         holdUser(tenant.value(), userId);
         Session session = sessions.save(new Session(tenant.value(), userId, memoryDefaults.resolve(memory)));
         return view(session, null);
     }
 
     @Transactional(readOnly = true)
-    SessionView get(TenantId tenant, UUID id) {
+    public SessionView get(TenantId tenant, UUID id) {
         Session session = find(tenant, id);
         return view(session, turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), id).stream()
                 .map(Turn::view).toList(),
@@ -85,7 +96,7 @@ public class SessionService {
 
     /** A page of the user's sessions, newest first, after the previous page's cursor (null for the first). */
     @Transactional(readOnly = true)
-    SessionList list(TenantId tenant, String userId, String cursor, int limit) {
+    public SessionList list(TenantId tenant, String userId, String cursor, int limit) {
         Cursor after = Cursor.decode(cursor, "sessions", 2);
         List<Session> fetched = after == null
                 ? sessions.findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(tenant.value(), userId,
@@ -357,7 +368,7 @@ public class SessionService {
     }
 
     @Transactional
-    void close(TenantId tenant, UUID id) {
+    public void close(TenantId tenant, UUID id) {
         // Locked like append, so that listeners of the close see every turn and no turn comes after.
         Session session = lockedWithUser(tenant, id);
         if (session.close()) {
@@ -387,7 +398,7 @@ public class SessionService {
 
     /** Open sessions idle since the cutoff, at most {@code limit}. */
     @Transactional(readOnly = true)
-    List<IdleSession> idleOpenSessions(Instant cutoff, int limit) {
+    public List<IdleSession> idleOpenSessions(Instant cutoff, int limit) {
         return sessions.findIdleOpen(cutoff, Limit.of(limit));
     }
 
@@ -396,7 +407,7 @@ public class SessionService {
      * answers whether it closed it.
      */
     @Transactional
-    boolean closeIfIdle(IdleSession idle, Instant cutoff) {
+    public boolean closeIfIdle(IdleSession idle, Instant cutoff) {
         UUID id = idle.id();
         String user = sessions.userOf(id, idle.tenantId()).orElse(null);
         if (user == null) {

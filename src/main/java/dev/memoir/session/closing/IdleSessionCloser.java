@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.closing;
 
 import java.time.Instant;
 import java.util.List;
@@ -12,6 +12,10 @@ import org.springframework.stereotype.Component;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
+
+import dev.memoir.session.SessionService;
+import dev.memoir.session.config.SessionProperties;
+import dev.memoir.session.store.IdleSession;
 
 /**
  * Closes sessions that their client left open past {@code memoir.session.idle-close-after}, each in its own

@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.config;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.closing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.memoir.session.SessionService;
+import dev.memoir.session.store.IdleSession;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.SecondInstance;

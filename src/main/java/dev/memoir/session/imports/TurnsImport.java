@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.imports;
 
 import java.time.Instant;
 import java.util.List;
@@ -15,23 +15,24 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import dev.memoir.session.Role;
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.VisibleText;
 import dev.memoir.web.WireNames;
 
 @Schema(description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
         + "assistant's export holds it")
-record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> turns) {
+public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> turns) {
 
     /**
      * Who spoke, as chat exports name it. User and assistant messages are the dialogue; the others (a system
      * prompt, a tool's output) are not turns of it and are skipped.
      */
-    enum MessageRole {
+    public enum MessageRole {
         USER, ASSISTANT, SYSTEM, DEVELOPER, TOOL, FUNCTION;
 
         @JsonValue
-        String wireName() {
+        public String wireName() {
             return name().toLowerCase(Locale.ROOT);
         }
 
@@ -41,12 +42,12 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
         }
 
         /** The dialogue role, for a user or assistant message. */
-        Optional<Role> dialogue() {
+        public Optional<Role> dialogue() {
             return Role.ofMessageRole(wireName());
         }
     }
 
-    record TurnCreate(
+    public record TurnCreate(
             @Schema(description = "Who spoke: user or assistant; system, developer, tool and function messages are "
                     + "accepted and skipped, as they are not turns of the dialogue", example = "user")
             @NotNull MessageRole role,
@@ -66,7 +67,7 @@ record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> 
                     + "none.", example = "2023-05-08T13:56:00Z") Instant occurredAt) {
 
         /** The speaker's name as stored: trimmed, or null when none was given. */
-        String speakerName() {
+        public String speakerName() {
             return speaker == null || speaker.isBlank() ? null : speaker.strip();
         }
     }

@@ -1,12 +1,12 @@
-package dev.memoir.session;
+package dev.memoir.session.store;
 
 import java.util.UUID;
 
 import dev.memoir.web.ConflictException;
 
-class SessionClosedException extends ConflictException {
+public class SessionClosedException extends ConflictException {
 
-    SessionClosedException(UUID sessionId) {
+    public SessionClosedException(UUID sessionId) {
         super("session-closed", "Session " + sessionId + " is closed; start a new session to go on");
     }
 }

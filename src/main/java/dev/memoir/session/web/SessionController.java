@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.web;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -31,6 +31,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.memoir.session.NewTurn;
+import dev.memoir.session.Role;
+import dev.memoir.session.SessionService;
+import dev.memoir.session.imports.TurnsImport;
+import dev.memoir.session.imports.TurnsImported;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
