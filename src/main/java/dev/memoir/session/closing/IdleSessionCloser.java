@@ -13,7 +13,6 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
-import dev.memoir.session.SessionService;
 import dev.memoir.session.config.SessionProperties;
 import dev.memoir.session.store.IdleSession;
 
@@ -27,10 +26,10 @@ class IdleSessionCloser {
     private static final Logger log = LoggerFactory.getLogger(IdleSessionCloser.class);
     private static final int BATCH = 100;
 
-    private final SessionService sessions;
+    private final SessionCloser sessions;
     private final SessionProperties properties;
 
-    IdleSessionCloser(SessionService sessions, SessionProperties properties) {
+    IdleSessionCloser(SessionCloser sessions, SessionProperties properties) {
         this.sessions = sessions;
         this.properties = properties;
     }

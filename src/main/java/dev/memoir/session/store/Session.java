@@ -74,6 +74,14 @@ public class Session extends NewUntilStored<UUID> {
         this.title = title;
     }
 
+    /** This session, if it is open; 409 otherwise. */
+    public Session requireOpen() {
+        if (status != SessionStatus.OPEN) {
+            throw new SessionClosedException(id);
+        }
+        return this;
+    }
+
     /** Closes the session; answers whether this call closed it (false if it was already closed). */
     public boolean close() {
         if (status == SessionStatus.CLOSED) {

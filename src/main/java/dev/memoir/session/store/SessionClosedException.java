@@ -4,9 +4,9 @@ import java.util.UUID;
 
 import dev.memoir.web.ConflictException;
 
-public class SessionClosedException extends ConflictException {
+class SessionClosedException extends ConflictException {
 
-    public SessionClosedException(UUID sessionId) {
+    SessionClosedException(UUID sessionId) {
         super("session-closed", "Session " + sessionId + " is closed; start a new session to go on");
     }
 }

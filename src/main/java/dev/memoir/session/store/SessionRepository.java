@@ -13,9 +13,17 @@ import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.NotFoundException;
+
 public interface SessionRepository extends JpaRepository<Session, UUID> {
 
     Optional<Session> findByIdAndTenantId(UUID id, UUID tenantId);
+
+    /** The tenant's session; 404 when it is not the tenant's. */
+    default Session require(TenantId tenant, UUID id) {
+        return findByIdAndTenantId(id, tenant.value()).orElseThrow(() -> new NotFoundException("Session", id));
+    }
 
     /** Locks the session row so that turns appended concurrently get distinct positions. */
     @Lock(LockModeType.PESSIMISTIC_WRITE)

@@ -34,6 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.closing.SessionCloser;
 import dev.memoir.session.imports.TurnsImport;
 import dev.memoir.session.imports.TurnsImported;
 import dev.memoir.tenant.TenantId;
@@ -47,11 +48,16 @@ import dev.memoir.web.UserIdentifier;
 @Tag(name = "Sessions", description = "Dialogue sessions and their turns")
 class SessionController {
 
+    private final SessionViews sessionViews;
     private final SessionService sessionService;
+    private final SessionCloser sessionCloser;
     private final ObservationRegistry observations;
 
-    SessionController(SessionService sessionService, ObservationRegistry observations) {
+    SessionController(SessionViews sessionViews, SessionService sessionService, SessionCloser sessionCloser,
+            ObservationRegistry observations) {
+        this.sessionViews = sessionViews;
         this.sessionService = sessionService;
+        this.sessionCloser = sessionCloser;
         this.observations = observations;
     }
 
@@ -61,7 +67,7 @@ class SessionController {
             responses = {@ApiResponse(responseCode = "201", description = "Created"),
                     @ApiResponse(responseCode = "400", description = "Invalid userId or memory settings")})
     ResponseEntity<SessionView> create(TenantId tenant, @Valid @RequestBody SessionCreate request) {
-        SessionView session = sessionService.create(tenant, request.userId(), request.memory());
+        SessionView session = sessionViews.create(tenant, request.userId(), request.memory());
         // Relative, so that a forged Host header cannot point clients elsewhere.
         return ResponseEntity.created(URI.create("/sessions/" + session.id())).body(session);
     }
@@ -74,7 +80,7 @@ class SessionController {
             responses = {@ApiResponse(responseCode = "200"),
             @ApiResponse(responseCode = "404", description = "No such session for this tenant")})
     SessionView get(TenantId tenant, @PathVariable UUID id) {
-        return sessionService.get(tenant, id);
+        return sessionViews.get(tenant, id);
     }
 
     @GetMapping
@@ -90,7 +96,7 @@ class SessionController {
             @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
                     + "page") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR) String cursor) {
-        return sessionService.list(tenant, userId, cursor, limit);
+        return sessionViews.list(tenant, userId, cursor, limit);
     }
 
     @PostMapping("/{id}/turns")
@@ -158,6 +164,6 @@ class SessionController {
             responses = {@ApiResponse(responseCode = "202", description = "Closed; memory writing is queued"),
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant")})
     void close(TenantId tenant, @PathVariable UUID id) {
-        sessionService.close(tenant, id);
+        sessionCloser.close(tenant, id);
     }
 }

@@ -1,4 +1,4 @@
-package dev.memoir.session.store;
+package dev.memoir.session.turns;
 
 import java.util.UUID;
 
@@ -6,9 +6,9 @@ import org.springframework.http.HttpStatus;
 
 import dev.memoir.web.ApiException;
 
-public class NotAReplyException extends ApiException {
+class NotAReplyException extends ApiException {
 
-    public NotAReplyException(UUID turnId) {
+    NotAReplyException(UUID turnId) {
         super(HttpStatus.BAD_REQUEST, "invalid-request",
                 "Turn " + turnId + " is not an assistant reply to a user message; feedback is given on replies");
     }
