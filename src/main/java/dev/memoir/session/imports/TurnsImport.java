@@ -28,11 +28,11 @@ public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnC
      * Who spoke, as chat exports name it. User and assistant messages are the dialogue; the others (a system
      * prompt, a tool's output) are not turns of it and are skipped.
      */
-    public enum MessageRole {
+    enum MessageRole {
         USER, ASSISTANT, SYSTEM, DEVELOPER, TOOL, FUNCTION;
 
         @JsonValue
-        public String wireName() {
+        String wireName() {
             return name().toLowerCase(Locale.ROOT);
         }
 
@@ -42,12 +42,12 @@ public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnC
         }
 
         /** The dialogue role, for a user or assistant message. */
-        public Optional<Role> dialogue() {
+        Optional<Role> dialogue() {
             return Role.ofMessageRole(wireName());
         }
     }
 
-    public record TurnCreate(
+    record TurnCreate(
             @Schema(description = "Who spoke: user or assistant; system, developer, tool and function messages are "
                     + "accepted and skipped, as they are not turns of the dialogue", example = "user")
             @NotNull MessageRole role,
@@ -67,7 +67,7 @@ public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnC
                     + "none.", example = "2023-05-08T13:56:00Z") Instant occurredAt) {
 
         /** The speaker's name as stored: trimmed, or null when none was given. */
-        public String speakerName() {
+        String speakerName() {
             return speaker == null || speaker.isBlank() ? null : speaker.strip();
         }
     }

@@ -13,7 +13,7 @@ public record TurnsImported(
         @Schema(description = "The messages that are not turns of the dialogue, by their position in the request")
         List<Skipped> skipped) {
 
-    public record Skipped(
+    record Skipped(
             @Schema(description = "The message's position in the request's turns, from 0", example = "0") int index,
             @Schema(example = "system") String role,
             @Schema(description = "Why it was not stored", example = "a system message is not a turn of the dialogue")
