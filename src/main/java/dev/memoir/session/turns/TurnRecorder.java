@@ -22,13 +22,13 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.TurnView;
 import dev.memoir.session.TurnsArriving;
 import dev.memoir.session.TurnsRecorded;
-import dev.memoir.session.config.SessionProperties;
 import dev.memoir.session.store.Session;
 import dev.memoir.session.store.SessionLocks;
 import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;
 import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.web.ClockSkew;
 import dev.memoir.web.FieldError;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
@@ -45,17 +45,17 @@ public class TurnRecorder {
     private final SessionLocks locks;
     private final MemoryDefaults memoryDefaults;
     private final ApplicationEventPublisher events;
-    private final SessionProperties properties;
+    private final ClockSkew clockSkew;
     private final TransactionTemplate transaction;
 
     TurnRecorder(SessionRepository sessions, TurnRepository turns, SessionLocks locks, MemoryDefaults memoryDefaults,
-            ApplicationEventPublisher events, SessionProperties properties, TransactionTemplate transaction) {
+            ApplicationEventPublisher events, ClockSkew clockSkew, TransactionTemplate transaction) {
         this.sessions = sessions;
         this.turns = turns;
         this.locks = locks;
         this.memoryDefaults = memoryDefaults;
         this.events = events;
-        this.properties = properties;
+        this.clockSkew = clockSkew;
         this.transaction = transaction;
     }
 
@@ -150,7 +150,7 @@ public class TurnRecorder {
      */
     private List<Instant> dialogueTimes(List<NewTurn> newTurns, Instant previous) {
         Instant now = Instant.now();
-        Instant latestAllowed = now.plus(properties.clockSkew());
+        Instant latestAllowed = clockSkew.latestAllowed();
         List<FieldError> errors = new ArrayList<>();
         List<Instant> times = new ArrayList<>(newTurns.size());
         for (int i = 0; i < newTurns.size(); i++) {
