@@ -22,6 +22,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.session.store.MemorySettingsConverter;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.StreamingJdbc;

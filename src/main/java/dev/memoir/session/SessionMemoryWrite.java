@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.session.store.SessionLocks;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -28,10 +29,12 @@ import dev.memoir.tenant.TenantId;
 public class SessionMemoryWrite {
 
     private final SessionService sessions;
+    private final SessionLocks locks;
     private final TransactionTemplate transaction;
 
-    SessionMemoryWrite(SessionService sessions, TransactionTemplate transaction) {
+    SessionMemoryWrite(SessionService sessions, SessionLocks locks, TransactionTemplate transaction) {
         this.sessions = sessions;
+        this.locks = locks;
         this.transaction = transaction;
     }
 
@@ -78,7 +81,7 @@ public class SessionMemoryWrite {
     public <D> void write(Optional<SessionDialogue> dialogue, Function<SessionDialogue, Optional<D>> decide,
             BiConsumer<SessionDialogue, D> store) {
         dialogue.ifPresent(read -> decide.apply(read).ifPresent(decided -> transaction.executeWithoutResult(status -> {
-            if (sessions.holdForMemoryWrite(read.session().tenant(), read.session().id())) {
+            if (locks.holdForMemoryWrite(read.session().tenant(), read.session().id())) {
                 store.accept(read, decided);
             }
         })));
@@ -91,6 +94,6 @@ public class SessionMemoryWrite {
      */
     public <S, D, R> R write(S source, Function<S, D> decide, Store<S, D, R> store) {
         D decided = decide.apply(source);
-        return transaction.execute(status -> store.store(source, decided, sessions::holdForMemoryWrite));
+        return transaction.execute(status -> store.store(source, decided, locks::holdForMemoryWrite));
     }
 }

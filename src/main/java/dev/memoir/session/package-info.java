@@ -1,5 +1,27 @@
 /**
  * Sessions and their turns, and the events that start memory writing.
+ *
+ * <p>The top of the package is what other modules use: the facades {@link dev.memoir.session.SessionService}
+ * (sessions and turns), {@link dev.memoir.session.SessionMemoryWrite} (the shape of a memory write from a
+ * session), {@link dev.memoir.session.SessionArchive} (a user's sessions as an archive carries them) and
+ * {@link dev.memoir.session.SessionUsers} (the users sessions belong to); the values they take and answer
+ * ({@link dev.memoir.session.SessionRef}, {@link dev.memoir.session.TurnView}, {@link dev.memoir.session.NewTurn},
+ * {@link dev.memoir.session.Role}, {@link dev.memoir.session.DialogueFormat} and the like); and the events the
+ * module publishes ({@link dev.memoir.session.TurnsArriving}, {@link dev.memoir.session.TurnsRecorded},
+ * {@link dev.memoir.session.SessionClosed}).
+ *
+ * <p>The sub-packages are the module's inside, which Spring Modulith keeps every other module out of:
+ * <ul>
+ * <li>{@code store}: the session and turn entities and their repositories, the stored memory settings, the locks
+ * every writer takes (the user's, then the session's) and the deletes of an erasure;</li>
+ * <li>{@code turns}: storing new turns (appended, imported, replies), dated and checked, and reading them back;</li>
+ * <li>{@code closing}: closing a session, as its client asks or when it lies idle (the recurring
+ * {@code idle-session-close} job);</li>
+ * <li>{@code imports}: {@code POST /sessions/{id}/turns}, a chat log sorted into dialogue and skipped messages;</li>
+ * <li>{@code web}: the {@code /sessions} endpoints and the views of sessions they answer;</li>
+ * <li>{@code config}: the {@code memoir.session.*} settings, and the allowed clock skew offered to every module as
+ * {@link dev.memoir.web.ClockSkew}.</li>
+ * </ul>
  */
 @ApplicationModule(allowedDependencies = {"jobs", "memory", "tenant", "web"})
 package dev.memoir.session;

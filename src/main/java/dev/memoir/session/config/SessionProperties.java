@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.config;
 
 import java.time.Duration;
 
@@ -19,7 +19,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.session")
-record SessionProperties(@DefaultValue("5m") @NotNull @DurationMin(seconds = 0) Duration clockSkew,
+public record SessionProperties(@DefaultValue("5m") @NotNull @DurationMin(seconds = 0) Duration clockSkew,
         @DefaultValue("30m") @NotNull @DurationMin(seconds = 0) Duration idleCloseAfter,
         @DefaultValue("1m") @NotNull @DurationMin(millis = 1) Duration idleCheckEvery) {
 }

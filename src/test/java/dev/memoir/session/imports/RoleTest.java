@@ -1,8 +1,10 @@
-package dev.memoir.session;
+package dev.memoir.session.imports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+
+import dev.memoir.session.Role;
 
 class RoleTest {
 

@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.closing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.memoir.session.store.IdleSession;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.SecondInstance;
@@ -63,11 +64,11 @@ class IdleSessionCloseTest extends IntegrationTest {
 
         // The job lists the session as idle, then a turn comes before it closes it: it must stay open.
         Instant cutoff = Instant.now().minus(Duration.ofMinutes(30));
-        IdleSession idle = sessionService.idleOpenSessions(cutoff, 10_000).stream()
+        IdleSession idle = sessionCloser.idleOpenSessions(cutoff, 10_000).stream()
                 .filter(found -> found.id().equals(UUID.fromString(session))).findFirst().orElseThrow();
         api.importTurns(key, session, "And I fix watches too", "Great.");
 
-        assertThat(sessionService.closeIfIdle(idle, cutoff)).isFalse();
+        assertThat(sessionCloser.closeIfIdle(idle, cutoff)).isFalse();
         assertThat(api.get(key, "/sessions/" + session).text("status")).isEqualTo("open");
     }
 
@@ -95,5 +96,5 @@ class IdleSessionCloseTest extends IntegrationTest {
     }
 
     @Autowired
-    SessionService sessionService;
+    SessionCloser sessionCloser;
 }

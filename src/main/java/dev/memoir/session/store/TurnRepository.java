@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.store;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -11,7 +11,7 @@ import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
-interface TurnRepository extends JpaRepository<Turn, UUID> {
+public interface TurnRepository extends JpaRepository<Turn, UUID> {
 
     // Every lookup names the tenant beside the turn or session: on a database distributed by tenant (Citus,
     // docs/scaling.md) a lookup by id alone runs on every shard.

@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.web;
 
 import java.util.List;
 
@@ -8,7 +8,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 @Schema(description = "A user's sessions, newest first, without their turns, and where the next page starts")
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record SessionList(
+public record SessionList(
         List<SessionView> items,
         @Schema(description = "Pass as cursor to get the next page; absent on the last page") String nextCursor) {
 }

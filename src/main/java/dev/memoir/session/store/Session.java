@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.store;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -15,12 +15,13 @@ import org.hibernate.annotations.ColumnTransformer;
 import org.hibernate.annotations.PartitionKey;
 
 import dev.memoir.memory.MemorySettings;
+import dev.memoir.session.SessionRef;
 import dev.memoir.tenant.NewUntilStored;
 import dev.memoir.tenant.TenantId;
 
 @Entity
 @Table(name = "sessions")
-class Session extends NewUntilStored<UUID> {
+public class Session extends NewUntilStored<UUID> {
 
     @Id
     private UUID id;
@@ -56,7 +57,7 @@ class Session extends NewUntilStored<UUID> {
     protected Session() {
     }
 
-    Session(UUID tenantId, String userId, MemorySettings settings) {
+    public Session(UUID tenantId, String userId, MemorySettings settings) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.userId = userId;
@@ -67,14 +68,22 @@ class Session extends NewUntilStored<UUID> {
     }
 
     /** A session of an imported conversation, with the id its turns were prepared under and the export's title. */
-    Session(UUID id, UUID tenantId, String userId, MemorySettings settings, String title) {
+    public Session(UUID id, UUID tenantId, String userId, MemorySettings settings, String title) {
         this(tenantId, userId, settings);
         this.id = id;
         this.title = title;
     }
 
+    /** This session, if it is open; 409 otherwise. */
+    public Session requireOpen() {
+        if (status != SessionStatus.OPEN) {
+            throw new SessionClosedException(id);
+        }
+        return this;
+    }
+
     /** Closes the session; answers whether this call closed it (false if it was already closed). */
-    boolean close() {
+    public boolean close() {
         if (status == SessionStatus.CLOSED) {
             return false;
         }
@@ -84,12 +93,12 @@ class Session extends NewUntilStored<UUID> {
         return true;
     }
 
-    void touch() {
+    private void touch() {
         updatedAt = Instant.now();
     }
 
     /** Turns said from {@code first} to {@code last} were stored: the session's dialogue now spans them too. */
-    void heard(Instant first, Instant last) {
+    public void heard(Instant first, Instant last) {
         touch();
         if (firstTurnAt == null || first.isBefore(firstTurnAt)) {
             firstTurnAt = first;
@@ -99,11 +108,11 @@ class Session extends NewUntilStored<UUID> {
         }
     }
 
-    Instant getFirstTurnAt() {
+    public Instant getFirstTurnAt() {
         return firstTurnAt;
     }
 
-    Instant getLastTurnAt() {
+    public Instant getLastTurnAt() {
         return lastTurnAt;
     }
 
@@ -113,39 +122,39 @@ class Session extends NewUntilStored<UUID> {
     }
 
     /** This session as the other features refer to it. */
-    SessionRef ref() {
+    public SessionRef ref() {
         return new SessionRef(new TenantId(tenantId), id, userId, settings);
     }
 
-    UUID getTenantId() {
+    public UUID getTenantId() {
         return tenantId;
     }
 
-    String getUserId() {
+    public String getUserId() {
         return userId;
     }
 
-    String getTitle() {
+    public String getTitle() {
         return title;
     }
 
-    SessionStatus getStatus() {
+    public SessionStatus getStatus() {
         return status;
     }
 
-    MemorySettings getSettings() {
+    public MemorySettings getSettings() {
         return settings;
     }
 
-    Instant getCreatedAt() {
+    public Instant getCreatedAt() {
         return createdAt;
     }
 
-    Instant getUpdatedAt() {
+    public Instant getUpdatedAt() {
         return updatedAt;
     }
 
-    Instant getClosedAt() {
+    public Instant getClosedAt() {
         return closedAt;
     }
 }

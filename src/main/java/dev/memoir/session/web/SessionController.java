@@ -1,20 +1,13 @@
-package dev.memoir.session;
+package dev.memoir.session.web;
 
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Size;
 
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -31,10 +24,12 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.memoir.session.closing.SessionCloser;
+import dev.memoir.session.imports.TurnImport;
+import dev.memoir.session.imports.TurnsImport;
+import dev.memoir.session.imports.TurnsImported;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.TextSafety;
 import dev.memoir.web.UserIdentifier;
 
 @RestController
@@ -42,12 +37,14 @@ import dev.memoir.web.UserIdentifier;
 @Tag(name = "Sessions", description = "Dialogue sessions and their turns")
 class SessionController {
 
-    private final SessionService sessionService;
-    private final ObservationRegistry observations;
+    private final SessionViews sessionViews;
+    private final TurnImport turnImport;
+    private final SessionCloser sessionCloser;
 
-    SessionController(SessionService sessionService, ObservationRegistry observations) {
-        this.sessionService = sessionService;
-        this.observations = observations;
+    SessionController(SessionViews sessionViews, TurnImport turnImport, SessionCloser sessionCloser) {
+        this.sessionViews = sessionViews;
+        this.turnImport = turnImport;
+        this.sessionCloser = sessionCloser;
     }
 
     @PostMapping
@@ -56,7 +53,7 @@ class SessionController {
             responses = {@ApiResponse(responseCode = "201", description = "Created"),
                     @ApiResponse(responseCode = "400", description = "Invalid userId or memory settings")})
     ResponseEntity<SessionView> create(TenantId tenant, @Valid @RequestBody SessionCreate request) {
-        SessionView session = sessionService.create(tenant, request.userId(), request.memory());
+        SessionView session = sessionViews.create(tenant, request.userId(), request.memory());
         // Relative, so that a forged Host header cannot point clients elsewhere.
         return ResponseEntity.created(URI.create("/sessions/" + session.id())).body(session);
     }
@@ -69,7 +66,7 @@ class SessionController {
             responses = {@ApiResponse(responseCode = "200"),
             @ApiResponse(responseCode = "404", description = "No such session for this tenant")})
     SessionView get(TenantId tenant, @PathVariable UUID id) {
-        return sessionService.get(tenant, id);
+        return sessionViews.get(tenant, id);
     }
 
     @GetMapping
@@ -85,7 +82,7 @@ class SessionController {
             @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
                     + "page") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR) String cursor) {
-        return sessionService.list(tenant, userId, cursor, limit);
+        return sessionViews.list(tenant, userId, cursor, limit);
     }
 
     @PostMapping("/{id}/turns")
@@ -99,50 +96,8 @@ class SessionController {
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
                     @ApiResponse(responseCode = "409", description = "The session is closed")})
     TurnsImported importTurns(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody TurnsImport request) {
-        // One memoir.import observation; the number of messages goes to the span, never their words.
-        return Observation.createNotStarted("memoir.import", observations)
-                .lowCardinalityKeyValue("memoir.import.what", "turns")
-                .highCardinalityKeyValue("memoir.import.messages", Integer.toString(request.turns().size()))
-                .observe(() -> storeTurns(tenant, id, request));
+        return turnImport.importTurns(tenant, id, request);
     }
-
-    private TurnsImported storeTurns(TenantId tenant, UUID id, TurnsImport request) {
-        List<NewTurn> dialogue = new ArrayList<>();
-        List<Integer> positions = new ArrayList<>();
-        List<TurnsImported.Skipped> skipped = new ArrayList<>();
-        for (int i = 0; i < request.turns().size(); i++) {
-            TurnsImport.TurnCreate turn = request.turns().get(i);
-            Optional<Role> role = turn.role().dialogue();
-            if (role.isEmpty()) {
-                skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(),
-                        "a " + turn.role().wireName() + " message is not a turn of the dialogue"));
-            } else if (turn.content() == null || !TextSafety.hasVisibleCharacter(turn.content())) {
-                skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(), "it has no visible text"));
-            } else {
-                dialogue.add(new NewTurn(role.get(), turn.content(), turn.occurredAt(), turn.speakerName()));
-                positions.add(i);
-            }
-        }
-        if (dialogue.isEmpty()) {
-            sessionService.requireOpen(tenant, id);
-            return new TurnsImported(List.of(), skipped);
-        }
-        try {
-            return new TurnsImported(sessionService.append(tenant, id, dialogue), skipped);
-        } catch (InvalidRequestException e) {
-            // The service names the stored turns by their place among themselves; the client sent them elsewhere.
-            throw e.withFieldsRenamed(field -> renumbered(field, positions));
-        }
-    }
-
-    private static String renumbered(String field, List<Integer> positions) {
-        Matcher position = TURN_POSITION.matcher(field);
-        return position.lookingAt()
-                ? "turns[" + positions.get(Integer.parseInt(position.group(1))) + "]" + field.substring(position.end())
-                : field;
-    }
-
-    private static final Pattern TURN_POSITION = Pattern.compile("turns\\[(\\d+)]");
 
     @PostMapping("/{id}/close")
     @ResponseStatus(HttpStatus.ACCEPTED)
@@ -153,6 +108,6 @@ class SessionController {
             responses = {@ApiResponse(responseCode = "202", description = "Closed; memory writing is queued"),
                     @ApiResponse(responseCode = "404", description = "No such session for this tenant")})
     void close(TenantId tenant, @PathVariable UUID id) {
-        sessionService.close(tenant, id);
+        sessionCloser.close(tenant, id);
     }
 }

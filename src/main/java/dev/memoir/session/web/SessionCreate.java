@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.web;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;

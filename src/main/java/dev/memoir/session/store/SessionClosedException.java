@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.store;
 
 import java.util.UUID;
 

@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.store;
 
 import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
@@ -13,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
  * do not name ({@link MemoryDefaults#completed}). Hibernate builds it through Spring, which injects the defaults.
  */
 @Converter
-class MemorySettingsConverter implements AttributeConverter<MemorySettings, String> {
+public class MemorySettingsConverter implements AttributeConverter<MemorySettings, String> {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -24,7 +24,7 @@ class MemorySettingsConverter implements AttributeConverter<MemorySettings, Stri
     }
 
     /** The settings as they were stored, not completed: for checking that an archive's settings can be read. */
-    static MemorySettings read(String json) {
+    public static MemorySettings read(String json) {
         return JSON.readValue(json, MemorySettings.class);
     }
 

@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.web;
 
 import java.time.Instant;
 import java.util.List;
@@ -10,6 +10,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.memory.MemorySettings;
+import dev.memoir.session.TurnView;
+import dev.memoir.session.store.SessionStatus;
 
 @Schema(description = "A dialogue session")
 @JsonInclude(JsonInclude.Include.NON_NULL)

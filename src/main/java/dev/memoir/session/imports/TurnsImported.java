@@ -1,12 +1,14 @@
-package dev.memoir.session;
+package dev.memoir.session.imports;
 
 import java.util.List;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.session.TurnView;
+
 @Schema(description = "What an import stored, and which of its messages it skipped and why: together they account "
         + "for every message sent, by its position")
-record TurnsImported(
+public record TurnsImported(
         @Schema(description = "The stored turns, in order") List<TurnView> turns,
         @Schema(description = "The messages that are not turns of the dialogue, by their position in the request")
         List<Skipped> skipped) {

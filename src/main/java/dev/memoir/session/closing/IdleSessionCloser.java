@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.closing;
 
 import java.time.Instant;
 import java.util.List;
@@ -13,6 +13,9 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
+import dev.memoir.session.config.SessionProperties;
+import dev.memoir.session.store.IdleSession;
+
 /**
  * Closes sessions that their client left open past {@code memoir.session.idle-close-after}, each in its own
  * transaction, exactly as {@code POST /sessions/{id}/close} does: the memory written at a close is queued.
@@ -23,10 +26,10 @@ class IdleSessionCloser {
     private static final Logger log = LoggerFactory.getLogger(IdleSessionCloser.class);
     private static final int BATCH = 100;
 
-    private final SessionService sessions;
+    private final SessionCloser sessions;
     private final SessionProperties properties;
 
-    IdleSessionCloser(SessionService sessions, SessionProperties properties) {
+    IdleSessionCloser(SessionCloser sessions, SessionProperties properties) {
         this.sessions = sessions;
         this.properties = properties;
     }

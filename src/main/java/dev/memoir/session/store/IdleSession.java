@@ -1,7 +1,7 @@
-package dev.memoir.session;
+package dev.memoir.session.store;
 
 import java.util.UUID;
 
 /** An open session found idle, with its tenant, which its close names in every lookup (docs/scaling.md). */
-record IdleSession(UUID tenantId, UUID id) {
+public record IdleSession(UUID tenantId, UUID id) {
 }

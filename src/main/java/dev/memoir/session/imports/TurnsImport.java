@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.imports;
 
 import java.time.Instant;
 import java.util.List;
@@ -15,13 +15,14 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import dev.memoir.session.Role;
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.VisibleText;
 import dev.memoir.web.WireNames;
 
 @Schema(description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
         + "assistant's export holds it")
-record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> turns) {
+public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> turns) {
 
     /**
      * Who spoke, as chat exports name it. User and assistant messages are the dialogue; the others (a system

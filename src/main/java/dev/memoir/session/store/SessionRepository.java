@@ -1,4 +1,4 @@
-package dev.memoir.session;
+package dev.memoir.session.store;
 
 import java.time.Instant;
 import java.util.List;
@@ -13,9 +13,17 @@ import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
-interface SessionRepository extends JpaRepository<Session, UUID> {
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.NotFoundException;
+
+public interface SessionRepository extends JpaRepository<Session, UUID> {
 
     Optional<Session> findByIdAndTenantId(UUID id, UUID tenantId);
+
+    /** The tenant's session; 404 when it is not the tenant's. */
+    default Session require(TenantId tenant, UUID id) {
+        return findByIdAndTenantId(id, tenant.value()).orElseThrow(() -> new NotFoundException("Session", id));
+    }
 
     /** Locks the session row so that turns appended concurrently get distinct positions. */
     @Lock(LockModeType.PESSIMISTIC_WRITE)
@@ -46,8 +54,8 @@ interface SessionRepository extends JpaRepository<Session, UUID> {
      * Open sessions of every tenant without a turn since the cutoff, longest idle first, each with its tenant: the
      * search looks across tenants, the close of each names its tenant.
      */
-    @Query("select new dev.memoir.session.IdleSession(s.tenantId, s.id) from Session s "
-            + "where s.status = dev.memoir.session.SessionStatus.OPEN and s.updatedAt < :cutoff "
+    @Query("select new dev.memoir.session.store.IdleSession(s.tenantId, s.id) from Session s "
+            + "where s.status = dev.memoir.session.store.SessionStatus.OPEN and s.updatedAt < :cutoff "
             + "order by s.updatedAt, s.id")
     List<IdleSession> findIdleOpen(Instant cutoff, Limit limit);
 

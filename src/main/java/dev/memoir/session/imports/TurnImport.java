@@ -1,0 +1,94 @@
+package dev.memoir.session.imports;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.stereotype.Component;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import dev.memoir.session.NewTurn;
+import dev.memoir.session.Role;
+import dev.memoir.session.SessionService;
+import dev.memoir.session.turns.TurnRecorder;
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.TextSafety;
+
+/**
+ * Imports a chat log into an open session without calling the chat model: stores its user and assistant messages
+ * as turns, and accounts for every other message by its position and why it was skipped.
+ */
+@Component
+public class TurnImport {
+
+    private static final Pattern TURN_POSITION = Pattern.compile("turns\\[(\\d+)]");
+
+    private final SessionService sessions;
+    private final TurnRecorder recorder;
+    private final ObservationRegistry observations;
+
+    TurnImport(SessionService sessions, TurnRecorder recorder, ObservationRegistry observations) {
+        this.sessions = sessions;
+        this.recorder = recorder;
+        this.observations = observations;
+    }
+
+    /**
+     * Stores the log's dialogue at the end of the session: 404 when the session is not the tenant's, 409 when it is
+     * closed, 400 naming the message when a time is out of order or in the future.
+     */
+    public TurnsImported importTurns(TenantId tenant, UUID sessionId, TurnsImport request) {
+        return observed(request, () -> store(tenant, sessionId, request));
+    }
+
+    private TurnsImported store(TenantId tenant, UUID sessionId, TurnsImport request) {
+        List<NewTurn> dialogue = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        List<TurnsImported.Skipped> skipped = new ArrayList<>();
+        for (int i = 0; i < request.turns().size(); i++) {
+            TurnsImport.TurnCreate turn = request.turns().get(i);
+            Optional<Role> role = turn.role().dialogue();
+            if (role.isEmpty()) {
+                skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(),
+                        "a " + turn.role().wireName() + " message is not a turn of the dialogue"));
+            } else if (turn.content() == null || !TextSafety.hasVisibleCharacter(turn.content())) {
+                skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(), "it has no visible text"));
+            } else {
+                dialogue.add(new NewTurn(role.get(), turn.content(), turn.occurredAt(), turn.speakerName()));
+                positions.add(i);
+            }
+        }
+        if (dialogue.isEmpty()) {
+            sessions.requireOpen(tenant, sessionId);
+            return new TurnsImported(List.of(), skipped);
+        }
+        try {
+            return new TurnsImported(recorder.append(tenant, sessionId, dialogue), skipped);
+        } catch (InvalidRequestException e) {
+            // The recorder names the stored turns by their place among themselves; the client sent them elsewhere.
+            throw e.withFieldsRenamed(field -> renumbered(field, positions));
+        }
+    }
+
+    private static String renumbered(String field, List<Integer> positions) {
+        Matcher position = TURN_POSITION.matcher(field);
+        return position.lookingAt()
+                ? "turns[" + positions.get(Integer.parseInt(position.group(1))) + "]" + field.substring(position.end())
+                : field;
+    }
+
+    /** The import as one memoir.import observation; the number of messages goes to the span, never their words. */
+    private TurnsImported observed(TurnsImport request, Supplier<TurnsImported> work) {
+        return Observation.createNotStarted("memoir.import", observations)
+                .lowCardinalityKeyValue("memoir.import.what", "turns")
+                .highCardinalityKeyValue("memoir.import.messages", Integer.toString(request.turns().size()))
+                .observe(work);
+    }
+}

@@ -1,0 +1,181 @@
+package dev.memoir.session.turns;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.data.domain.Limit;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.memoir.memory.MemoryDefaults;
+import dev.memoir.memory.MemorySettings;
+import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.session.NewTurn;
+import dev.memoir.session.Role;
+import dev.memoir.session.SessionClosed;
+import dev.memoir.session.SessionRef;
+import dev.memoir.session.TurnView;
+import dev.memoir.session.TurnsArriving;
+import dev.memoir.session.TurnsRecorded;
+import dev.memoir.session.store.Session;
+import dev.memoir.session.store.SessionLocks;
+import dev.memoir.session.store.SessionRepository;
+import dev.memoir.session.store.Turn;
+import dev.memoir.session.store.TurnRepository;
+import dev.memoir.tenant.TenantId;
+import dev.memoir.web.ClockSkew;
+import dev.memoir.web.FieldError;
+import dev.memoir.web.InvalidRequestException;
+import dev.memoir.web.NotFoundException;
+
+/**
+ * Stores new turns at the end of a session, dated and linked to the question they answer, and publishes them:
+ * turns a client sends or imports, a whole imported conversation, and the assistant's replies.
+ */
+@Component
+public class TurnRecorder {
+
+    private final SessionRepository sessions;
+    private final TurnRepository turns;
+    private final SessionLocks locks;
+    private final MemoryDefaults memoryDefaults;
+    private final ApplicationEventPublisher events;
+    private final ClockSkew clockSkew;
+    private final TransactionTemplate transaction;
+
+    TurnRecorder(SessionRepository sessions, TurnRepository turns, SessionLocks locks, MemoryDefaults memoryDefaults,
+            ApplicationEventPublisher events, ClockSkew clockSkew, TransactionTemplate transaction) {
+        this.sessions = sessions;
+        this.turns = turns;
+        this.locks = locks;
+        this.memoryDefaults = memoryDefaults;
+        this.events = events;
+        this.clockSkew = clockSkew;
+        this.transaction = transaction;
+    }
+
+    /**
+     * Appends turns to an open session; listeners prepare first ({@link TurnsArriving}), before the session is
+     * locked, since embedding a large import must not hold the session, nor a transaction.
+     */
+    public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
+        Session unlocked = sessions.require(tenant, sessionId).requireOpen();
+        events.publishEvent(new TurnsArriving(tenant, sessionId, unlocked.getSettings(), newTurns));
+        return transaction.execute(status -> appendLocked(tenant, sessionId, newTurns));
+    }
+
+    private List<TurnView> appendLocked(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
+        return storeTurns(tenant, locks.lockedWithUser(tenant, sessionId).requireOpen(), newTurns);
+    }
+
+    /**
+     * Stores an imported conversation as one closed session in one transaction, whole or not at all; the turns are
+     * prepared first, outside the transaction, as {@link #append} does.
+     */
+    public SessionRef importClosed(TenantId tenant, String userId, MemorySettingsOverride memory, String title,
+            List<NewTurn> newTurns, Consumer<SessionRef> alsoInTransaction) {
+        if (newTurns.isEmpty()) {
+            throw new IllegalArgumentException("An imported session has at least one turn");
+        }
+        MemorySettings settings = memoryDefaults.resolve(memory);
+        UUID id = UUID.randomUUID();
+        events.publishEvent(new TurnsArriving(tenant, id, settings, newTurns));
+        return transaction.execute(status -> {
+            locks.holdUser(tenant.value(), userId);
+            Session session = sessions.save(new Session(id, tenant.value(), userId, settings, title));
+            List<TurnView> stored = storeTurns(tenant, session, newTurns);
+            session.close();
+            events.publishEvent(new SessionClosed(tenant, userId, id, settings, stored.getLast().seq()));
+            // What the caller records may reference the session's row, which must be written first.
+            sessions.flush();
+            alsoInTransaction.accept(session.ref());
+            return session.ref();
+        });
+    }
+
+    /** Stores turns at the end of a session locked (or created) by the caller's transaction, and publishes them. */
+    private List<TurnView> storeTurns(TenantId tenant, Session session, List<NewTurn> newTurns) {
+        UUID sessionId = session.getId();
+        int seq = turns.maxSeq(tenant.value(), sessionId);
+        List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(tenant.value(), sessionId).orElse(null));
+        List<TurnView> stored = new ArrayList<>(newTurns.size());
+        // The session's last turn matters only to a first new turn that replies to it.
+        TurnView previous = newTurns.isEmpty() || newTurns.getFirst().role() != Role.ASSISTANT ? null
+                : turns.findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(tenant.value(), sessionId, seq,
+                        Limit.of(1)).stream()
+                        .map(Turn::view).findFirst().orElse(null);
+        for (int i = 0; i < newTurns.size(); i++) {
+            NewTurn turn = newTurns.get(i);
+            // An imported reply answers the user turn right before it.
+            UUID question = turn.role() == Role.ASSISTANT && previous != null && previous.role() == Role.USER
+                    ? previous.id() : null;
+            previous = turns.save(new Turn(tenant.value(), sessionId, ++seq, turn, times.get(i), question)).view();
+            stored.add(previous);
+        }
+        session.heard(stored.getFirst().occurredAt(), stored.getLast().occurredAt());
+        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored,
+                List.of()));
+        return stored;
+    }
+
+    /**
+     * Stores the assistant's reply to the user turn {@code question}, even if the session was closed while the
+     * model was answering (the model's work is not thrown away).
+     */
+    @Transactional
+    public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content,
+            boolean questionWorthRemembering) {
+        Session session = locks.lockedWithUser(tenant, sessionId);
+        Turn asked = turns.findByIdAndTenantId(question, tenant.value())
+                .filter(t -> t.view().sessionId().equals(sessionId))
+                .orElseThrow(() -> new NotFoundException("Turn", question));
+        Instant previous = turns.lastOccurredAt(tenant.value(), sessionId).orElse(null);
+        Instant now = Instant.now();
+        TurnView stored = turns.save(new Turn(tenant.value(), sessionId, turns.maxSeq(tenant.value(), sessionId) + 1,
+                Role.ASSISTANT, content, notBefore(previous, now), asked.view().id())).view();
+        session.heard(stored.occurredAt(), stored.occurredAt());
+        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
+                List.of(stored), questionWorthRemembering ? List.of(question) : List.of()));
+        return stored;
+    }
+
+    /**
+     * When each new turn was said. A given time must not be in the future (beyond the allowed clock skew) nor
+     * before the turn before it; a turn without one is dated by {@link #notBefore}.
+     */
+    private List<Instant> dialogueTimes(List<NewTurn> newTurns, Instant previous) {
+        Instant now = Instant.now();
+        Instant latestAllowed = clockSkew.latestAllowed();
+        List<FieldError> errors = new ArrayList<>();
+        List<Instant> times = new ArrayList<>(newTurns.size());
+        for (int i = 0; i < newTurns.size(); i++) {
+            Instant given = newTurns.get(i).occurredAt();
+            Instant time = given != null ? given : notBefore(previous, now);
+            if (given != null && given.isAfter(latestAllowed)) {
+                errors.add(new FieldError("turns[" + i + "].occurredAt", "is in the future: " + given));
+            } else if (given != null && previous != null && given.isBefore(previous)) {
+                errors.add(new FieldError("turns[" + i + "].occurredAt",
+                        "is before the turn before it (" + previous + "); turns must be in the order they were said"));
+            }
+            times.add(time);
+            previous = time;
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException(errors);
+        }
+        return times;
+    }
+
+    /**
+     * When a turn without a time of its own is said: now, or at the previous turn's time if that is later (a
+     * client's clock may run a little ahead), so that a session's turns are always in time order.
+     */
+    private static Instant notBefore(Instant previous, Instant now) {
+        return previous != null && previous.isAfter(now) ? previous : now;
+    }
+}
