@@ -10,9 +10,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Component;
 
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
-import com.github.kagkarlsson.scheduler.task.helper.Tasks;
-import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
+import dev.memoir.jobs.Jobs;
 import dev.memoir.session.config.SessionProperties;
 import dev.memoir.session.store.IdleSession;
 
@@ -64,13 +63,11 @@ class IdleSessionCloser {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class Schedule {
+    static class JobType {
 
-        /** Recurring and durable: db-scheduler runs it on one instance at a time, also after a restart. */
         @Bean
-        RecurringTask<Void> idleSessionCloseTask(IdleSessionCloser closer, SessionProperties properties) {
-            return Tasks.recurring("idle-session-close", FixedDelay.of(properties.idleCheckEvery()))
-                    .execute((instance, context) -> closer.closeIdleSessions());
+        RecurringTask<Void> idleSessionCloseTask(Jobs jobs, IdleSessionCloser closer, SessionProperties properties) {
+            return jobs.recurringTask("idle-session-close", properties.idleCheckEvery(), closer::closeIdleSessions);
         }
     }
 }
