@@ -31,6 +31,13 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.archive.ArchiveLine.EpisodeLine;
+import dev.memoir.archive.ArchiveLine.FeedbackLine;
+import dev.memoir.archive.ArchiveLine.MemoryLine;
+import dev.memoir.archive.ArchiveLine.PassageLine;
+import dev.memoir.archive.ArchiveLine.RevisionLine;
+import dev.memoir.archive.ArchiveLine.SessionLine;
+import dev.memoir.archive.ArchiveLine.TurnLine;
 import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.feedback.FeedbackArchive.ArchivedEpisode;
 import dev.memoir.feedback.FeedbackArchive.ArchivedFeedback;
@@ -76,7 +83,7 @@ class UserImporter {
     }
 
     /** A record read, where it came from and as it will be stored. */
-    private record Entry(long line, Object archived, Object restored) {
+    private record Entry(long line, ArchiveLine archived, ArchiveLine restored) {
     }
 
     /** A reference a record makes, by the archive's id and by the id it is stored with. */
@@ -204,28 +211,13 @@ class UserImporter {
 
         private Entry read(String type, ObjectNode node) {
             try {
-                Class<?> recordType = switch (type) {
-                    case "session" -> ArchivedSession.class;
-                    case "turn" -> ArchivedTurn.class;
-                    case "memory" -> ArchivedMemory.class;
-                    case "revision" -> ArchivedRevision.class;
-                    case "passage" -> ArchivedPassage.class;
-                    case "episode" -> ArchivedEpisode.class;
-                    default -> ArchivedFeedback.class;
-                };
-                Object archived = json.treeToValue(node, recordType);
-                checkTexts(type, archived);
-                Object restored = switch (archived) {
-                    case ArchivedSession s -> remap(s);
-                    case ArchivedTurn t -> remap(t);
-                    case ArchivedMemory m -> remap(m);
-                    case ArchivedRevision r -> remap(r);
-                    case ArchivedPassage p -> remap(p);
-                    case ArchivedEpisode e -> remap(e);
-                    case ArchivedFeedback f -> remap(f);
-                    default -> throw new IllegalStateException("no record type " + archived.getClass());
-                };
-                return new Entry(line, archived, restored);
+                ArchiveLine archived = ArchiveLine.read(type, node, json);
+                checkTexts(type, archived.value());
+                String missing = archived.missingField();
+                if (missing != null) {
+                    throw invalid("a record without its " + missing);
+                }
+                return new Entry(line, archived, archived.remapped(ids));
             } catch (DatabindException e) {
                 String field = e.getPath().stream()
                         .map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
@@ -241,77 +233,21 @@ class UserImporter {
             }
         }
 
-        private ArchivedSession remap(ArchivedSession s) {
-            require(s.id(), "id");
-            return new ArchivedSession(ids.map(s.id()), s.status(), s.settings(), s.createdAt(), s.updatedAt(),
-                    s.closedAt(), s.firstTurnAt(), s.lastTurnAt(), s.title());
-        }
-
-        private ArchivedTurn remap(ArchivedTurn t) {
-            require(t.id(), "id");
-            require(t.sessionId(), "sessionId");
-            return new ArchivedTurn(ids.map(t.id()), ids.map(t.sessionId()), t.seq(), t.role(), t.speaker(),
-                    t.content(), t.createdAt(), t.occurredAt(), ids.map(t.replyTo()));
-        }
-
-        private ArchivedMemory remap(ArchivedMemory m) {
-            require(m.id(), "id");
-            require(m.kind(), "kind");
-            return new ArchivedMemory(ids.map(m.id()), m.kind(), m.topic(), m.speaker(), m.text(),
-                    ids.map(m.sessionId()), ids.map(m.turnIds()), ids.mapIn(m.dedupKey()), m.version(),
-                    m.createdAt(), m.updatedAt(), m.occurredFrom(), m.occurredTo(), m.validTo(),
-                    ids.map(m.supersededBy()), m.expiresAt(), m.embeddingModel(), m.embedding());
-        }
-
-        private ArchivedRevision remap(ArchivedRevision r) {
-            require(r.id(), "id");
-            require(r.memoryId(), "memoryId");
-            return new ArchivedRevision(ids.map(r.id()), ids.map(r.memoryId()), r.version(), r.text(),
-                    ids.map(r.sessionId()), r.reason(), r.createdAt(), r.absorbedText(), ids.map(r.absorbedTurnIds()));
-        }
-
-        private ArchivedPassage remap(ArchivedPassage p) {
-            require(p.memoryId(), "memoryId");
-            return new ArchivedPassage(ids.map(p.memoryId()), p.position(), p.start(), p.end(), p.embeddingModel(),
-                    p.embedding());
-        }
-
-        private ArchivedEpisode remap(ArchivedEpisode e) {
-            require(e.id(), "id");
-            return new ArchivedEpisode(ids.map(e.id()), ids.map(e.sessionId()), ids.map(e.questionTurnId()),
-                    ids.map(e.replyTurnId()), e.question(), e.status(), ids.mapIn(e.trials()), e.learned(),
-                    ids.map(e.learnedMemoryId()), e.createdAt(), e.updatedAt());
-        }
-
-        private ArchivedFeedback remap(ArchivedFeedback f) {
-            require(f.id(), "id");
-            return new ArchivedFeedback(ids.map(f.id()), ids.map(f.turnId()), ids.map(f.episodeId()), f.verdict(),
-                    f.hint(), f.answer(), f.outcome(), f.createdAt());
-        }
-
-        private void require(Object value, String field) {
-            if (value == null) {
-                throw invalid("a record without its " + field);
-            }
-        }
-
-        @SuppressWarnings("unchecked")
         private void flush() {
             if (batch.isEmpty()) {
                 return;
             }
             checkReferences();
-            List<?> records = batch.stream().map(Entry::restored).toList();
             try {
-                switch (batchType) {
-                    case "session" -> sessions.restoreSessions(tenant, userId, (List<ArchivedSession>) records);
-                    case "turn" -> sessions.restoreTurns(tenant, (List<ArchivedTurn>) records);
-                    case "memory" -> reembedded += memories.restoreMemories(tenant, userId,
-                            (List<ArchivedMemory>) records);
-                    case "revision" -> memories.restoreRevisions(tenant, userId, (List<ArchivedRevision>) records);
-                    case "passage" -> memories.restorePassages(tenant, userId, (List<ArchivedPassage>) records);
-                    case "episode" -> feedback.restoreEpisodes(tenant, userId, (List<ArchivedEpisode>) records);
-                    default -> feedback.restoreFeedback(tenant, (List<ArchivedFeedback>) records);
+                switch (batch.getFirst().restored()) {
+                    case SessionLine s -> sessions.restoreSessions(tenant, userId, restored(ArchivedSession.class));
+                    case TurnLine t -> sessions.restoreTurns(tenant, restored(ArchivedTurn.class));
+                    case MemoryLine m -> reembedded += memories.restoreMemories(tenant, userId,
+                            restored(ArchivedMemory.class));
+                    case RevisionLine r -> memories.restoreRevisions(tenant, userId, restored(ArchivedRevision.class));
+                    case PassageLine p -> memories.restorePassages(tenant, userId, restored(ArchivedPassage.class));
+                    case EpisodeLine e -> feedback.restoreEpisodes(tenant, userId, restored(ArchivedEpisode.class));
+                    case FeedbackLine f -> feedback.restoreFeedback(tenant, restored(ArchivedFeedback.class));
                 }
             } catch (DataAccessException e) {
                 throw new InvalidArchiveException("The " + batchType + " records up to line " + line
@@ -321,6 +257,11 @@ class UserImporter {
                         + e.getMessage());
             }
             batch.clear();
+        }
+
+        /** The batch's records as they will be stored: a batch holds records of one type. */
+        private <R extends Record> List<R> restored(Class<R> type) {
+            return batch.stream().map(entry -> type.cast(entry.restored().value())).toList();
         }
 
         /**
@@ -340,12 +281,12 @@ class UserImporter {
                 for (Reference reference : references(entry.archived(), entry.restored())) {
                     if (!present.get(reference.target()).contains(reference.restored())) {
                         throw new InvalidArchiveException("Line " + entry.line() + " of the archive: "
-                                + describe(entry.archived()) + ": " + reference.field() + " " + reference.archived()
+                                + entry.archived().describe() + ": " + reference.field() + " " + reference.archived()
                                 + " names no " + reference.target() + " of the archive"
                                 + (reference.target().equals(batchType) ? " before it" : ""));
                     }
                 }
-                if (entry.restored() instanceof ArchivedTurn turn && present.containsKey("turn")) {
+                if (entry.restored() instanceof TurnLine(ArchivedTurn turn) && present.containsKey("turn")) {
                     present.get("turn").add(turn.id());
                 }
             }
@@ -361,36 +302,37 @@ class UserImporter {
         }
 
         /** The references a record makes to records of other types, and a turn's to the turn it replies to. */
-        private static List<Reference> references(Object archived, Object restored) {
+        private static List<Reference> references(ArchiveLine archived, ArchiveLine restored) {
             List<Reference> references = new ArrayList<>();
             switch (archived) {
-                case ArchivedTurn a when restored instanceof ArchivedTurn r -> {
+                case SessionLine s -> {
+                }
+                case TurnLine(ArchivedTurn a) when restored instanceof TurnLine(ArchivedTurn r) -> {
                     add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
                     add(references, "replyTo", a.replyTo(), r.replyTo(), "turn");
                 }
-                case ArchivedMemory a when restored instanceof ArchivedMemory r -> {
+                case MemoryLine(ArchivedMemory a) when restored instanceof MemoryLine(ArchivedMemory r) -> {
                     add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
                     addAll(references, "turnIds", a.turnIds(), r.turnIds(), "turn");
                 }
-                case ArchivedRevision a when restored instanceof ArchivedRevision r -> {
+                case RevisionLine(ArchivedRevision a) when restored instanceof RevisionLine(ArchivedRevision r) -> {
                     add(references, "memoryId", a.memoryId(), r.memoryId(), "memory");
                     add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
                     addAll(references, "absorbedTurnIds", a.absorbedTurnIds(), r.absorbedTurnIds(), "turn");
                 }
-                case ArchivedPassage a when restored instanceof ArchivedPassage r ->
+                case PassageLine(ArchivedPassage a) when restored instanceof PassageLine(ArchivedPassage r) ->
                         add(references, "memoryId", a.memoryId(), r.memoryId(), "memory");
-                case ArchivedEpisode a when restored instanceof ArchivedEpisode r -> {
+                case EpisodeLine(ArchivedEpisode a) when restored instanceof EpisodeLine(ArchivedEpisode r) -> {
                     add(references, "sessionId", a.sessionId(), r.sessionId(), "session");
                     add(references, "questionTurnId", a.questionTurnId(), r.questionTurnId(), "turn");
                     add(references, "replyTurnId", a.replyTurnId(), r.replyTurnId(), "turn");
                     add(references, "learnedMemoryId", a.learnedMemoryId(), r.learnedMemoryId(), "memory");
                 }
-                case ArchivedFeedback a when restored instanceof ArchivedFeedback r -> {
+                case FeedbackLine(ArchivedFeedback a) when restored instanceof FeedbackLine(ArchivedFeedback r) -> {
                     add(references, "turnId", a.turnId(), r.turnId(), "turn");
                     add(references, "episodeId", a.episodeId(), r.episodeId(), "episode");
                 }
-                default -> {
-                }
+                default -> throw new IllegalStateException("A line restored as another type");
             }
             return references;
         }
@@ -407,19 +349,6 @@ class UserImporter {
             for (int i = 0; archived != null && i < archived.size(); i++) {
                 add(references, field + "[" + i + "]", archived.get(i), restored.get(i), target);
             }
-        }
-
-        private static String describe(Object archived) {
-            return switch (archived) {
-                case ArchivedTurn t -> "turn " + t.id();
-                case ArchivedMemory m -> "memory " + m.id();
-                case ArchivedRevision r -> "revision " + r.id();
-                case ArchivedPassage p -> "a passage of memory " + p.memoryId();
-                case ArchivedEpisode e -> "episode " + e.id();
-                case ArchivedFeedback f -> "feedback " + f.id();
-                case ArchivedSession s -> "session " + s.id();
-                default -> "a record";
-            };
         }
 
         /**
