@@ -11,9 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
@@ -48,11 +45,11 @@ class ExportImporter {
     private final ConversationImports imports;
     private final JsonMapper json;
     private final ClockSkew clockSkew;
-    private final ObservationRegistry observations;
+    private final ArchiveObservations observations;
     private final ApplicationEventPublisher events;
 
     ExportImporter(SessionService sessions, ConversationImports imports, JsonMapper json, ClockSkew clockSkew,
-            ObservationRegistry observations, ApplicationEventPublisher events) {
+            ArchiveObservations observations, ApplicationEventPublisher events) {
         this.events = events;
         this.sessions = sessions;
         this.imports = imports;
@@ -61,15 +58,15 @@ class ExportImporter {
         this.observations = observations;
     }
 
+    /** One {@code memoir.import} of the whole export; each conversation is stored in a transaction of its own. */
     ExportReport importExport(TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy,
             InputStream body) {
-        return Observation.createNotStarted("memoir.import", observations)
-                .lowCardinalityKeyValue("memoir.import.what", source.wireName() + "-export")
-                .observe(() -> run(tenant, userId, source, strategy, body));
+        return observations.importing(source.wireName() + "-export",
+                () -> importConversations(tenant, userId, source, strategy, body));
     }
 
-    private ExportReport run(TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy,
-            InputStream body) {
+    private ExportReport importConversations(TenantId tenant, String userId, ExportSource source,
+            MemoryStrategy strategy, InputStream body) {
         Map<String, ConversationImports.Part> stored = imports.latest(tenant, userId, source);
         Instant latestAllowed = clockSkew.latestAllowed();
         List<ConversationReport> reports = new ArrayList<>();

@@ -4,9 +4,6 @@ import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -46,11 +43,11 @@ class UserImporter {
     private final FeedbackArchive feedback;
     private final JsonMapper json;
     private final TransactionTemplate transaction;
-    private final ObservationRegistry observations;
+    private final ArchiveObservations observations;
     private final ApplicationEventPublisher events;
 
     UserImporter(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, JsonMapper json,
-            PlatformTransactionManager transactions, ObservationRegistry observations,
+            PlatformTransactionManager transactions, ArchiveObservations observations,
             ApplicationEventPublisher events) {
         this.events = events;
         this.observations = observations;
@@ -61,11 +58,11 @@ class UserImporter {
         this.transaction = new TransactionTemplate(transactions);
     }
 
+    /** One {@code memoir.import} of one transaction: the archive is stored whole or not at all. */
     Imported restore(TenantId tenant, String userId, InputStream archive) {
         ArchiveReader reader = new ArchiveReader(archive, json);
-        return Observation.createNotStarted("memoir.import", observations)
-                .lowCardinalityKeyValue("memoir.import.what", "user-archive")
-                .observe(() -> transaction.execute(status -> importArchive(tenant, userId, reader)));
+        return observations.importing("user-archive",
+                () -> transaction.execute(status -> importArchive(tenant, userId, reader)));
     }
 
     private Imported importArchive(TenantId tenant, String userId, ArchiveReader reader) {
