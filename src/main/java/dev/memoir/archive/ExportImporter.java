@@ -3,11 +3,6 @@ package dev.memoir.archive;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,17 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 
+import dev.memoir.archive.ConversationPlanner.Part;
 import dev.memoir.archive.ExportReport.ConversationReport;
-import dev.memoir.archive.ExportReport.Skipped;
 import dev.memoir.archive.ExportReport.Status;
-import dev.memoir.archive.ExportedConversation.Message;
+import dev.memoir.archive.ExportSpool.Slot;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.session.NewTurn;
@@ -35,10 +27,7 @@ import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
 import dev.memoir.web.ClockSkew;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.TextSafety;
 
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -52,31 +41,15 @@ import tools.jackson.databind.json.JsonMapper;
 @Service
 class ExportImporter {
 
-    /** A message longer than this (a chat message's limit) becomes several turns. */
-    static final int TURN_LIMIT = FieldConstraints.CHAT_MESSAGE;
-    /** Characters of a title kept. */
-    static final int TITLE_LIMIT = 500;
-
-    /** A conversation's part still to store, as spooled. */
-    record Part(int position, String conversationId, String title, int from, int to, String lastMessageId,
-            List<PlannedTurn> turns, ConversationReport report) {
-    }
-
-    record PlannedTurn(String role, String text, Instant occurredAt) {
-    }
-
-    private record Slot(int position, Instant firstTurnAt, long offset, int length) {
-    }
-
     private final SessionService sessions;
     private final ConversationImports imports;
     private final JsonMapper json;
     private final ClockSkew clockSkew;
-    private final ObservationRegistry observations;
+    private final ArchiveObservations observations;
     private final ApplicationEventPublisher events;
 
     ExportImporter(SessionService sessions, ConversationImports imports, JsonMapper json, ClockSkew clockSkew,
-            ObservationRegistry observations, ApplicationEventPublisher events) {
+            ArchiveObservations observations, ApplicationEventPublisher events) {
         this.events = events;
         this.sessions = sessions;
         this.imports = imports;
@@ -85,29 +58,31 @@ class ExportImporter {
         this.observations = observations;
     }
 
+    /** One {@code memoir.import} of the whole export; each conversation is stored in a transaction of its own. */
     ExportReport importExport(TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy,
             InputStream body) {
-        return Observation.createNotStarted("memoir.import", observations)
-                .lowCardinalityKeyValue("memoir.import.what", source.wireName() + "-export")
-                .observe(() -> run(tenant, userId, source, strategy, body));
+        return observations.importing(source.wireName() + "-export",
+                () -> importConversations(tenant, userId, source, strategy, body));
     }
 
-    private ExportReport run(TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy,
-            InputStream body) {
+    private ExportReport importConversations(TenantId tenant, String userId, ExportSource source,
+            MemoryStrategy strategy, InputStream body) {
         Map<String, ConversationImports.Part> stored = imports.latest(tenant, userId, source);
         Instant latestAllowed = clockSkew.latestAllowed();
         List<ConversationReport> reports = new ArrayList<>();
         List<Slot> slots = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        try (Spool spool = new Spool()) {
+        try (ExportSpool spool = new ExportSpool(json)) {
             ExportReader.read(body, source, json, conversation -> {
                 int position = reports.size();
                 if (conversation.id() != null && !seen.add(conversation.id())) {
-                    reports.add(ConversationReport.refused(conversation.id(), title(conversation.title()),
+                    reports.add(ConversationReport.refused(conversation.id(),
+                            ConversationPlanner.title(conversation.title()),
                             "the export holds this conversation more than once; the first was read"));
                     return;
                 }
-                Object planned = plan(position, conversation, stored.get(conversation.id()), latestAllowed);
+                Object planned = ConversationPlanner.plan(position, conversation, stored.get(conversation.id()),
+                        latestAllowed);
                 if (planned instanceof ConversationReport report) {
                     reports.add(report);
                 } else {
@@ -148,175 +123,6 @@ class ExportImporter {
                     + "meanwhile");
         } catch (ApiException e) {
             return part.report().notStored(Status.REFUSED, e.getMessage());
-        }
-    }
-
-    /** The part of the conversation still to store, or the report of a conversation with nothing to store. */
-    private Object plan(int position, ExportedConversation conversation, ConversationImports.Part before,
-            Instant latestAllowed) {
-        String title = title(conversation.title());
-        if (conversation.refusal() != null) {
-            return ConversationReport.refused(conversation.id(), title, conversation.refusal());
-        }
-        String idProblem = idProblem("its id", conversation.id());
-        if (idProblem != null) {
-            return ConversationReport.refused(null, title, idProblem);
-        }
-        List<Message> messages = dated(conversation);
-        if (!messages.isEmpty() && idProblem("its last message's id", messages.getLast().id()) != null) {
-            return ConversationReport.refused(conversation.id(), title,
-                    idProblem("its last message's id", messages.getLast().id()));
-        }
-        int from = 0;
-        if (before != null) {
-            int last = -1;
-            for (int i = messages.size() - 1; i >= 0; i--) {
-                if (messages.get(i).id().equals(before.lastMessageId())) {
-                    last = i;
-                    break;
-                }
-            }
-            if (last < 0) {
-                return ConversationReport.refused(conversation.id(), title, "message " + before.lastMessageId()
-                        + ", the last one an earlier import stored, is not on the dialogue the export holds now (a "
-                        + "message before it was edited): its new messages cannot be told from those stored");
-            }
-            from = last + 1;
-        }
-        List<Message> added = messages.subList(from, messages.size());
-        if (added.isEmpty()) {
-            return new ConversationReport(conversation.id(), title, Status.UNCHANGED, null, null, null, 0, 0, 0,
-                    Skipped.NONE, 0, "nothing new since an earlier import");
-        }
-        int system = 0, tool = 0, hidden = 0, empty = 0, nonText = 0, split = 0;
-        List<PlannedTurn> turns = new ArrayList<>();
-        for (Message message : added) {
-            if (message.occurredAt() != null && message.occurredAt().isAfter(latestAllowed)) {
-                return ConversationReport.refused(conversation.id(), title, "message " + message.id() + " is dated "
-                        + message.occurredAt() + ", in the future");
-            }
-            if (message.role() == null) {
-                switch (message.skipped()) {
-                    case "system" -> system++;
-                    case "tool" -> tool++;
-                    case "hidden" -> hidden++;
-                    default -> {
-                        empty++;
-                        nonText += message.nonTextParts();
-                    }
-                }
-                continue;
-            }
-            nonText += message.nonTextParts();
-            String problem = TextSafety.problem(message.text());
-            if (problem != null) {
-                return ConversationReport.refused(conversation.id(), title, "message " + message.id() + ": "
-                        + problem);
-            }
-            if (!TextSafety.hasVisibleCharacter(message.text())) {
-                empty++;
-                continue;
-            }
-            List<String> pieces = TurnSplitter.split(message.text(), TURN_LIMIT);
-            if (pieces.size() > 1) {
-                split++;
-            }
-            pieces.forEach(piece -> turns.add(new PlannedTurn(message.role(), piece, message.occurredAt())));
-        }
-        ConversationReport report = new ConversationReport(conversation.id(), title, Status.IMPORTED, null,
-                turns.isEmpty() ? null : turns.getFirst().occurredAt(),
-                turns.isEmpty() ? null : turns.getLast().occurredAt(), added.size(), turns.size(), split,
-                new Skipped(system, tool, hidden, empty), nonText, null);
-        if (turns.isEmpty()) {
-            return report.notStored(Status.EMPTY, "none of its " + (before == null ? "" : "new ") + "messages is a "
-                    + "turn of the dialogue");
-        }
-        return new Part(position, conversation.id(), title, from, messages.size(), messages.getLast().id(), turns,
-                report);
-    }
-
-    /**
-     * The messages with a time each, in order: a message without one takes the one before it (the conversation's
-     * creation for the first, or the first time given), and none is dated before the one before it, as a session's
-     * turns must not be. A conversation without any time is stored with none (dated when it is stored).
-     */
-    static List<Message> dated(ExportedConversation conversation) {
-        Instant previous = conversation.createdAt();
-        if (previous == null) {
-            previous = conversation.messages().stream().map(Message::occurredAt).filter(t -> t != null)
-                    .findFirst().orElse(null);
-        }
-        List<Message> dated = new ArrayList<>(conversation.messages().size());
-        for (Message message : conversation.messages()) {
-            Instant time = message.occurredAt();
-            if (time == null || (previous != null && time.isBefore(previous))) {
-                time = previous;
-            }
-            dated.add(message.at(time));
-            previous = time;
-        }
-        return dated;
-    }
-
-    /** Ids are the import's key: one line of text, of a sensible length. */
-    static final int ID_LIMIT = 200;
-
-    private static String idProblem(String what, String id) {
-        String problem = TextSafety.problem(id);
-        if (problem != null) {
-            return what + " " + problem;
-        }
-        return id.length() > ID_LIMIT ? what + " is longer than " + ID_LIMIT + " characters" : null;
-    }
-
-    private static String title(String title) {
-        if (title == null || !TextSafety.hasVisibleCharacter(title) || TextSafety.problem(title) != null) {
-            return null;
-        }
-        String stripped = title.strip();
-        return stripped.length() <= TITLE_LIMIT ? stripped : stripped.substring(0, TITLE_LIMIT);
-    }
-
-    /** The parts of an import's conversations, spooled to a temporary file until they are stored. */
-    private final class Spool implements AutoCloseable {
-
-        private final Path file;
-        private final FileChannel channel;
-
-        Spool() throws IOException {
-            file = Files.createTempFile("memoir-export-", ".json");
-            channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    StandardOpenOption.DELETE_ON_CLOSE);
-        }
-
-        Slot write(Part part) {
-            try {
-                byte[] bytes = json.writeValueAsBytes(part);
-                long offset = channel.size();
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer, offset + buffer.position());
-                }
-                return new Slot(part.position(), part.turns().getFirst().occurredAt(), offset, bytes.length);
-            } catch (IOException | JacksonException e) {
-                throw new UncheckedIOException(new IOException("Could not spool an export's conversation", e));
-            }
-        }
-
-        Part read(Slot slot) throws IOException {
-            ByteBuffer buffer = ByteBuffer.allocate(slot.length());
-            while (buffer.hasRemaining()) {
-                if (channel.read(buffer, slot.offset() + buffer.position()) < 0) {
-                    throw new IOException("The export's spool file ends early");
-                }
-            }
-            return json.readValue(buffer.array(), Part.class);
-        }
-
-        @Override
-        public void close() throws IOException {
-            channel.close();
-            Files.deleteIfExists(file);
         }
     }
 }

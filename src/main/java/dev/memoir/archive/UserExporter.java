@@ -9,9 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -38,10 +35,10 @@ class UserExporter {
     private final FeedbackArchive feedback;
     private final JsonMapper json;
     private final TransactionTemplate snapshot;
-    private final ObservationRegistry observations;
+    private final ArchiveObservations observations;
 
     UserExporter(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, JsonMapper json,
-            PlatformTransactionManager transactions, ObservationRegistry observations) {
+            PlatformTransactionManager transactions, ArchiveObservations observations) {
         this.observations = observations;
         this.sessions = sessions;
         this.memories = memories;
@@ -63,9 +60,7 @@ class UserExporter {
 
     /** One {@code memoir.export} observation, as an import is one {@code memoir.import}: no user, no content. */
     void export(TenantId tenant, String userId, OutputStream target) {
-        Observation.createNotStarted("memoir.export", observations)
-                .lowCardinalityKeyValue("memoir.export.what", "user-archive")
-                .observe(() -> writeArchive(tenant, userId, target));
+        observations.exporting("user-archive", () -> writeArchive(tenant, userId, target));
     }
 
     private void writeArchive(TenantId tenant, String userId, OutputStream target) {
