@@ -23,9 +23,17 @@ final class ConversationPlanner {
     /** Characters of a title kept. */
     static final int TITLE_LIMIT = 500;
 
+    /** What planning a conversation comes to: a part to store, or nothing to store and why. */
+    sealed interface Plan permits Part, NothingToStore {
+    }
+
     /** A conversation's part still to store, as spooled. */
     record Part(int position, String conversationId, String title, int from, int to, String lastMessageId,
-            List<PlannedTurn> turns, ConversationReport report) {
+            List<PlannedTurn> turns, ConversationReport report) implements Plan {
+    }
+
+    /** A conversation refused, unchanged since an earlier import, or with no message to store. */
+    record NothingToStore(ConversationReport report) implements Plan {
     }
 
     record PlannedTurn(String role, String text, Instant occurredAt) {
@@ -35,20 +43,20 @@ final class ConversationPlanner {
     }
 
     /** The part of the conversation still to store, or the report of a conversation with nothing to store. */
-    static Object plan(int position, ExportedConversation conversation, ConversationImports.Part before,
+    static Plan plan(int position, ExportedConversation conversation, ConversationImports.Part before,
             Instant latestAllowed) {
         String title = title(conversation.title());
         if (conversation.refusal() != null) {
-            return ConversationReport.refused(conversation.id(), title, conversation.refusal());
+            return new NothingToStore(ConversationReport.refused(conversation.id(), title, conversation.refusal()));
         }
         String idProblem = idProblem("its id", conversation.id());
         if (idProblem != null) {
-            return ConversationReport.refused(null, title, idProblem);
+            return new NothingToStore(ConversationReport.refused(null, title, idProblem));
         }
         List<Message> messages = dated(conversation);
         if (!messages.isEmpty() && idProblem("its last message's id", messages.getLast().id()) != null) {
-            return ConversationReport.refused(conversation.id(), title,
-                    idProblem("its last message's id", messages.getLast().id()));
+            return new NothingToStore(ConversationReport.refused(conversation.id(), title,
+                    idProblem("its last message's id", messages.getLast().id())));
         }
         int from = 0;
         if (before != null) {
@@ -60,23 +68,23 @@ final class ConversationPlanner {
                 }
             }
             if (last < 0) {
-                return ConversationReport.refused(conversation.id(), title, "message " + before.lastMessageId()
+                return new NothingToStore(ConversationReport.refused(conversation.id(), title, "message " + before.lastMessageId()
                         + ", the last one an earlier import stored, is not on the dialogue the export holds now (a "
-                        + "message before it was edited): its new messages cannot be told from those stored");
+                        + "message before it was edited): its new messages cannot be told from those stored"));
             }
             from = last + 1;
         }
         List<Message> added = messages.subList(from, messages.size());
         if (added.isEmpty()) {
-            return new ConversationReport(conversation.id(), title, Status.UNCHANGED, null, null, null, 0, 0, 0,
-                    Skipped.NONE, 0, "nothing new since an earlier import");
+            return new NothingToStore(new ConversationReport(conversation.id(), title, Status.UNCHANGED, null, null, null, 0, 0, 0,
+                    Skipped.NONE, 0, "nothing new since an earlier import"));
         }
         int system = 0, tool = 0, hidden = 0, empty = 0, nonText = 0, split = 0;
         List<PlannedTurn> turns = new ArrayList<>();
         for (Message message : added) {
             if (message.occurredAt() != null && message.occurredAt().isAfter(latestAllowed)) {
-                return ConversationReport.refused(conversation.id(), title, "message " + message.id() + " is dated "
-                        + message.occurredAt() + ", in the future");
+                return new NothingToStore(ConversationReport.refused(conversation.id(), title, "message " + message.id() + " is dated "
+                        + message.occurredAt() + ", in the future"));
             }
             if (message.role() == null) {
                 switch (message.skipped()) {
@@ -93,8 +101,8 @@ final class ConversationPlanner {
             nonText += message.nonTextParts();
             String problem = TextSafety.problem(message.text());
             if (problem != null) {
-                return ConversationReport.refused(conversation.id(), title, "message " + message.id() + ": "
-                        + problem);
+                return new NothingToStore(ConversationReport.refused(conversation.id(), title, "message " + message.id() + ": "
+                        + problem));
             }
             if (!TextSafety.hasVisibleCharacter(message.text())) {
                 empty++;
@@ -111,8 +119,8 @@ final class ConversationPlanner {
                 turns.isEmpty() ? null : turns.getLast().occurredAt(), added.size(), turns.size(), split,
                 new Skipped(system, tool, hidden, empty), nonText, null);
         if (turns.isEmpty()) {
-            return report.notStored(Status.EMPTY, "none of its " + (before == null ? "" : "new ") + "messages is a "
-                    + "turn of the dialogue");
+            return new NothingToStore(report.notStored(Status.EMPTY, "none of its " + (before == null ? "" : "new ") + "messages is a "
+                    + "turn of the dialogue"));
         }
         return new Part(position, conversation.id(), title, from, messages.size(), messages.getLast().id(), turns,
                 report);

@@ -81,14 +81,12 @@ class ExportImporter {
                             "the export holds this conversation more than once; the first was read"));
                     return;
                 }
-                Object planned = ConversationPlanner.plan(position, conversation, stored.get(conversation.id()),
-                        latestAllowed);
-                if (planned instanceof ConversationReport report) {
-                    reports.add(report);
-                } else {
-                    Part part = (Part) planned;
-                    reports.add(part.report());
-                    slots.add(spool.write(part));
+                switch (ConversationPlanner.plan(position, conversation, stored.get(conversation.id()), latestAllowed)) {
+                    case ConversationPlanner.NothingToStore nothing -> reports.add(nothing.report());
+                    case Part part -> {
+                        reports.add(part.report());
+                        slots.add(spool.write(part));
+                    }
                 }
             });
             MemorySettingsOverride memory = strategy == null ? null
