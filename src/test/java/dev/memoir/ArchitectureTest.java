@@ -1,12 +1,18 @@
 package dev.memoir;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import jakarta.persistence.Entity;
 
+import org.springframework.context.annotation.Bean;
 import org.springframework.data.repository.Repository;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -31,6 +37,19 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule repositoriesStayInsideTheirFeature = classes().that().areAssignableTo(Repository.class)
             .should().notBePublic().orShould().resideInAPackage(INTERNAL);
+
+    /** Only the jobs module makes db-scheduler's tasks, so every job is retried, dead-lettered and observed alike. */
+    @ArchTest
+    static final ArchRule onlyJobsMakesTasks = noClasses().that().resideOutsideOfPackage("dev.memoir.jobs..")
+            .should().dependOnClassesThat().areAssignableTo(Tasks.class)
+            .as("no class outside dev.memoir.jobs makes a db-scheduler task itself (Jobs offers every kind)");
+
+    /** A job type is declared beside the class that does its work, in a nested configuration named JobType. */
+    @ArchTest
+    static final ArchRule jobTypesAreDeclaredBesideTheirWorker = methods().that().areAnnotatedWith(Bean.class)
+            .and().haveRawReturnType(assignableTo(Task.class))
+            .should().beDeclaredInClassesThat().haveSimpleName("JobType")
+            .andShould().beDeclaredInClassesThat().areNestedClasses();
 
     @ArchTest
     static final ArchRule controllersAreNotPublic = classes().that().areAnnotatedWith(RestController.class)
