@@ -16,6 +16,7 @@
 # in the summary); MEMOIR_TEST_CITUS_URL may name a running coordinator instead.
 # ReadmeClientSnippetTest runs the README's JavaScript client under node with OpenAI's npm package, installed once
 # into ~/.cache/memoir/openai-node (Debian's npm where missing).
+# Before all that, the Java sources' formatting is checked (./mvnw spotless:check); ./mvnw spotless:apply formats them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh
@@ -88,6 +89,12 @@ docker_available() {
 
 pick_jdk
 echo "Using JDK at $JAVA_HOME"
+# Formatting first, in seconds, before the installs, builds and the long test run below: palantir-java-format through
+# Spotless (pom.xml), which also fails on unused imports.
+if ! ./mvnw -B -q spotless:check; then
+  echo "Java sources are not formatted (above): run ./mvnw spotless:apply, then ./scripts/test.sh again." >&2
+  exit 1
+fi
 install_browser
 pick_python
 install_openai_node
