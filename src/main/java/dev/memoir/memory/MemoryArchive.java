@@ -1,8 +1,8 @@
 package dev.memoir.memory;
 
-import static dev.memoir.memory.SqlValues.uuidArray;
-import static dev.memoir.memory.SqlValues.uuids;
-import static dev.memoir.memory.SqlValues.vector;
+import static dev.memoir.memory.store.SqlValues.uuidArray;
+import static dev.memoir.memory.store.SqlValues.uuids;
+import static dev.memoir.memory.store.SqlValues.vector;
 
 import static dev.memoir.web.SqlTimes.instant;
 import static dev.memoir.web.SqlTimes.timestamptz;
@@ -31,6 +31,9 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.store.EmbeddingText;
+import dev.memoir.memory.store.MemoryPassages;
+import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.InvalidRequestException;
@@ -267,13 +270,13 @@ public class MemoryArchive {
             }
         }
         List<EmbeddedDocument> embedded = embedder.embedInPassages(missing.stream()
-                .map(i -> MemoryStore.embeddingText(memories.get(i).topic(), memories.get(i).text())).toList());
+                .map(i -> EmbeddingText.of(memories.get(i).topic(), memories.get(i).text())).toList());
         List<MemoryPassages.Owner> recomputed = new ArrayList<>();
         for (int j = 0; j < missing.size(); j++) {
             ArchivedMemory m = memories.get(missing.get(j));
             vectors.set(missing.get(j), embedded.get(j).embedding());
             if (!embedded.get(j).passages().isEmpty()) {
-                recomputed.add(MemoryStore.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(),
+                recomputed.add(EmbeddingText.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(),
                         embedded.get(j)));
             }
         }

@@ -14,6 +14,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.Cursor;
 

@@ -22,6 +22,17 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.revision.MemoryRevision;
+import dev.memoir.memory.revision.MemoryRevisionList;
+import dev.memoir.memory.revision.MemoryRevisionRepository;
+import dev.memoir.memory.revision.MemoryRevisionView;
+import dev.memoir.memory.store.EmbeddingText;
+import dev.memoir.memory.store.MemoryPassages;
+import dev.memoir.memory.store.MemoryRecord;
+import dev.memoir.memory.store.MemoryRecordRepository;
+import dev.memoir.memory.supersession.FactSupersession;
+import dev.memoir.memory.supersession.SupersessionProperties;
+import dev.memoir.memory.supersession.Supersessions;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.ClockSkew;
@@ -136,12 +147,12 @@ public class MemoryStore {
     }
 
     /** A memory as the supersession of a fact needs it: whose it is, what it says, when it was said. */
-    record LiveMemory(UUID tenantId, String userId, String text, Instant occurredFrom) {
+    public record LiveMemory(UUID tenantId, String userId, String text, Instant occurredFrom) {
     }
 
     /** The tenant's memory, if it is still there, live and unexpired. */
     @Transactional(readOnly = true)
-    Optional<LiveMemory> liveMemory(TenantId tenant, UUID id) {
+    public Optional<LiveMemory> liveMemory(TenantId tenant, UUID id) {
         return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryStore::unexpired)
                 .filter(r -> r.getSupersededBy() == null)
                 .map(r -> new LiveMemory(r.getTenantId(), r.getUserId(), r.getText(), r.getOccurredFrom()));
@@ -149,7 +160,7 @@ public class MemoryStore {
 
     /** Marks {@code superseded} superseded by {@code by}, if {@code by} is still there and live. */
     @Transactional
-    void supersedeIfLive(TenantId tenant, String userId, UUID by, Collection<UUID> superseded) {
+    public void supersedeIfLive(TenantId tenant, String userId, UUID by, Collection<UUID> superseded) {
         supersessions.supersedeIfLive(tenant.value(), userId, by, superseded);
     }
 
@@ -228,8 +239,8 @@ public class MemoryStore {
         }
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
         // and the retry finds the first worker's record above.
-        EmbeddedDocument embedded = embedder.embedInPassages(List.of(embeddingText(memory.topic(), memory.text())))
-                .getFirst();
+        EmbeddedDocument embedded = embedder.embedInPassages(List.of(EmbeddingText.of(memory.topic(),
+                memory.text()))).getFirst();
         MemoryRecord record = records.save(new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
                 memory.text(), embedded.embedding(), embedder.modelName(), memory.sessionId(), memory.turnIds(),
                 memory.dedupKey(), memory.topic(), memory.speaker(), memory.occurredFrom(), memory.occurredTo()));
@@ -243,30 +254,13 @@ public class MemoryStore {
         List<MemoryPassages.Owner> owners = new ArrayList<>();
         for (int i = 0; i < saved.size(); i++) {
             if (!embedded.get(i).passages().isEmpty()) {
-                owners.add(owner(saved.get(i), embedded.get(i)));
+                owners.add(EmbeddingText.passagesOf(saved.get(i), embedded.get(i)));
             }
         }
         if (!owners.isEmpty()) {
             records.flush();
             passages.insert(owners, embedder.modelName());
         }
-    }
-
-    private static MemoryPassages.Owner owner(MemoryRecord record, EmbeddedDocument embedded) {
-        return passagesOf(record.getId(), record.getTenantId(), record.getUserId(), record.getTopic(),
-                record.getText(), embedded);
-    }
-
-    /**
-     * A memory's passages, placed in its text: they were cut from its embedding text, which may lead with a topic.
-     */
-    static MemoryPassages.Owner passagesOf(UUID id, UUID tenantId, String userId, String topic, String text,
-            EmbeddedDocument embedded) {
-        int shift = embeddingText(topic, text).length() - text.length();
-        return new MemoryPassages.Owner(id, tenantId, userId, embedded.passages().stream()
-                .map(p -> new EmbeddedDocument.Passage(Math.max(0, p.start() - shift), Math.max(0, p.end() - shift),
-                        p.embedding()))
-                .toList());
     }
 
     /** A fact's dedup key: the same text added again for the same user finds the fact that has it. */
@@ -284,7 +278,7 @@ public class MemoryStore {
     public void writeAll(List<NewMemory> memories) {
         // Those prepared while the turns arrived are taken, not embedded again (TextEmbedder.prepare).
         List<EmbeddedDocument> embeddings = embedder.embedInPassages(memories.stream()
-                .map(m -> embeddingText(m.topic(), m.text())).toList());
+                .map(m -> EmbeddingText.of(m.topic(), m.text())).toList());
         List<MemoryRecord> saved = new ArrayList<>(memories.size());
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
@@ -381,10 +375,10 @@ public class MemoryStore {
             revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
                     record.getVersion(), record.getText(), record.getSessionId(), "created", record.getCreatedAt()));
         }
-        EmbeddedDocument embedded = embedder.embedInPassages(List.of(embeddingText(record.getTopic(), text)))
+        EmbeddedDocument embedded = embedder.embedInPassages(List.of(EmbeddingText.of(record.getTopic(), text)))
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
-        passages.replace(owner(record, embedded), embedder.modelName());
+        passages.replace(EmbeddingText.passagesOf(record, embedded), embedder.modelName());
         published(MemoryEvent.Type.UPDATED, record, reason);
         return revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
                 record.getVersion(), text, sessionId, reason, record.getUpdatedAt()));
@@ -457,11 +451,6 @@ public class MemoryStore {
         MemoryRecord record = find(tenant, id);
         records.delete(record);
         published(MemoryEvent.Type.DELETED, record, "client");
-    }
-
-    /** A topic is part of what a memory is about, so it is embedded with the text. */
-    static String embeddingText(String topic, String text) {
-        return topic == null || topic.isBlank() ? text : topic + ": " + text;
     }
 
     /** Locked by its whole key's tenant, so that on Citus the lock is taken on the tenant's shard alone. */

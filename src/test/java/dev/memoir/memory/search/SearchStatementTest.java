@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,6 +17,11 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearch;
+import dev.memoir.memory.SearchMode;
+import dev.memoir.memory.SearchQuery;
+import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.search;
 
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -8,6 +8,8 @@ import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
+
+import dev.memoir.memory.SearchMode;
 
 /**
  * How memory search ranks. Both rankings run in PostgreSQL in one statement and are fused by reciprocal rank:

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.embedding;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +28,9 @@ import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.EmbeddingProperties;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.store.EmbeddingText;
+import dev.memoir.memory.store.MemoryPassages;
+import dev.memoir.memory.store.SqlValues;
 
 /**
  * Re-embeds memories stored by another embedding model than the configured one, as a durable background job in
@@ -169,11 +172,11 @@ class MemoryReembedder {
     private record Stale(UUID id, UUID tenantId, String userId, String text, String topic) {
 
         String embeddingText() {
-            return MemoryStore.embeddingText(topic, text);
+            return EmbeddingText.of(topic, text);
         }
 
         MemoryPassages.Owner owner(EmbeddedDocument embedded) {
-            return MemoryStore.passagesOf(id, tenantId, userId, topic, text, embedded);
+            return EmbeddingText.passagesOf(id, tenantId, userId, topic, text, embedded);
         }
     }
 

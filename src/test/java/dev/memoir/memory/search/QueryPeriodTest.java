@@ -1,10 +1,11 @@
-package dev.memoir.memory;
+package dev.memoir.memory.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
+
 
 class QueryPeriodTest {
 

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.supersession;
 
 import java.util.Collection;
 import java.util.HashSet;
@@ -11,6 +11,8 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 
+import dev.memoir.memory.MemoryEvent;
+import dev.memoir.memory.MemoryKind;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -19,10 +21,10 @@ import dev.memoir.tenant.TenantId;
  * user, so it reads that user's partition only.
  */
 @Repository
-class Supersessions {
+public class Supersessions {
 
     /** A memory as supersession needs to see it, locked for the caller's transaction. */
-    record Row(UUID id, String userId, MemoryKind kind, UUID supersededBy) {
+    public record Row(UUID id, String userId, MemoryKind kind, UUID supersededBy) {
     }
 
     private final NamedParameterJdbcTemplate jdbc;
@@ -37,7 +39,7 @@ class Supersessions {
      * The tenant's memories among {@code ids} that are not expired, locked until the transaction ends, in id order
      * (two requests locking overlapping sets cannot deadlock).
      */
-    List<Row> lock(UUID tenantId, Collection<UUID> ids) {
+    public List<Row> lock(UUID tenantId, Collection<UUID> ids) {
         if (ids.isEmpty()) {
             return List.of();
         }
@@ -55,7 +57,7 @@ class Supersessions {
      * (never before it was itself said). A fact loses its dedup key, as an edit does: adding its text again must
      * add a live memory, not find this one. Answers how many were marked.
      */
-    int supersede(UUID tenantId, String userId, UUID by, Collection<UUID> ids) {
+    public int supersede(UUID tenantId, String userId, UUID by, Collection<UUID> ids) {
         if (ids.isEmpty()) {
             return 0;
         }
@@ -81,7 +83,7 @@ class Supersessions {
      * supersedes, in id order, so that two memories judged at once to supersede each other cannot both end up
      * superseded.
      */
-    int supersedeIfLive(UUID tenantId, String userId, UUID by, Collection<UUID> ids) {
+    public int supersedeIfLive(UUID tenantId, String userId, UUID by, Collection<UUID> ids) {
         if (ids.isEmpty()) {
             return 0;
         }
@@ -93,7 +95,7 @@ class Supersessions {
     }
 
     /** Makes the memories that {@code by} superseded live again. Answers how many. */
-    int reinstate(UUID tenantId, String userId, UUID by) {
+    public int reinstate(UUID tenantId, String userId, UUID by) {
         return jdbc.update("""
                 update memory_records set superseded_by = null, valid_to = null
                 where tenant_id = :tenantId and user_id = :userId and superseded_by = :by""",
@@ -101,7 +103,7 @@ class Supersessions {
     }
 
     /** The memories {@code by} superseded, oldest validity first. */
-    List<UUID> supersededBy(UUID tenantId, String userId, UUID by) {
+    public List<UUID> supersededBy(UUID tenantId, String userId, UUID by) {
         return jdbc.queryForList("""
                 select id from memory_records
                 where tenant_id = :tenantId and user_id = :userId and superseded_by = :by

@@ -1,8 +1,9 @@
-package dev.memoir.memory;
+package dev.memoir.memory.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+
 
 class VectorsTest {
 

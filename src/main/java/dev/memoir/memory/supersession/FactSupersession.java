@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.supersession;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +12,9 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 import dev.memoir.jobs.Jobs;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.Supersession;
+import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -23,9 +26,9 @@ import dev.memoir.tenant.TenantId;
  * only what is still live, and only while the new fact is.
  */
 @Service
-class FactSupersession {
+public class FactSupersession {
 
-    static final TaskDescriptor<Void> JOB = TaskDescriptor.of("fact-supersession");
+    public static final TaskDescriptor<Void> JOB = TaskDescriptor.of("fact-supersession");
 
     private final MemoryStore store;
     private final SupersessionJudge judge;

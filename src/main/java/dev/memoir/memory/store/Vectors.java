@@ -1,12 +1,12 @@
-package dev.memoir.memory;
+package dev.memoir.memory.store;
 
 /** The literal form of a vector for native queries. */
-final class Vectors {
+public final class Vectors {
 
     private Vectors() {
     }
 
-    static String literal(float[] vector) {
+    public static String literal(float[] vector) {
         StringBuilder sb = new StringBuilder(vector.length * 12).append('[');
         for (int i = 0; i < vector.length; i++) {
             if (i > 0) {

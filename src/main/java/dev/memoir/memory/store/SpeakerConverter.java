@@ -1,7 +1,8 @@
-package dev.memoir.memory;
+package dev.memoir.memory.store;
 
 import jakarta.persistence.Converter;
 
+import dev.memoir.memory.Speaker;
 import dev.memoir.web.WireNameAttributeConverter;
 
 @Converter(autoApply = true)

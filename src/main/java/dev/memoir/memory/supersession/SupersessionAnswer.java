@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.supersession;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,18 +14,18 @@ import dev.memoir.llm.ModelStep;
  * in the prompt. Entries that name no shown memory or no known relation are left out; a memory the answer does
  * not mention is unrelated.
  */
-record SupersessionAnswer(List<Judged> judged) {
+public record SupersessionAnswer(List<Judged> judged) {
 
-    enum Relation {
+    public enum Relation {
         UPDATES, CONTRADICTS, REPEATS, UNRELATED;
 
         /** Whether the new memory makes the older one no longer current. */
-        boolean supersedes() {
+        public boolean supersedes() {
             return this == UPDATES || this == CONTRADICTS;
         }
     }
 
-    record Judged(int index, Relation relation) {
+    public record Judged(int index, Relation relation) {
     }
 
     private static final String JSON_SCHEMA = """
@@ -50,7 +50,7 @@ record SupersessionAnswer(List<Judged> judged) {
               "additionalProperties": false
             }""";
 
-    static final ModelStep<SupersessionAnswer> STEP = ModelStep.json("supersession", JSON_SCHEMA,
+    public static final ModelStep<SupersessionAnswer> STEP = ModelStep.json("supersession", JSON_SCHEMA,
             SupersessionAnswer::read);
 
     static Optional<SupersessionAnswer> read(JsonNode json, Map<String, String> values) {

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.web;
 
 import java.net.URI;
 import java.time.Instant;
@@ -30,6 +30,17 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.memoir.memory.AddedMemory;
+import dev.memoir.memory.MemoryChange;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryList;
+import dev.memoir.memory.MemorySearch;
+import dev.memoir.memory.MemorySearches;
+import dev.memoir.memory.MemoryStore;
+import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.SearchMode;
+import dev.memoir.memory.Validity;
+import dev.memoir.memory.revision.MemoryRevisionList;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.web;
 
 import java.time.Instant;
 import java.util.List;
@@ -9,6 +9,7 @@ import jakarta.validation.constraints.Size;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.memory.MemoryKind;
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.UserIdentifier;
 import dev.memoir.web.VisibleText;

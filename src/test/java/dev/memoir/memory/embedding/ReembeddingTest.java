@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +14,8 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.PlanPartitions;
+import dev.memoir.memory.store.SqlValues;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 

@@ -1,8 +1,8 @@
-package dev.memoir.memory;
+package dev.memoir.memory.search;
 
-import static dev.memoir.memory.SqlValues.uuidArray;
-import static dev.memoir.memory.SqlValues.uuids;
-import static dev.memoir.memory.SqlValues.vector;
+import static dev.memoir.memory.store.SqlValues.uuidArray;
+import static dev.memoir.memory.store.SqlValues.uuids;
+import static dev.memoir.memory.store.SqlValues.vector;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +20,13 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearch;
+import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.Provenance;
+import dev.memoir.memory.SearchExplanation;
+import dev.memoir.memory.SearchMode;
+import dev.memoir.memory.Speaker;
 import dev.memoir.web.SqlTimes;
 
 /**
@@ -47,7 +54,7 @@ import dev.memoir.web.SqlTimes;
  * such a month the period is null, the ranking's conditions fold to false and PostgreSQL does not scan for it.
  */
 @Repository
-class HybridSearchRepository {
+public class HybridSearchRepository {
 
     // The statement's parts, in src/main/resources/sql/memory-search/ (each file says what it is and which
     // placeholders it takes). bench/scale/search_sql.py composes the same files for the scale benchmark's raw SQL,
@@ -67,14 +74,14 @@ class HybridSearchRepository {
     private final SearchProperties properties;
     private final String sql;
 
-    HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
+    public HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
         this.jdbc = jdbc;
         this.properties = properties;
         this.sql = statement(properties);
     }
 
     /** The search statement for these settings, composed of its parts. */
-    static String statement(SearchProperties properties) {
+    public static String statement(SearchProperties properties) {
         boolean rarity = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY;
         String lexical = rarity ? LEXICAL_BY_RARITY.formatted(FILTERS)
                 : LEXICAL_BY_FUNCTION.formatted(FILTERS, properties.lexicalRanking().function());
@@ -106,11 +113,11 @@ class HybridSearchRepository {
     }
 
     /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
-    record Hit(MemoryView memory, Double similarity, SearchExplanation explanation) {
+    public record Hit(MemoryView memory, Double similarity, SearchExplanation explanation) {
     }
 
     /** Must run inside a transaction: the planner settings below hold for it only. */
-    List<Hit> search(MemorySearch search, String model) {
+    public List<Hit> search(MemorySearch search, String model) {
         Prepared prepared = prepare(search, model);
         return jdbc.query(prepared.sql(), prepared.params(), (rs, row) -> hit(rs));
     }
@@ -120,7 +127,7 @@ class HybridSearchRepository {
      * given: the memories created before {@code beforeCreatedAt}, or at that instant with a lower id. Each page
      * continues the index scan on (created_at, id) where the last one stopped.
      */
-    List<MemoryView> newest(MemorySearch filters, Instant beforeCreatedAt, UUID beforeId) {
+    public List<MemoryView> newest(MemorySearch filters, Instant beforeCreatedAt, UUID beforeId) {
         MapSqlParameterSource params = filterParams(filters).addValue("limit", filters.limit())
                 .addValue("beforeCreatedAt", timestamp(beforeCreatedAt)).addValue("beforeId", beforeId);
         // Two statements rather than one with "is null or": the position must be an index condition in every plan.
@@ -139,7 +146,7 @@ class HybridSearchRepository {
     }
 
     /** The plan PostgreSQL chooses for a search, for tests and benchmarks; inside a transaction like search. */
-    List<String> plan(MemorySearch search, String model) {
+    public List<String> plan(MemorySearch search, String model) {
         Prepared prepared = prepare(search, model);
         return jdbc.queryForList("explain " + prepared.sql(), prepared.params(), String.class);
     }
@@ -148,7 +155,7 @@ class HybridSearchRepository {
     }
 
     /** The rankings the search uses: its own choice, or the configured default. */
-    SearchMode mode(MemorySearch search) {
+    public SearchMode mode(MemorySearch search) {
         return search.mode() != null ? search.mode() : properties.mode();
     }
 
@@ -191,7 +198,7 @@ class HybridSearchRepository {
      * and never a set_config or a session setting such as the connection's hnsw.iterative_scan. On PostgreSQL without
      * Citus, citus.propagate_set_commands is a placeholder that nothing reads and the others repeat settings.sql.
      */
-    static String onTheWorkers(int efSearch, String iterativeScan) {
+    public static String onTheWorkers(int efSearch, String iterativeScan) {
         StringBuilder commands = new StringBuilder("set local citus.propagate_set_commands = 'local'; "
                 + "set local plan_cache_mode = force_custom_plan; set local max_parallel_workers_per_gather = 0; "
                 + "set local hnsw.ef_search = " + efSearch);

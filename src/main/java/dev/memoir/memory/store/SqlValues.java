@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.store;
 
 import java.sql.Array;
 import java.sql.SQLException;
@@ -11,24 +11,24 @@ import java.util.stream.Collectors;
 import org.postgresql.util.PGobject;
 
 /** The vector and uuid-array values of memory's native queries, bound and read the same way everywhere. */
-final class SqlValues {
+public final class SqlValues {
 
     private SqlValues() {
     }
 
     /** A pgvector parameter. */
-    static PGobject vector(float[] embedding) {
+    public static PGobject vector(float[] embedding) {
         return pgObject("vector", Vectors.literal(embedding));
     }
 
     /** A {@code uuid[]} parameter; null binds an empty array. */
-    static PGobject uuidArray(Collection<UUID> ids) {
+    public static PGobject uuidArray(Collection<UUID> ids) {
         return pgObject("uuid[]", (ids == null ? List.<UUID>of() : ids).stream().map(UUID::toString)
                 .collect(Collectors.joining(",", "{", "}")));
     }
 
     /** A {@code uuid[]} column; null reads as an empty list. */
-    static List<UUID> uuids(Array array) throws SQLException {
+    public static List<UUID> uuids(Array array) throws SQLException {
         return array == null ? List.of() : Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
     }
 

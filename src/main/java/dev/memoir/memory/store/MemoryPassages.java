@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.store;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ import dev.memoir.llm.EmbeddedDocument;
  * partition, as memories do.
  */
 @Repository
-class MemoryPassages {
+public class MemoryPassages {
 
     private static final String INSERT = """
             insert into memory_passages (memory_id, tenant_id, user_id, position, start_char, end_char, embedding,
@@ -30,11 +30,11 @@ class MemoryPassages {
     }
 
     /** A memory's key and its passages, to store. */
-    record Owner(UUID memoryId, UUID tenantId, String userId, List<EmbeddedDocument.Passage> passages) {
+    public record Owner(UUID memoryId, UUID tenantId, String userId, List<EmbeddedDocument.Passage> passages) {
     }
 
     /** Stores the passages of memories already written (and flushed), in one batch. */
-    void insert(List<Owner> owners, String model) {
+    public void insert(List<Owner> owners, String model) {
         List<MapSqlParameterSource> rows = new ArrayList<>();
         for (Owner owner : owners) {
             for (int i = 0; i < owner.passages().size(); i++) {
@@ -52,7 +52,7 @@ class MemoryPassages {
     }
 
     /** Replaces a memory's passages with those of its new text or model. */
-    void replace(Owner owner, String model) {
+    public void replace(Owner owner, String model) {
         jdbc.update("delete from memory_passages where memory_id = :memoryId and tenant_id = :tenantId "
                 + "and user_id = :userId", new MapSqlParameterSource("memoryId", owner.memoryId())
                 .addValue("tenantId", owner.tenantId()).addValue("userId", owner.userId()));

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.supersession;
 
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -19,7 +19,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.supersession")
-record SupersessionProperties(@DefaultValue("true") boolean enabled,
+public record SupersessionProperties(@DefaultValue("true") boolean enabled,
         @DefaultValue("3") @Min(1) @Max(10) int candidates,
         @DefaultValue("0.6") @DecimalMin("0") @DecimalMax("1") double minSimilarity) {
 }

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.revision;
 
 import java.time.Instant;
 import java.util.List;

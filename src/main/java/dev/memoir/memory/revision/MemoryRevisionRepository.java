@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.revision;
 
 import java.util.List;
 import java.util.UUID;
@@ -6,7 +6,7 @@ import java.util.UUID;
 import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-interface MemoryRevisionRepository extends JpaRepository<MemoryRevision, UUID> {
+public interface MemoryRevisionRepository extends JpaRepository<MemoryRevision, UUID> {
 
     // By the tenant too: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by memory alone runs
     // on every shard.

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.revision;
 
 import java.util.List;
 

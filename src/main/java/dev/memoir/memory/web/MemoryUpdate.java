@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.web;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -10,6 +10,7 @@ import jakarta.validation.constraints.Size;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.memory.MemoryChange;
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.StorableInstants;

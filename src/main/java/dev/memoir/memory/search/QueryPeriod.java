@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.search;
 
 import java.time.Instant;
 import java.time.Month;

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.store;
 
 import java.util.Collection;
 import java.util.List;
@@ -12,7 +12,9 @@ import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
-interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
+import dev.memoir.memory.MemoryKind;
+
+public interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
 
     Optional<MemoryRecord> findByIdAndTenantId(UUID id, UUID tenantId);
 

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.embedding;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;

@@ -1,4 +1,4 @@
-package dev.memoir.memory;
+package dev.memoir.memory.revision;
 
 import java.time.Instant;
 import java.util.Arrays;
@@ -14,13 +14,13 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
-import dev.memoir.memory.MemoryRevisionView.Absorbed;
+import dev.memoir.memory.revision.MemoryRevisionView.Absorbed;
 import dev.memoir.tenant.NewUntilStored;
 
 /** One version of a memory's text, kept when the memory is revised (edited, merged or refolded). */
 @Entity
 @Table(name = "memory_revisions")
-class MemoryRevision extends NewUntilStored<UUID> {
+public class MemoryRevision extends NewUntilStored<UUID> {
 
     @Id
     private UUID id;
@@ -61,7 +61,7 @@ class MemoryRevision extends NewUntilStored<UUID> {
         return id;
     }
 
-    MemoryRevision(UUID tenantId, String userId, UUID memoryId, int version, String text, UUID sessionId,
+    public MemoryRevision(UUID tenantId, String userId, UUID memoryId, int version, String text, UUID sessionId,
             String reason, Instant createdAt) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
@@ -74,13 +74,13 @@ class MemoryRevision extends NewUntilStored<UUID> {
         this.createdAt = createdAt;
     }
 
-    MemoryRevision absorbing(String text, List<UUID> turnIds) {
+    public MemoryRevision absorbing(String text, List<UUID> turnIds) {
         this.absorbedText = text;
         this.absorbedTurnIds = turnIds.toArray(UUID[]::new);
         return this;
     }
 
-    MemoryRevisionView view() {
+    public MemoryRevisionView view() {
         return new MemoryRevisionView(version, text, sessionId, reason,
                 absorbedText == null ? null : new Absorbed(absorbedText, Arrays.asList(absorbedTurnIds)),
                 createdAt);
