@@ -61,7 +61,7 @@ public class MemoryRevision extends NewUntilStored<UUID> {
         return id;
     }
 
-    public MemoryRevision(UUID tenantId, String userId, UUID memoryId, int version, String text, UUID sessionId,
+    MemoryRevision(UUID tenantId, String userId, UUID memoryId, int version, String text, UUID sessionId,
             String reason, Instant createdAt) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
@@ -80,7 +80,7 @@ public class MemoryRevision extends NewUntilStored<UUID> {
         return this;
     }
 
-    public MemoryRevisionView view() {
+    MemoryRevisionView view() {
         return new MemoryRevisionView(version, text, sessionId, reason,
                 absorbedText == null ? null : new Absorbed(absorbedText, Arrays.asList(absorbedTurnIds)),
                 createdAt);

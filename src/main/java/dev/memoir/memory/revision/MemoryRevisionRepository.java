@@ -6,7 +6,7 @@ import java.util.UUID;
 import org.springframework.data.domain.Limit;
 import org.springframework.data.jpa.repository.JpaRepository;
 
-public interface MemoryRevisionRepository extends JpaRepository<MemoryRevision, UUID> {
+interface MemoryRevisionRepository extends JpaRepository<MemoryRevision, UUID> {
 
     // By the tenant too: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by memory alone runs
     // on every shard.

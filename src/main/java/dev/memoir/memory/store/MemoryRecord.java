@@ -18,8 +18,12 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
+import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.Provenance;
 import dev.memoir.memory.Speaker;
+import dev.memoir.tenant.TenantId;
 
 @Entity
 @Table(name = "memory_records")
@@ -134,6 +138,26 @@ public class MemoryRecord {
     public void expireAt(Instant when) {
         // As PostgreSQL stores it, so that the answer to the change is what every later read shows.
         this.expiresAt = when == null ? null : when.truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** Whether the memory has not expired: an expired memory is invisible until the retention job deletes it. */
+    public boolean unexpired() {
+        return expiresAt == null || expiresAt.isAfter(Instant.now());
+    }
+
+    /**
+     * The memory as the API shows it, as this transaction reads it, with the memories it superseded (which the
+     * caller reads, or knows to be none).
+     */
+    public MemoryView view(List<UUID> supersedes) {
+        return new MemoryView(id, kind, topic, speaker, text, null, new Provenance(sessionId, getTurnIds()), version,
+                createdAt, updatedAt, occurredFrom, occurredTo, validTo, supersededBy, supersedes, expiresAt, null);
+    }
+
+    /** The news of a change of this memory, for the listeners of {@link MemoryEvent}. */
+    public MemoryEvent event(MemoryEvent.Type type, String reason) {
+        return new MemoryEvent(type, new TenantId(tenantId), userId, id, kind, reason,
+                type == MemoryEvent.Type.DELETED ? null : text);
     }
 
     public Instant getExpiresAt() {

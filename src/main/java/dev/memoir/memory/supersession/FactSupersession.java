@@ -6,15 +6,18 @@ import java.util.UUID;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 import dev.memoir.jobs.Jobs;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
+import dev.memoir.memory.store.MemoryRecord;
+import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -26,29 +29,49 @@ import dev.memoir.tenant.TenantId;
  * only what is still live, and only while the new fact is.
  */
 @Service
-public class FactSupersession {
+class FactSupersession {
 
-    public static final TaskDescriptor<Void> JOB = TaskDescriptor.of("fact-supersession");
+    static final TaskDescriptor<Void> JOB = TaskDescriptor.of("fact-supersession");
 
-    private final MemoryStore store;
+    private final MemoryRecordRepository records;
+    private final Supersessions supersessions;
     private final SupersessionJudge judge;
+    private final SupersessionProperties properties;
+    private final Jobs jobs;
+    private final TransactionTemplate transaction;
 
-    FactSupersession(MemoryStore store, SupersessionJudge judge) {
-        this.store = store;
+    FactSupersession(MemoryRecordRepository records, Supersessions supersessions, SupersessionJudge judge,
+            SupersessionProperties properties, Jobs jobs, TransactionTemplate transaction) {
+        this.records = records;
+        this.supersessions = supersessions;
         this.judge = judge;
+        this.properties = properties;
+        this.jobs = jobs;
+        this.transaction = transaction;
+    }
+
+    /** Queues the judgement in the transaction that adds the fact: a fact stored never lacks its job. */
+    @EventListener
+    void onUnjudgedFactAdded(UnjudgedFactAdded added) {
+        if (properties.enabled()) {
+            jobs.queue(JOB, added.tenant(), added.factId().toString());
+        }
     }
 
     void judge(TenantId tenant, UUID factId) {
-        store.liveMemory(tenant, factId).ifPresent(fact -> {
-            Supersession verdict = judge.judge(tenant, fact.userId(), fact.text(), fact.occurredFrom(),
-                    List.of(factId));
-            List<UUID> superseded = new ArrayList<>(verdict.superseded());
-            // An older fact the new one restates goes with it; a note or topic memory it repeats may say more.
-            superseded.addAll(verdict.repeatedFacts());
-            if (!superseded.isEmpty()) {
-                store.supersedeIfLive(tenant, fact.userId(), factId, superseded);
-            }
-        });
+        records.findByIdAndTenantId(factId, tenant.value()).filter(MemoryRecord::unexpired)
+                .filter(fact -> fact.getSupersededBy() == null).ifPresent(fact -> {
+                    Supersession verdict = judge.judge(tenant, fact.getUserId(), fact.getText(),
+                            fact.getOccurredFrom(), List.of(factId));
+                    List<UUID> superseded = new ArrayList<>(verdict.superseded());
+                    // An older fact the new one restates goes with it; a note or topic memory it repeats may say
+                    // more.
+                    superseded.addAll(verdict.repeatedFacts());
+                    if (!superseded.isEmpty()) {
+                        transaction.executeWithoutResult(status -> supersessions.supersedeIfLive(tenant.value(),
+                                fact.getUserId(), factId, superseded));
+                    }
+                });
     }
 
     @Configuration(proxyBeanMethods = false)

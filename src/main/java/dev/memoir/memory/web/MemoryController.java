@@ -41,6 +41,7 @@ import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Validity;
 import dev.memoir.memory.revision.MemoryRevisionList;
+import dev.memoir.memory.revision.MemoryRevisions;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.FieldConstraints;
 import dev.memoir.web.InvalidRequestException;
@@ -53,10 +54,12 @@ class MemoryController {
 
     private final MemoryStore store;
     private final MemorySearches searches;
+    private final MemoryRevisions revisions;
 
-    MemoryController(MemoryStore store, MemorySearches searches) {
+    MemoryController(MemoryStore store, MemorySearches searches, MemoryRevisions revisions) {
         this.searches = searches;
         this.store = store;
+        this.revisions = revisions;
     }
 
     @PostMapping
@@ -170,7 +173,7 @@ class MemoryController {
             @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.REVISION_PAGE) int limit,
             @Parameter(description = "Where the page starts: the previous page's nextCursor; omit for the first "
                     + "page") @RequestParam(required = false) @Size(max = FieldConstraints.CURSOR) String cursor) {
-        return store.revisions(tenant, id, cursor, limit);
+        return revisions.page(tenant, id, cursor, limit);
     }
 
     @PatchMapping("/{id}")
