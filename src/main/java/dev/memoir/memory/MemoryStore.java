@@ -25,7 +25,6 @@ import dev.memoir.memory.supersession.UnjudgedFactAdded;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.ClockSkew;
-import dev.memoir.web.Hashes;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
 
@@ -103,8 +102,8 @@ public class MemoryStore {
         }
         kind = kind == null ? MemoryKind.FACT : kind;
         locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
-        String dedupKey = factDedupKey(tenant, userId, text);
-        locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey);
+        DedupKey dedupKey = DedupKey.fact(tenant, userId, text);
+        locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey.value());
         AddedMemory added = store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
                 .occurred(occurredAt, occurredAt));
         boolean changed = false;
@@ -149,7 +148,7 @@ public class MemoryStore {
     private AddedMemory store(NewMemory memory) {
         if (memory.dedupKey() != null) {
             Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(memory.tenant().value(),
-                    memory.userId(), memory.dedupKey());
+                    memory.userId(), memory.dedupKey().value());
             if (existing.isPresent() && existing.get().unexpired()) {
                 return new AddedMemory(view(existing.get()), false);
             }
@@ -162,16 +161,6 @@ public class MemoryStore {
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
         // and the retry finds the first worker's record above.
         return new AddedMemory(newRecords.save(List.of(memory)).getFirst().view(List.of()), true);
-    }
-
-    /** A fact's dedup key: the same text added again for the same user finds the fact that has it. */
-    public static String factDedupKey(TenantId tenant, String userId, String text) {
-        return MemoryKind.FACT.wireName() + ":" + Hashes.sha256(tenant.value() + "\n" + userId + "\n" + text);
-    }
-
-    /** The dedup key of the user's one recursive summary. */
-    public static String recursiveSummaryKey(TenantId tenant, String userId) {
-        return "recursive_summary:" + tenant + ":" + userId;
     }
 
     /** Writes several memories in the caller's transaction (imported or chatted turns). */
@@ -283,8 +272,8 @@ public class MemoryStore {
 
     /** The user's memory written under a dedup key, if any (used for memories that exist once per user). */
     @Transactional(readOnly = true)
-    public Optional<MemoryView> findByDedupKey(TenantId tenant, String userId, String dedupKey) {
-        return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey)
+    public Optional<MemoryView> findByDedupKey(TenantId tenant, String userId, DedupKey dedupKey) {
+        return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey.value())
                 .filter(MemoryRecord::unexpired).map(this::view);
     }
 

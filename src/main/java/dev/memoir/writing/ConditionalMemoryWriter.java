@@ -11,6 +11,7 @@ import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
@@ -74,7 +75,7 @@ class ConditionalMemoryWriter {
             }
             MemoryView written = store.write(new NewMemory(session.tenant(), session.userId(),
                     MemoryKind.CONDITIONAL, judged.note().memoryText(), session.id(), List.of(userTurnId),
-                    "conditional:" + userTurnId));
+                    DedupKey.conditional(userTurnId)));
             store.supersede(session.tenant(), session.userId(), written.id(), judged.supersession().superseded());
         });
     }

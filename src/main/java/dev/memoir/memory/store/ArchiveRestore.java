@@ -7,6 +7,7 @@ import static dev.memoir.web.SqlTimes.timestamptz;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -14,10 +15,10 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryArchive.ArchivedPassage;
 import dev.memoir.memory.MemoryArchive.ArchivedRevision;
-import dev.memoir.memory.MemoryStore;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.InvalidRequestException;
 
@@ -75,7 +76,8 @@ public class ArchiveRestore {
                             : m.speaker().wireName())
                     .addValue("text", m.text()).addValue("sessionId", m.sessionId())
                     .addValue("turnIds", uuidArray(m.turnIds()))
-                    .addValue("dedupKey", dedupKey(tenant, userId, m))
+                    .addValue("dedupKey", Optional.ofNullable(DedupKey.parse(m.dedupKey()))
+                            .map(key -> key.reowned(m.kind(), tenant, userId, m.text()).value()).orElse(null))
                     .addValue("version", Math.max(1, m.version())).addValue("createdAt", timestamptz(m.createdAt()))
                     .addValue("updatedAt", timestamptz(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
                     .addValue("occurredFrom", timestamptz(m.occurredFrom()))
@@ -132,18 +134,6 @@ public class ArchiveRestore {
                     values (:memoryId, :tenantId, :userId, :position, :start, :end, :vector, :model)
                     on conflict do nothing""", rows.toArray(MapSqlParameterSource[]::new));
         }
-    }
-
-    /** The dedup key under the new owner: keys that name the owner are made anew, the others are kept. */
-    private static String dedupKey(TenantId tenant, String userId, ArchivedMemory m) {
-        if (m.dedupKey() == null) {
-            return null;
-        }
-        return switch (m.kind()) {
-            case FACT -> MemoryStore.factDedupKey(tenant, userId, m.text());
-            case RECURSIVE_SUMMARY -> MemoryStore.recursiveSummaryKey(tenant, userId);
-            default -> m.dedupKey();
-        };
     }
 
     /** An archived vector, if this deployment's model made it and it is whole; null when it must be computed again. */

@@ -40,7 +40,8 @@ public class NewRecords {
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
             saved.add(records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(),
-                    embedded.get(i).embedding(), embedder.modelName(), m.sessionId(), m.turnIds(), m.dedupKey(),
+                    embedded.get(i).embedding(), embedder.modelName(), m.sessionId(), m.turnIds(),
+                    m.dedupKey() == null ? null : m.dedupKey().value(),
                     m.topic(), m.speaker(), m.occurredFrom(), m.occurredTo())));
             if (!embedded.get(i).passages().isEmpty()) {
                 owners.add(EmbeddingText.passagesOf(saved.get(i), embedded.get(i)));
