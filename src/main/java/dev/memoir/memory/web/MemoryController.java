@@ -31,7 +31,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.memory.AddedMemory;
-import dev.memoir.memory.MemoryChange;
+import dev.memoir.memory.DialogueWindow;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryList;
 import dev.memoir.memory.MemorySearch;
@@ -136,20 +136,18 @@ class MemoryController {
             @RequestParam(required = false) Instant asOf,
             @Parameter(description = "Also show superseded memories, each with validTo and supersededBy")
             @RequestParam(defaultValue = "false") boolean includeSuperseded) {
-        if (from != null && to != null && !from.isBefore(to)) {
-            throw new InvalidRequestException("to", "must be after from");
-        }
+        DialogueWindow window = new DialogueWindow(from, to);
         Validity validity = Validity.of(asOf, includeSuperseded);
         Set<MemoryKind> kinds = kind == null || kind.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kind;
         if (query == null || query.isBlank()) {
-            return searches.newest(tenant, userId, kinds, sessionId, from, to, validity, cursor, limit);
+            return searches.newest(tenant, userId, kinds, sessionId, window, validity, cursor, limit);
         }
         if (cursor != null) {
             throw new InvalidRequestException("cursor", "pages the list without a query; a ranked search is not "
                     + "paged (raise limit instead)");
         }
         MemorySearch search = MemorySearch.of(tenant, userId, kinds, searches.query(query), limit)
-                .within(sessionId, from, to).using(mode).at(validity);
+                .within(sessionId, window).using(mode).at(validity);
         return MemoryList.ranked(searches.views(search, explain));
     }
 
@@ -189,12 +187,7 @@ class MemoryController {
                             + "by this one"),
                     @ApiResponse(responseCode = "404", description = "No such memory for this tenant")})
     MemoryView update(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody MemoryUpdate update) {
-        MemoryChange change = update.change();
-        if (change.text() == null && change.supersedes() == null && change.expiresAt() == null
-                && !change.neverExpires()) {
-            throw new InvalidRequestException("text", "nothing to change: give text, supersedes or expiresAt");
-        }
-        return store.update(tenant, id, change);
+        return store.update(tenant, id, update.change());
     }
 
     @DeleteMapping("/{id}")
