@@ -81,7 +81,7 @@ public class HybridSearchRepository {
     }
 
     /** The search statement for these settings, composed of its parts. */
-    public static String statement(SearchProperties properties) {
+    static String statement(SearchProperties properties) {
         boolean rarity = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY;
         String lexical = rarity ? LEXICAL_BY_RARITY.formatted(FILTERS)
                 : LEXICAL_BY_FUNCTION.formatted(FILTERS, properties.lexicalRanking().function());
