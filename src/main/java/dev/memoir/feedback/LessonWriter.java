@@ -11,6 +11,7 @@ import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemorySearches;
@@ -108,7 +109,7 @@ class LessonWriter {
             ScoredMemory misled = nearest.getFirst();
             Instant now = Instant.now();
             MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
-                    episode.getSessionId(), misled.provenance().turnIds(), "reflected:" + episode.getId())
+                    episode.getSessionId(), misled.provenance().turnIds(), DedupKey.reflected(episode.getId()))
                     .occurred(now, now));
             store.supersede(tenant, episode.getUserId(), added.id(), reflection.supersession().superseded());
             return new Learned("added", added.id(), reflected, null, misled.id());
@@ -123,7 +124,7 @@ class LessonWriter {
             return new Learned("edited", edited.id(), reflected, target.text(), null);
         }
         MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
-                episode.getSessionId(), List.of(), "reflected:" + episode.getId()));
+                episode.getSessionId(), List.of(), DedupKey.reflected(episode.getId())));
         store.supersede(tenant, episode.getUserId(), added.id(), reflection.supersession().superseded());
         return new Learned("added", added.id(), reflected, null, null);
     }

@@ -30,6 +30,7 @@ import dev.memoir.archive.ImportedUser;
 import dev.memoir.archive.UserArchives;
 import dev.memoir.chat.MemoryChat;
 import dev.memoir.memory.AddedMemory;
+import dev.memoir.memory.DialogueWindow;
 import dev.memoir.memory.MemoryChange;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryList;
@@ -43,7 +44,6 @@ import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.ApiException;
 import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.UserIdentifier;
 import dev.memoir.web.VisibleText;
 
@@ -143,10 +143,9 @@ class MemoryTools {
         TenantId tenant = tenant(context);
         MemorySearch search = MemorySearch.of(tenant, userId, kinds(kind), searches.query(query.strip()),
                 limit == null ? SEARCH_RESULTS : limit)
-                .within(sessionId, from, to)
                 .using(mode)
-                .at(Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)));
-        requireWindow(from, to);
+                .at(Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)))
+                .within(sessionId, new DialogueWindow(from, to));
         return Map.of("items", searches.views(search, false));
     }
 
@@ -167,8 +166,8 @@ class MemoryTools {
             @Min(1) @Max(FieldConstraints.MEMORY_PAGE) Integer limit,
             @McpToolParam(description = "The previous page's nextCursor; omit for the first page", required = false)
             @Size(max = FieldConstraints.CURSOR) String cursor) {
-        requireWindow(from, to);
-        return searches.newest(tenant(context), userId, kinds(kind), sessionId, from, to,
+        DialogueWindow window = new DialogueWindow(from, to);
+        return searches.newest(tenant(context), userId, kinds(kind), sessionId, window,
                 Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)), cursor, limit == null ? PAGE : limit);
     }
 
@@ -197,10 +196,6 @@ class MemoryTools {
                     + "expiresAt)", required = false) Boolean neverExpires) {
         MemoryChange change = new MemoryChange(text == null ? null : text.strip(), supersedes, expiresAt,
                 Boolean.TRUE.equals(neverExpires));
-        if (change.text() == null && change.supersedes() == null && change.expiresAt() == null
-                && !change.neverExpires()) {
-            throw new InvalidRequestException("text", "nothing to change: give text, supersedes or expiresAt");
-        }
         return store.update(tenant(context), id, change);
     }
 
@@ -281,12 +276,6 @@ class MemoryTools {
 
     private static Set<MemoryKind> kinds(Set<MemoryKind> kinds) {
         return kinds == null || kinds.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kinds;
-    }
-
-    private static void requireWindow(Instant from, Instant to) {
-        if (from != null && to != null && !from.isBefore(to)) {
-            throw new InvalidRequestException("to", "must be after from");
-        }
     }
 
     static final class NoTenantException extends ApiException {

@@ -1,17 +1,11 @@
 package dev.memoir.memory;
 
-import static dev.memoir.memory.SqlValues.uuidArray;
-import static dev.memoir.memory.SqlValues.uuids;
-import static dev.memoir.memory.SqlValues.vector;
+import static dev.memoir.memory.store.SqlValues.uuidArray;
+import static dev.memoir.memory.store.SqlValues.uuids;
 
 import static dev.memoir.web.SqlTimes.instant;
-import static dev.memoir.web.SqlTimes.timestamptz;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -22,18 +16,18 @@ import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.store.ArchiveRestore;
+import dev.memoir.memory.store.ArchivedVectors;
+import dev.memoir.memory.supersession.SupersessionAudit;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
-import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.StreamingJdbc;
 
 /**
@@ -83,17 +77,17 @@ public class MemoryArchive {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TextEmbedder embedder;
-    private final MemoryPassages passages;
     private final AdvisoryLocks locks;
-    private final MemoryRecordRepository records;
+    private final SupersessionAudit supersessionAudit;
+    private final ArchiveRestore restore;
 
-    MemoryArchive(DataSource dataSource, TextEmbedder embedder, MemoryPassages passages,
-            MemoryRecordRepository records, AdvisoryLocks locks) {
+    MemoryArchive(DataSource dataSource, TextEmbedder embedder, AdvisoryLocks locks,
+            SupersessionAudit supersessionAudit, ArchiveRestore restore) {
         this.locks = locks;
-        this.records = records;
+        this.supersessionAudit = supersessionAudit;
+        this.restore = restore;
         this.jdbc = StreamingJdbc.of(dataSource);
         this.embedder = embedder;
-        this.passages = passages;
     }
 
     /** The embedding model this deployment embeds with, and its vectors' length. */
@@ -140,52 +134,7 @@ public class MemoryArchive {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Optional<SupersessionProblem> supersessionProblem(TenantId tenant, String userId) {
-        MapSqlParameterSource user = user(tenant, userId).addValue("factBearing",
-                MemoryKind.FACT_BEARING.stream().map(MemoryKind::wireName).toList());
-        RowMapper<SupersessionProblem> problem = (rs, n) -> new SupersessionProblem(rs.getObject("id", UUID.class),
-                rs.getObject("superseded_by", UUID.class), rs.getString("problem"));
-        // In this order: the loop check takes every supersessor to be a memory of the user.
-        List<String> checks = List.of("""
-                select m.id, m.superseded_by, 'names no memory of the archive' as problem
-                from memory_records m
-                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by is not null
-                  and not exists (select 1 from memory_records s where s.tenant_id = m.tenant_id
-                                  and s.user_id = m.user_id and s.id = m.superseded_by)
-                limit 1""", """
-                select m.id, m.superseded_by, 'names the memory itself: a memory cannot supersede itself' as problem
-                from memory_records m
-                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by = m.id
-                limit 1""", """
-                select m.id, m.superseded_by,
-                       case when m.kind not in (:factBearing) then 'is set on a ' || m.kind || ' memory'
-                            else 'names a ' || s.kind || ' memory' end
-                       || ': only fact-bearing memories (' || array_to_string(array[:factBearing], ', ')
-                       || ') supersede and are superseded' as problem
-                from memory_records m join memory_records s on s.tenant_id = m.tenant_id and s.user_id = m.user_id
-                                                        and s.id = m.superseded_by
-                where m.tenant_id = :tenantId and m.user_id = :userId
-                  and (m.kind not in (:factBearing) or s.kind not in (:factBearing))
-                limit 1""", """
-                with recursive settled (id) as (
-                    select id from memory_records
-                    where tenant_id = :tenantId and user_id = :userId and superseded_by is null
-                    union all
-                    select m.id from memory_records m join settled on m.superseded_by = settled.id
-                    where m.tenant_id = :tenantId and m.user_id = :userId
-                )
-                select m.id, m.superseded_by, 'closes a loop of supersessions: a chain must end in a live memory'
-                       as problem
-                from memory_records m
-                where m.tenant_id = :tenantId and m.user_id = :userId and m.superseded_by is not null
-                  and not exists (select 1 from settled where settled.id = m.id)
-                limit 1""");
-        for (String check : checks) {
-            List<SupersessionProblem> found = jdbc.query(check, user, problem);
-            if (!found.isEmpty()) {
-                return Optional.of(found.getFirst());
-            }
-        }
-        return Optional.empty();
+        return supersessionAudit.firstProblem(tenant.value(), userId);
     }
 
     /** Every memory of the user, expired ones included, oldest first; close the stream. */
@@ -202,7 +151,7 @@ public class MemoryArchive {
                         instant(rs, "updated_at"), instant(rs, "occurred_from"), instant(rs, "occurred_to"),
                         instant(rs, "valid_to"), rs.getObject("superseded_by", UUID.class),
                         instant(rs, "expires_at"), rs.getString("embedding_model"),
-                        base64(rs.getString("embedding"))));
+                        ArchivedVectors.base64(rs.getString("embedding"))));
     }
 
     /**
@@ -243,7 +192,7 @@ public class MemoryArchive {
                 order by memory_id, position""", user(tenant, userId),
                 (rs, n) -> new ArchivedPassage(rs.getObject("memory_id", UUID.class), rs.getInt("position"),
                         rs.getInt("start_char"), rs.getInt("end_char"), rs.getString("embedding_model"),
-                        base64(rs.getString("embedding"))));
+                        ArchivedVectors.base64(rs.getString("embedding"))));
     }
 
     /**
@@ -253,71 +202,12 @@ public class MemoryArchive {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public int restoreMemories(TenantId tenant, String userId, List<ArchivedMemory> memories) {
-        List<float[]> vectors = new ArrayList<>(memories.size());
-        List<Integer> missing = new ArrayList<>();
-        for (int i = 0; i < memories.size(); i++) {
-            ArchivedMemory m = memories.get(i);
-            if (m.text() == null || m.text().isBlank()) {
-                throw new InvalidRequestException("archive", "memory " + m.id() + " has no text");
-            }
-            float[] vector = embedder.modelName().equals(m.embeddingModel()) ? floats(m.embedding()) : null;
-            vectors.add(vector != null && vector.length == embedder.dimensions() ? vector : null);
-            if (vectors.get(i) == null) {
-                missing.add(i);
-            }
-        }
-        List<EmbeddedDocument> embedded = embedder.embedInPassages(missing.stream()
-                .map(i -> MemoryStore.embeddingText(memories.get(i).topic(), memories.get(i).text())).toList());
-        List<MemoryPassages.Owner> recomputed = new ArrayList<>();
-        for (int j = 0; j < missing.size(); j++) {
-            ArchivedMemory m = memories.get(missing.get(j));
-            vectors.set(missing.get(j), embedded.get(j).embedding());
-            if (!embedded.get(j).passages().isEmpty()) {
-                recomputed.add(MemoryStore.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(),
-                        embedded.get(j)));
-            }
-        }
-        MapSqlParameterSource[] rows = new MapSqlParameterSource[memories.size()];
-        for (int i = 0; i < memories.size(); i++) {
-            ArchivedMemory m = memories.get(i);
-            rows[i] = user(tenant, userId).addValue("id", m.id()).addValue("kind", m.kind().wireName())
-                    .addValue("topic", m.topic()).addValue("speaker", m.speaker() == null ? null
-                            : m.speaker().wireName())
-                    .addValue("text", m.text()).addValue("sessionId", m.sessionId())
-                    .addValue("turnIds", uuidArray(m.turnIds()))
-                    .addValue("dedupKey", dedupKey(tenant, userId, m))
-                    .addValue("version", Math.max(1, m.version())).addValue("createdAt", timestamptz(m.createdAt()))
-                    .addValue("updatedAt", timestamptz(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
-                    .addValue("occurredFrom", timestamptz(m.occurredFrom()))
-                    .addValue("occurredTo", timestamptz(m.occurredTo()))
-                    .addValue("validTo", timestamptz(m.validTo())).addValue("supersededBy", m.supersededBy())
-                    .addValue("expiresAt", timestamptz(m.expiresAt()))
-                    .addValue("vector", vector(vectors.get(i)))
-                    .addValue("model", embedder.modelName());
-        }
-        jdbc.batchUpdate("""
-                insert into memory_records (id, tenant_id, user_id, kind, topic, speaker, text, session_id, turn_ids,
-                                            dedup_key, version, created_at, updated_at, occurred_from, occurred_to,
-                                            valid_to, superseded_by, expires_at, embedding, embedding_model)
-                values (:id, :tenantId, :userId, :kind, :topic, :speaker, :text, :sessionId, :turnIds, :dedupKey,
-                        :version, :createdAt, :updatedAt, :occurredFrom, :occurredTo, :validTo, :supersededBy,
-                        :expiresAt, :vector, :model)""", rows);
-        passages.insert(recomputed, embedder.modelName());
-        return missing.size();
+        return restore.memories(tenant, userId, memories);
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public void restoreRevisions(TenantId tenant, String userId, List<ArchivedRevision> revisions) {
-        jdbc.batchUpdate("""
-                insert into memory_revisions (id, tenant_id, user_id, memory_id, version, text, session_id, reason,
-                                              created_at, absorbed_text, absorbed_turn_ids)
-                values (:id, :tenantId, :userId, :memoryId, :version, :text, :sessionId, :reason, :createdAt,
-                        :absorbedText, :absorbedTurnIds)""", revisions.stream().map(r -> user(tenant, userId)
-                .addValue("id", r.id()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
-                .addValue("text", r.text()).addValue("sessionId", r.sessionId()).addValue("reason", r.reason())
-                .addValue("createdAt", timestamptz(r.createdAt())).addValue("absorbedText", r.absorbedText())
-                .addValue("absorbedTurnIds", r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
-                .toArray(MapSqlParameterSource[]::new));
+        restore.revisions(tenant, userId, revisions);
     }
 
     /**
@@ -326,78 +216,7 @@ public class MemoryArchive {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void restorePassages(TenantId tenant, String userId, List<ArchivedPassage> archived) {
-        List<MapSqlParameterSource> rows = new ArrayList<>();
-        for (ArchivedPassage p : archived) {
-            float[] vector = embedder.modelName().equals(p.embeddingModel()) ? floats(p.embedding()) : null;
-            if (vector == null || vector.length != embedder.dimensions()) {
-                continue;
-            }
-            rows.add(user(tenant, userId).addValue("memoryId", p.memoryId()).addValue("position", p.position())
-                    .addValue("start", p.start()).addValue("end", p.end())
-                    .addValue("vector", vector(vector)).addValue("model", p.embeddingModel()));
-        }
-        if (!rows.isEmpty()) {
-            // A memory embedded again already has its new passages, which the conflict keeps.
-            jdbc.batchUpdate("""
-                    insert into memory_passages (memory_id, tenant_id, user_id, position, start_char, end_char,
-                                                 embedding, embedding_model)
-                    values (:memoryId, :tenantId, :userId, :position, :start, :end, :vector, :model)
-                    on conflict do nothing""", rows.toArray(MapSqlParameterSource[]::new));
-        }
-    }
-
-    /** The dedup key under the new owner: keys that name the owner are made anew, the others are kept. */
-    private static String dedupKey(TenantId tenant, String userId, ArchivedMemory m) {
-        if (m.dedupKey() == null) {
-            return null;
-        }
-        return switch (m.kind()) {
-            case FACT -> MemoryStore.factDedupKey(tenant, userId, m.text());
-            case RECURSIVE_SUMMARY -> MemoryStore.recursiveSummaryKey(tenant, userId);
-            default -> m.dedupKey();
-        };
-    }
-
-    private static String base64(String vectorText) {
-        if (vectorText == null) {
-            return null;
-        }
-        String[] parts = vectorText.substring(1, vectorText.length() - 1).split(",");
-        ByteBuffer bytes = ByteBuffer.allocate(parts.length * 4).order(ByteOrder.LITTLE_ENDIAN);
-        for (String part : parts) {
-            bytes.putFloat(Float.parseFloat(part));
-        }
-        return Base64.getEncoder().encodeToString(bytes.array());
-    }
-
-    /**
-     * The vector, or null when absent, not a whole number of floats, not finite or all zeros: such a vector is
-     * computed again. A zero vector has no direction, so its cosine is NaN and search would score it so.
-     */
-    static float[] floats(String base64) {
-        if (base64 == null) {
-            return null;
-        }
-        byte[] bytes;
-        try {
-            bytes = Base64.getDecoder().decode(base64);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException("archive", "an embedding is not base64");
-        }
-        if (bytes.length == 0 || bytes.length % 4 != 0) {
-            return null;
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        float[] vector = new float[bytes.length / 4];
-        double norm = 0;
-        for (int i = 0; i < vector.length; i++) {
-            vector[i] = buffer.getFloat();
-            if (!Float.isFinite(vector[i])) {
-                return null;
-            }
-            norm += (double) vector[i] * vector[i];
-        }
-        return norm > 0 && Double.isFinite(norm) ? vector : null;
+        restore.passages(tenant, userId, archived);
     }
 
     private static MapSqlParameterSource user(TenantId tenant, String userId) {

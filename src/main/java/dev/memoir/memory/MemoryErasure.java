@@ -9,6 +9,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
 

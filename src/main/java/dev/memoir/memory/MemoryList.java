@@ -19,7 +19,7 @@ public record MemoryList(
         return new MemoryList(page.items(), page.nextCursor());
     }
 
-    static MemoryList ranked(List<MemoryView> results) {
+    public static MemoryList ranked(List<MemoryView> results) {
         return new MemoryList(results, null);
     }
 }

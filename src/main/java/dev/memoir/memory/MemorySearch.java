@@ -45,9 +45,9 @@ public record MemorySearch(TenantId tenant, String userId, Set<MemoryKind> kinds
                 mode, validity);
     }
 
-    public MemorySearch within(UUID session, Instant since, Instant until) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, session, since, until,
-                mode, validity);
+    public MemorySearch within(UUID session, DialogueWindow window) {
+        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, session, window.from(),
+                window.to(), mode, validity);
     }
 
     public MemorySearch using(SearchMode searchMode) {

@@ -1,6 +1,5 @@
 package dev.memoir.memory;
 
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +13,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.Cursor;
 
@@ -89,10 +89,10 @@ public class MemorySearches {
      */
     @Transactional(readOnly = true)
     public MemoryList newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
-            Instant from, Instant to, Validity validity, String cursor, int limit) {
+            DialogueWindow window, Validity validity, String cursor, int limit) {
         Cursor after = Cursor.decode(cursor, "memory", 2);
         List<MemoryView> fetched = hybridSearch.newest(
-                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, from, to)
+                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, window)
                         .at(validity),
                 after == null ? null : after.instant(0), after == null ? null : after.uuid(1));
         return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));

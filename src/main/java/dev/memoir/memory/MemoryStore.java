@@ -4,29 +4,27 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.jobs.Jobs;
-import dev.memoir.llm.EmbeddedDocument;
-import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.revision.MemoryRevision;
+import dev.memoir.memory.revision.MemoryRevisions;
+import dev.memoir.memory.store.MemoryRecord;
+import dev.memoir.memory.store.MemoryRecordRepository;
+import dev.memoir.memory.store.NewRecords;
+import dev.memoir.memory.supersession.SupersessionRules;
+import dev.memoir.memory.supersession.Supersessions;
+import dev.memoir.memory.supersession.UnjudgedFactAdded;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.web.AdvisoryLocks;
 import dev.memoir.web.ClockSkew;
-import dev.memoir.web.Cursor;
-import dev.memoir.web.Hashes;
 import dev.memoir.web.InvalidRequestException;
 import dev.memoir.web.NotFoundException;
 
@@ -40,30 +38,26 @@ import dev.memoir.web.NotFoundException;
 public class MemoryStore {
 
     private final MemoryRecordRepository records;
-    private final MemoryRevisionRepository revisions;
-    private final TextEmbedder embedder;
     // The skew allowed for turns' occurredAt (memoir.session.clock-skew) bounds added memories' dates the same way.
     private final ClockSkew clockSkew;
-    private final MemoryPassages passages;
+    private final NewRecords newRecords;
     private final Supersessions supersessions;
-    private final Jobs jobs;
-    private final SupersessionProperties supersession;
+    private final SupersessionRules supersessionRules;
+    private final MemoryRevisions revisions;
     private final AdvisoryLocks locks;
     private final ApplicationEventPublisher events;
 
-    MemoryStore(MemoryRecordRepository records, MemoryRevisionRepository revisions, TextEmbedder embedder,
-            MemoryPassages passages, Supersessions supersessions, Jobs jobs, SupersessionProperties supersession,
-            ClockSkew clockSkew, AdvisoryLocks locks, ApplicationEventPublisher events) {
-        this.events = events;
-        this.locks = locks;
-        this.jobs = jobs;
-        this.supersession = supersession;
-        this.passages = passages;
-        this.supersessions = supersessions;
-        this.clockSkew = clockSkew;
+    MemoryStore(MemoryRecordRepository records, NewRecords newRecords, ClockSkew clockSkew,
+            Supersessions supersessions, SupersessionRules supersessionRules, MemoryRevisions revisions,
+            AdvisoryLocks locks, ApplicationEventPublisher events) {
         this.records = records;
+        this.clockSkew = clockSkew;
+        this.newRecords = newRecords;
+        this.supersessions = supersessions;
+        this.supersessionRules = supersessionRules;
         this.revisions = revisions;
-        this.embedder = embedder;
+        this.locks = locks;
+        this.events = events;
     }
 
     /** Writes a memory, or returns the one already written under the same dedup key. */
@@ -108,8 +102,8 @@ public class MemoryStore {
         }
         kind = kind == null ? MemoryKind.FACT : kind;
         locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
-        String dedupKey = factDedupKey(tenant, userId, text);
-        locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey);
+        DedupKey dedupKey = DedupKey.fact(tenant, userId, text);
+        locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey.value());
         AddedMemory added = store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
                 .occurred(occurredAt, occurredAt));
         boolean changed = false;
@@ -126,81 +120,19 @@ public class MemoryStore {
             List<UUID> wanted = new ArrayList<>(added.created() ? List.of()
                     : supersessions.supersededBy(tenant.value(), userId, record.getId()));
             wanted.addAll(supersedes);
-            replaceSupersedes(tenant, record, wanted);
+            supersessionRules.replace(record, wanted);
             changed = true;
-        } else if (supersedes == null && added.created() && supersession.enabled()) {
-            // Queued in this transaction: the judgement exists exactly when the fact does.
-            jobs.queue(FactSupersession.JOB, tenant, added.memory().id().toString());
+        } else if (supersedes == null && added.created()) {
+            // Published in this transaction, whose listener queues the judgement: it exists exactly when the fact does.
+            events.publishEvent(new UnjudgedFactAdded(tenant, added.memory().id()));
         }
         return changed ? new AddedMemory(view(record), added.created()) : added;
-    }
-
-    /** A memory as the supersession of a fact needs it: whose it is, what it says, when it was said. */
-    record LiveMemory(UUID tenantId, String userId, String text, Instant occurredFrom) {
-    }
-
-    /** The tenant's memory, if it is still there, live and unexpired. */
-    @Transactional(readOnly = true)
-    Optional<LiveMemory> liveMemory(TenantId tenant, UUID id) {
-        return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryStore::unexpired)
-                .filter(r -> r.getSupersededBy() == null)
-                .map(r -> new LiveMemory(r.getTenantId(), r.getUserId(), r.getText(), r.getOccurredFrom()));
-    }
-
-    /** Marks {@code superseded} superseded by {@code by}, if {@code by} is still there and live. */
-    @Transactional
-    void supersedeIfLive(TenantId tenant, String userId, UUID by, Collection<UUID> superseded) {
-        supersessions.supersedeIfLive(tenant.value(), userId, by, superseded);
     }
 
     private static void requireFuture(Instant expiresAt) {
         if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
             throw new InvalidRequestException("expiresAt", "is not in the future: " + expiresAt);
         }
-    }
-
-    /**
-     * Makes {@code by} supersede exactly {@code ids}: the memories it superseded before and are not listed become
-     * live again. Only the user's own fact-bearing memories, live or already superseded by {@code by}, and only by
-     * a live one: a chain of supersessions can then never loop.
-     */
-    private void replaceSupersedes(TenantId tenant, MemoryRecord by, List<UUID> ids) {
-        Set<UUID> wanted = new LinkedHashSet<>(ids);
-        if (!wanted.isEmpty() && !by.getKind().factBearing()) {
-            throw new InvalidRequestException("supersedes", "only " + MemoryKind.FACT_BEARING + " memories supersede "
-                    + "others; this one is a " + by.getKind() + " memory");
-        }
-        if (wanted.contains(by.getId())) {
-            throw new InvalidRequestException("supersedes", "a memory cannot supersede itself: " + by.getId());
-        }
-        records.flush();
-        Map<UUID, Supersessions.Row> found = new HashMap<>();
-        Set<UUID> locked = new HashSet<>(wanted);
-        locked.add(by.getId());
-        // Read as locked now, not as this transaction first loaded it: another change may have superseded it since.
-        supersessions.lock(by.getTenantId(), locked).forEach(row -> found.put(row.id(), row));
-        UUID bySuperseder = found.containsKey(by.getId()) ? found.get(by.getId()).supersededBy() : null;
-        if (!wanted.isEmpty() && bySuperseder != null) {
-            throw new InvalidRequestException("supersedes", "memory " + by.getId() + " is itself superseded by "
-                    + bySuperseder + ": only a live memory supersedes others");
-        }
-        for (UUID id : wanted) {
-            Supersessions.Row row = found.get(id);
-            if (row == null || !row.userId().equals(by.getUserId())) {
-                throw new InvalidRequestException("supersedes", "memory " + id + " is not one of user "
-                        + by.getUserId() + "'s memories");
-            }
-            if (!row.kind().factBearing()) {
-                throw new InvalidRequestException("supersedes", "memory " + id + " is a " + row.kind()
-                        + " memory; only " + MemoryKind.FACT_BEARING + " memories can be superseded");
-            }
-            if (row.supersededBy() != null && !row.supersededBy().equals(by.getId())) {
-                throw new InvalidRequestException("supersedes", "memory " + id + " is already superseded by "
-                        + row.supersededBy());
-            }
-        }
-        supersessions.reinstate(by.getTenantId(), by.getUserId(), by.getId());
-        supersessions.supersede(by.getTenantId(), by.getUserId(), by.getId(), wanted);
     }
 
     /**
@@ -216,8 +148,8 @@ public class MemoryStore {
     private AddedMemory store(NewMemory memory) {
         if (memory.dedupKey() != null) {
             Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(memory.tenant().value(),
-                    memory.userId(), memory.dedupKey());
-            if (existing.isPresent() && unexpired(existing.get())) {
+                    memory.userId(), memory.dedupKey().value());
+            if (existing.isPresent() && existing.get().unexpired()) {
                 return new AddedMemory(view(existing.get()), false);
             }
             if (existing.isPresent()) {
@@ -228,78 +160,13 @@ public class MemoryStore {
         }
         // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
         // and the retry finds the first worker's record above.
-        EmbeddedDocument embedded = embedder.embedInPassages(List.of(embeddingText(memory.topic(), memory.text())))
-                .getFirst();
-        MemoryRecord record = records.save(new MemoryRecord(memory.tenant().value(), memory.userId(), memory.kind(),
-                memory.text(), embedded.embedding(), embedder.modelName(), memory.sessionId(), memory.turnIds(),
-                memory.dedupKey(), memory.topic(), memory.speaker(), memory.occurredFrom(), memory.occurredTo()));
-        storePassages(List.of(record), List.of(embedded));
-        published(MemoryEvent.Type.CREATED, record, null);
-        return new AddedMemory(view(record, List.of()), true);
-    }
-
-    /** The passages of long memories just saved: written once the memories are (their key is the memories'). */
-    private void storePassages(List<MemoryRecord> saved, List<EmbeddedDocument> embedded) {
-        List<MemoryPassages.Owner> owners = new ArrayList<>();
-        for (int i = 0; i < saved.size(); i++) {
-            if (!embedded.get(i).passages().isEmpty()) {
-                owners.add(owner(saved.get(i), embedded.get(i)));
-            }
-        }
-        if (!owners.isEmpty()) {
-            records.flush();
-            passages.insert(owners, embedder.modelName());
-        }
-    }
-
-    private static MemoryPassages.Owner owner(MemoryRecord record, EmbeddedDocument embedded) {
-        return passagesOf(record.getId(), record.getTenantId(), record.getUserId(), record.getTopic(),
-                record.getText(), embedded);
-    }
-
-    /**
-     * A memory's passages, placed in its text: they were cut from its embedding text, which may lead with a topic.
-     */
-    static MemoryPassages.Owner passagesOf(UUID id, UUID tenantId, String userId, String topic, String text,
-            EmbeddedDocument embedded) {
-        int shift = embeddingText(topic, text).length() - text.length();
-        return new MemoryPassages.Owner(id, tenantId, userId, embedded.passages().stream()
-                .map(p -> new EmbeddedDocument.Passage(Math.max(0, p.start() - shift), Math.max(0, p.end() - shift),
-                        p.embedding()))
-                .toList());
-    }
-
-    /** A fact's dedup key: the same text added again for the same user finds the fact that has it. */
-    static String factDedupKey(TenantId tenant, String userId, String text) {
-        return MemoryKind.FACT.wireName() + ":" + Hashes.sha256(tenant.value() + "\n" + userId + "\n" + text);
-    }
-
-    /** The dedup key of the user's one recursive summary. */
-    public static String recursiveSummaryKey(TenantId tenant, String userId) {
-        return "recursive_summary:" + tenant + ":" + userId;
+        return new AddedMemory(newRecords.save(List.of(memory)).getFirst().view(List.of()), true);
     }
 
     /** Writes several memories in the caller's transaction (imported or chatted turns). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void writeAll(List<NewMemory> memories) {
-        // Those prepared while the turns arrived are taken, not embedded again (TextEmbedder.prepare).
-        List<EmbeddedDocument> embeddings = embedder.embedInPassages(memories.stream()
-                .map(m -> embeddingText(m.topic(), m.text())).toList());
-        List<MemoryRecord> saved = new ArrayList<>(memories.size());
-        for (int i = 0; i < memories.size(); i++) {
-            NewMemory m = memories.get(i);
-            saved.add(records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(),
-                    embeddings.get(i).embedding(), embedder.modelName(), m.sessionId(), m.turnIds(), m.dedupKey(),
-                    m.topic(), m.speaker(), m.occurredFrom(), m.occurredTo())));
-        }
-        storePassages(saved, embeddings);
-        saved.forEach(record -> published(MemoryEvent.Type.CREATED, record, null));
-    }
-
-    /** Tells the listeners of {@link MemoryEvent} about a change, in the transaction that makes it. */
-    private void published(MemoryEvent.Type type, MemoryRecord record, String reason) {
-        events.publishEvent(new MemoryEvent(type, new TenantId(record.getTenantId()), record.getUserId(),
-                record.getId(), record.getKind(), reason, type == MemoryEvent.Type.DELETED ? null : record.getText()));
+        newRecords.save(memories);
     }
 
     @Transactional(readOnly = true)
@@ -314,16 +181,13 @@ public class MemoryStore {
     @Transactional
     public MemoryView update(TenantId tenant, UUID id, MemoryChange change) {
         if (change.supersedes() != null) {
-            // Every row the change locks, in id order first: two changes naming each other cannot deadlock.
-            Set<UUID> rows = new HashSet<>(change.supersedes());
-            rows.add(id);
-            supersessions.lock(tenant.value(), rows);
+            supersessionRules.lockForChange(tenant.value(), id, change.supersedes());
         }
         MemoryRecord record = records.lockByIdAndTenantId(id, tenant.value())
-                .filter(MemoryStore::unexpired)
+                .filter(MemoryRecord::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));
         if (change.text() != null && !change.text().equals(record.getText())) {
-            reviseRecord(record, change.text(), null, "edit");
+            revisions.revise(record, change.text(), null, "edit");
         }
         if (change.expiresAt() != null) {
             requireFuture(change.expiresAt());
@@ -332,13 +196,9 @@ public class MemoryStore {
             record.expireAt(null);
         }
         if (change.supersedes() != null) {
-            replaceSupersedes(tenant, record, change.supersedes());
+            supersessionRules.replace(record, change.supersedes());
         }
         return view(record);
-    }
-
-    private static boolean unexpired(MemoryRecord record) {
-        return record.getExpiresAt() == null || record.getExpiresAt().isAfter(Instant.now());
     }
 
     /**
@@ -368,26 +228,8 @@ public class MemoryStore {
     }
 
     private MemoryView revise(MemoryRecord record, String text, UUID sessionId, String reason) {
-        reviseRecord(record, text, sessionId, reason);
+        revisions.revise(record, text, sessionId, reason);
         return view(record);
-    }
-
-    private MemoryRevision reviseRecord(MemoryRecord record, String text, UUID sessionId, String reason) {
-        if (record.getKind().verbatim() && !reason.equals("edit")) {
-            throw new IllegalStateException("A " + record.getKind() + " memory records what was said: only a client "
-                    + "edits it, not a " + reason);
-        }
-        if (!revisions.existsByTenantIdAndMemoryId(record.getTenantId(), record.getId())) {
-            revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
-                    record.getVersion(), record.getText(), record.getSessionId(), "created", record.getCreatedAt()));
-        }
-        EmbeddedDocument embedded = embedder.embedInPassages(List.of(embeddingText(record.getTopic(), text)))
-                .getFirst();
-        record.revise(text, embedded.embedding(), embedder.modelName());
-        passages.replace(owner(record, embedded), embedder.modelName());
-        published(MemoryEvent.Type.UPDATED, record, reason);
-        return revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
-                record.getVersion(), text, sessionId, reason, record.getUpdatedAt()));
     }
 
     /**
@@ -403,7 +245,7 @@ public class MemoryStore {
         if (!record.getText().equals(mergedFrom)) {
             throw new MemoryChangedException(id);
         }
-        MemoryRevision revision = reviseRecord(record, mergedText, sessionId, "merge");
+        MemoryRevision revision = revisions.revise(record, mergedText, sessionId, "merge");
         revision.absorbing(absorbedText, absorbedTurnIds);
         record.addProvenance(absorbedTurnIds);
         return view(record);
@@ -419,23 +261,6 @@ public class MemoryStore {
         return result;
     }
 
-    /** A page of a memory's versions, newest first; a memory never revised has just its first. */
-    @Transactional(readOnly = true)
-    public MemoryRevisionList revisions(TenantId tenant, UUID id, String cursor, int limit) {
-        MemoryRecord record = find(tenant, id);
-        Cursor after = Cursor.decode(cursor, "revisions", 2);
-        int below = after == null ? Integer.MAX_VALUE : after.requiring(0, id).integer(1);
-        List<MemoryRevisionView> fetched = revisions.existsByTenantIdAndMemoryId(tenant.value(), id)
-                ? revisions.findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(tenant.value(), id, below,
-                        Limit.of(limit + 1))
-                        .stream().map(MemoryRevision::view).toList()
-                : Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
-                        "created", null, record.getCreatedAt())).filter(r -> r.version() < below).toList();
-        Cursor.Page<MemoryRevisionView> page = Cursor.page(fetched, limit,
-                r -> Cursor.encode("revisions", id, r.version()));
-        return new MemoryRevisionList(page.items(), page.nextCursor());
-    }
-
     /**
      * Whether the user has a memory of this kind written under a dedup key starting so (one job's several
      * memories). Asked within one user's memories of one kind, on their index, not across every tenant's.
@@ -447,21 +272,16 @@ public class MemoryStore {
 
     /** The user's memory written under a dedup key, if any (used for memories that exist once per user). */
     @Transactional(readOnly = true)
-    public Optional<MemoryView> findByDedupKey(TenantId tenant, String userId, String dedupKey) {
-        return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey)
-                .filter(MemoryStore::unexpired).map(this::view);
+    public Optional<MemoryView> findByDedupKey(TenantId tenant, String userId, DedupKey dedupKey) {
+        return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey.value())
+                .filter(MemoryRecord::unexpired).map(this::view);
     }
 
     @Transactional
     public void delete(TenantId tenant, UUID id) {
         MemoryRecord record = find(tenant, id);
         records.delete(record);
-        published(MemoryEvent.Type.DELETED, record, "client");
-    }
-
-    /** A topic is part of what a memory is about, so it is embedded with the text. */
-    static String embeddingText(String topic, String text) {
-        return topic == null || topic.isBlank() ? text : topic + ": " + text;
+        events.publishEvent(record.event(MemoryEvent.Type.DELETED, "client"));
     }
 
     /** Locked by its whole key's tenant, so that on Citus the lock is taken on the tenant's shard alone. */
@@ -471,27 +291,13 @@ public class MemoryStore {
 
     /** The tenant's memory, unless it has expired: an expired memory is invisible until it is deleted. */
     private MemoryRecord find(TenantId tenant, UUID id) {
-        return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryStore::unexpired)
+        return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryRecord::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));
     }
 
     /** A memory as the API shows it, with the memories it superseded. */
     private MemoryView view(MemoryRecord r) {
         records.flush();
-        return view(r, supersessions.supersededBy(r.getTenantId(), r.getUserId(), r.getId()));
-    }
-
-    /**
-     * A memory as read by this transaction, without a query for the memories it superseded: for memories just
-     * written, which have superseded none yet, or where the caller needs no more.
-     */
-    private static MemoryView view(MemoryRecord r, List<UUID> supersedes) {
-        return new MemoryView(r.getId(), r.getKind(), r.getTopic(), r.getSpeaker(), r.getText(), null,
-                provenance(r), r.getVersion(), r.getCreatedAt(), r.getUpdatedAt(), r.getOccurredFrom(),
-                r.getOccurredTo(), r.getValidTo(), r.getSupersededBy(), supersedes, r.getExpiresAt(), null);
-    }
-
-    private static Provenance provenance(MemoryRecord r) {
-        return new Provenance(r.getSessionId(), r.getTurnIds());
+        return r.view(supersessions.supersededBy(r.getTenantId(), r.getUserId(), r.getId()));
     }
 }

@@ -11,11 +11,11 @@ import dev.memoir.tenant.TenantId;
  * returns the first record instead of adding another (retried jobs rely on this).
  */
 public record NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-        List<UUID> turnIds, String dedupKey, String topic, Speaker speaker, Instant occurredFrom,
+        List<UUID> turnIds, DedupKey dedupKey, String topic, Speaker speaker, Instant occurredFrom,
         Instant occurredTo) {
 
     public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-            List<UUID> turnIds, String dedupKey, String topic, Speaker speaker) {
+            List<UUID> turnIds, DedupKey dedupKey, String topic, Speaker speaker) {
         this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, null, null);
     }
 
@@ -28,12 +28,12 @@ public record NewMemory(TenantId tenant, String userId, MemoryKind kind, String 
     }
 
     public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-            List<UUID> turnIds, String dedupKey) {
+            List<UUID> turnIds, DedupKey dedupKey) {
         this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, null, null);
     }
 
     public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-            List<UUID> turnIds, String dedupKey, String topic) {
+            List<UUID> turnIds, DedupKey dedupKey, String topic) {
         this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, null);
     }
 }

@@ -24,11 +24,11 @@ public enum SearchMode {
         return WireNames.parse(SearchMode.class, value, "search mode");
     }
 
-    boolean usesDense() {
+    public boolean usesDense() {
         return this != LEXICAL;
     }
 
-    boolean usesLexical() {
+    public boolean usesLexical() {
         return this != DENSE;
     }
 }

@@ -14,6 +14,8 @@ import org.springframework.stereotype.Service;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.supersession.SupersessionAnswer;
+import dev.memoir.memory.supersession.SupersessionProperties;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -1,5 +1,25 @@
 /**
- * Memory records of every kind: storage, hybrid search, revisions, re-embedding; {@code /memory}.
+ * Memory records of every kind: storage, hybrid search, revisions, supersession, re-embedding; {@code /memory}.
+ * <p>
+ * The top of the package is what other modules use: the facades {@link dev.memoir.memory.MemoryStore} (write,
+ * add, revise, merge, supersede, delete), {@link dev.memoir.memory.MemorySearches}, {@link
+ * dev.memoir.memory.SupersessionJudge}, {@link dev.memoir.memory.MemoryArchive}, {@link
+ * dev.memoir.memory.MemoryErasure}, {@link dev.memoir.memory.MemoryPurge}, {@link dev.memoir.memory.MemoryUsers} and
+ * {@link dev.memoir.memory.MemoryDefaults}, and the values and events they take and answer (among them
+ * {@link dev.memoir.memory.DedupKey}, every form of the key that makes a write idempotent, and the rules REST and MCP
+ * share, in {@link dev.memoir.memory.MemoryChange} and {@link dev.memoir.memory.DialogueWindow}). Its sub-packages
+ * are internal (Spring Modulith hides them from other modules):
+ * <ul>
+ * <li>{@code store}: the memory entity and its repository, new memories with the passages of long ones, embedding
+ * text, an archive's memories written back, and the SQL and archive forms of vectors;</li>
+ * <li>{@code revision}: a memory's earlier versions and the pages of them the API shows;</li>
+ * <li>{@code search}: the hybrid (lexical and dense) search statement, its settings and query periods;</li>
+ * <li>{@code supersession}: which memory superseded which, the rules a client's supersession obeys (and their
+ * check of an imported archive), and the background judgement of a fact added without saying what it
+ * supersedes;</li>
+ * <li>{@code embedding}: re-embedding after a change of embedding model, and its admin endpoint;</li>
+ * <li>{@code web}: the {@code /memory} endpoints and their request bodies.</li>
+ * </ul>
  */
 @ApplicationModule(allowedDependencies = {"jobs", "llm", "tenant", "web"})
 package dev.memoir.memory;

@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
@@ -78,7 +79,7 @@ class ConditionalMemoryWriter {
             }
             MemoryView written = store.write(new NewMemory(session.tenant(), session.userId(),
                     MemoryKind.CONDITIONAL, judged.note().memoryText(), session.id(), List.of(userTurnId),
-                    "conditional:" + userTurnId));
+                    DedupKey.conditional(userTurnId)));
             store.supersede(session.tenant(), session.userId(), written.id(), judged.supersession().superseded());
         });
     }

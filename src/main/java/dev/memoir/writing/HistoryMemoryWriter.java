@@ -6,6 +6,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
@@ -44,7 +45,7 @@ class HistoryMemoryWriter {
         }
         store.writeAll(recorded.turns().stream()
                 .map(turn -> new NewMemory(recorded.tenant(), recorded.userId(), MemoryKind.HISTORY, turn.asLine(),
-                        recorded.sessionId(), List.of(turn.id()), "history:" + turn.id())
+                        recorded.sessionId(), List.of(turn.id()), DedupKey.history(turn.id()))
                         .occurred(turn.occurredAt(), turn.occurredAt()))
                 .toList());
     }

@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
@@ -54,10 +55,6 @@ class MemoWriter {
         this.model = model;
     }
 
-    private static String spanKey(MemoSpan span) {
-        return "memo:" + span.id() + ":";
-    }
-
     void write(TenantId tenant, MemoSpan span) {
         memoryWrite.write(
                 memoryWrite.read(tenant, span.sessionId(), () -> sessions.turnsBetween(tenant, span.sessionId(),
@@ -90,14 +87,15 @@ class MemoWriter {
         SessionRef session = dialogue.session();
         // A rerun of a span already written (a crash before the job was marked done) writes nothing again,
         // even if the model split the span differently this time.
-        if (store.existsWithDedupKeyPrefix(session.tenant(), session.userId(), MemoryKind.MEMO, spanKey(span))) {
+        if (store.existsWithDedupKeyPrefix(session.tenant(), session.userId(), MemoryKind.MEMO,
+                DedupKey.memoSpanPrefix(span.id()))) {
             return;
         }
         for (MemoRanges.Memo memo : memos) {
             List<TurnView> covered = dialogue.turns().subList(memo.start() - 1, memo.end());
             store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.MEMO, memo.summary(),
                     span.sessionId(), covered.stream().map(TurnView::id).toList(),
-                    spanKey(span) + covered.getFirst().seq() + "-" + covered.getLast().seq(), memo.topic()));
+                    DedupKey.memo(span.id(), covered.getFirst().seq(), covered.getLast().seq()), memo.topic()));
         }
     }
 

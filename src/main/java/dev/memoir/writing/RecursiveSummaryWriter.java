@@ -18,6 +18,7 @@ import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
@@ -72,8 +73,8 @@ class RecursiveSummaryWriter {
         this.dialogueParts = dialogueParts;
     }
 
-    static String dedupKey(TenantId tenant, String userId) {
-        return MemoryStore.recursiveSummaryKey(tenant, userId);
+    static DedupKey dedupKey(TenantId tenant, String userId) {
+        return DedupKey.recursiveSummary(tenant, userId);
     }
 
     /** Folds, oldest first, every closed session of the closed session's user that is not folded yet. */
@@ -119,7 +120,7 @@ class RecursiveSummaryWriter {
             if (!hold.session(tenant, read.foldedSessionId())) {
                 return true;
             }
-            locks.lock(AdvisoryLocks.Space.SUMMARY_FOLD, dedupKey(tenant, userId));
+            locks.lock(AdvisoryLocks.Space.SUMMARY_FOLD, dedupKey(tenant, userId).value());
             Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
                     tenant.value(), userId);
             Optional<MemoryView> current = store.findByDedupKey(tenant, userId, dedupKey(tenant, userId));

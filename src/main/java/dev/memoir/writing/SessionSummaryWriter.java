@@ -15,6 +15,7 @@ import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
@@ -62,7 +63,7 @@ class SessionSummaryWriter {
         memoryWrite.write(dialogue, read -> Optional.of(summary(read.turns())), (read, summary) -> {
             SessionRef session = read.session();
             store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,
-                    read.turns().stream().map(TurnView::id).toList(), "summary:" + sessionId));
+                    read.turns().stream().map(TurnView::id).toList(), DedupKey.summary(sessionId)));
         });
     }
 

@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.PromptValues;
+import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
@@ -195,7 +196,7 @@ class TopicMemoryWriter {
                 added = true;
                 MemoryView written = store.write(new NewMemory(session.tenant(), session.userId(),
                         MemoryKind.TOPIC, candidate.getSummary(), session.id(), candidate.getTurnIds(),
-                        "topic:" + candidate.getId(), null, candidate.getSpeaker()));
+                        DedupKey.topic(candidate.getId()), null, candidate.getSpeaker()));
                 store.supersede(session.tenant(), session.userId(), written.id(),
                         decision.supersession().superseded());
             }

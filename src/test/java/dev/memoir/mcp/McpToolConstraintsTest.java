@@ -59,9 +59,9 @@ class McpToolConstraintsTest extends IntegrationTest {
         return new RestField(type, method, name);
     }
 
-    private static final String MEMORY_CREATE = "dev.memoir.memory.MemoryCreate";
-    private static final String MEMORY_UPDATE = "dev.memoir.memory.MemoryUpdate";
-    private static final String MEMORY_CONTROLLER = "dev.memoir.memory.MemoryController";
+    private static final String MEMORY_CREATE = "dev.memoir.memory.web.MemoryCreate";
+    private static final String MEMORY_UPDATE = "dev.memoir.memory.web.MemoryUpdate";
+    private static final String MEMORY_CONTROLLER = "dev.memoir.memory.web.MemoryController";
     private static final String CHAT_REQUEST = "dev.memoir.chat.ChatRequest";
     private static final String ARCHIVE_CONTROLLER = "dev.memoir.archive.UserArchiveController";
     private static final String EXPORT_CONTROLLER = "dev.memoir.archive.ExportImportController";

@@ -12,6 +12,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.store.Vectors;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Prose;
 

@@ -7,14 +7,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The partitions of memory_records that an EXPLAIN output reads or writes. */
-final class PlanPartitions {
+public final class PlanPartitions {
 
     private static final Pattern PARTITION = Pattern.compile("memory_records_p\\d\\d");
 
     private PlanPartitions() {
     }
 
-    static Set<String> in(List<String> plan) {
+    public static Set<String> in(List<String> plan) {
         Set<String> partitions = new TreeSet<>();
         Matcher partition = PARTITION.matcher(String.join("\n", plan));
         while (partition.find()) {

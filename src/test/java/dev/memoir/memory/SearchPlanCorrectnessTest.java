@@ -25,6 +25,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.search.HybridSearchRepository;
+import dev.memoir.memory.store.Vectors;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.tenant.TenantId;
 

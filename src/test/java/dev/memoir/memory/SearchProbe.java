@@ -9,6 +9,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.tenant.TenantId;
 
 /**

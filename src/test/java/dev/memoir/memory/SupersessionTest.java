@@ -14,10 +14,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.search.HybridSearchRepository;
+import dev.memoir.memory.search.SearchProperties;
 import dev.memoir.support.Api;
-import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
 import dev.memoir.tenant.TenantId;

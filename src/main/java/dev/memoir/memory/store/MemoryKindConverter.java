@@ -1,0 +1,14 @@
+package dev.memoir.memory.store;
+
+import jakarta.persistence.Converter;
+
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.web.WireNameAttributeConverter;
+
+@Converter(autoApply = true)
+class MemoryKindConverter extends WireNameAttributeConverter<MemoryKind> {
+
+    MemoryKindConverter() {
+        super(MemoryKind.class);
+    }
+}

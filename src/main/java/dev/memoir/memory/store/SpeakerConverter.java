@@ -1,0 +1,14 @@
+package dev.memoir.memory.store;
+
+import jakarta.persistence.Converter;
+
+import dev.memoir.memory.Speaker;
+import dev.memoir.web.WireNameAttributeConverter;
+
+@Converter(autoApply = true)
+class SpeakerConverter extends WireNameAttributeConverter<Speaker> {
+
+    SpeakerConverter() {
+        super(Speaker.class);
+    }
+}
