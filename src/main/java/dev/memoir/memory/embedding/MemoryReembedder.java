@@ -181,7 +181,7 @@ class MemoryReembedder {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class Tasks {
+    static class JobType {
 
         @Bean
         CustomTask<Void> memoryReembeddingTask(Jobs jobs, MemoryReembedder reembedder) {

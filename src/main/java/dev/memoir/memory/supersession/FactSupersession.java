@@ -75,7 +75,7 @@ class FactSupersession {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class Task {
+    static class JobType {
 
         @Bean
         OneTimeTask<Void> factSupersessionTask(Jobs jobs, FactSupersession supersession) {
