@@ -29,7 +29,7 @@ import dev.memoir.session.SessionArchive;
 import dev.memoir.session.SessionArchive.ArchivedSession;
 import dev.memoir.session.SessionArchive.ArchivedTurn;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /**
  * The records of one type an import has read and not yet written, each with its new ids ({@link IdRemap}), written

@@ -2,7 +2,7 @@ package dev.memoir.archive;
 
 import java.util.List;
 
-import dev.memoir.web.FieldConstraints;
+import dev.memoir.common.wire.FieldConstraints;
 
 /**
  * The user archive's NDJSON format, version 1: one JSON object per line, each with its {@code type}. A header

@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 
 import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.web.ApiException;
-import dev.memoir.web.FieldConstraints;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.wire.FieldConstraints;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;

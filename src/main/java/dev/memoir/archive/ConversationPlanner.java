@@ -8,8 +8,8 @@ import dev.memoir.archive.ExportReport.ConversationReport;
 import dev.memoir.archive.ExportReport.Skipped;
 import dev.memoir.archive.ExportReport.Status;
 import dev.memoir.archive.ExportedConversation.Message;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.TextSafety;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.TextSafety;
 
 /**
  * What {@link ExportImporter} stores of one exported conversation: the messages added since an earlier import, as

@@ -21,7 +21,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.UserIdentifier;
+import dev.memoir.common.wire.UserIdentifier;
 
 @RestController
 @RequestMapping("/users/{userId}/import")

@@ -25,8 +25,8 @@ import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ApiException;
-import dev.memoir.web.ClockSkew;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.wire.ClockSkew;
 
 import tools.jackson.databind.json.JsonMapper;
 

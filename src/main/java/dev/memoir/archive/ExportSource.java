@@ -5,7 +5,7 @@ import java.util.Locale;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 /** The assistants whose data exports Memoir imports, each with its own {@code conversations.json}. */
 public enum ExportSource {

@@ -2,7 +2,7 @@ package dev.memoir.archive;
 
 import org.springframework.http.HttpStatus;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /** An archive that cannot be imported as it is; nothing of it was stored. */
 class InvalidArchiveException extends ApiException {

@@ -2,7 +2,7 @@ package dev.memoir.archive;
 
 import org.springframework.http.HttpStatus;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /** A data export that cannot be read as a whole; nothing of it was stored. */
 class InvalidExportException extends ApiException {

@@ -3,7 +3,7 @@ package dev.memoir.archive;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.memoir.web.TextSafety;
+import dev.memoir.common.wire.TextSafety;
 
 /**
  * Splits a message longer than a turn may be into consecutive pieces of at most the limit: at paragraph boundaries

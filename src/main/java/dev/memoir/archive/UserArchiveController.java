@@ -25,7 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.UserIdentifier;
+import dev.memoir.common.wire.UserIdentifier;
 
 @RestController
 @RequestMapping("/users/{userId}")

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * User archives as text, for clients that cannot stream (the MCP tools): the same archive as

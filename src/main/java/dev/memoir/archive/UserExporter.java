@@ -18,7 +18,7 @@ import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.memory.MemoryArchive;
 import dev.memoir.session.SessionArchive;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.web.NotFoundException;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;

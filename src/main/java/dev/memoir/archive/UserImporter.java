@@ -13,7 +13,7 @@ import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.memory.MemoryArchive;
 import dev.memoir.session.SessionArchive;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ConflictException;
+import dev.memoir.common.web.ConflictException;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

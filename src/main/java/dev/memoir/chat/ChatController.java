@@ -24,8 +24,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ApiException;
-import dev.memoir.web.Problems;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.web.Problems;
 
 @RestController
 @RequestMapping("/chat")

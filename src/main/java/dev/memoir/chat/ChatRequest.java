@@ -8,8 +8,8 @@ import jakarta.validation.constraints.Size;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.VisibleText;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.VisibleText;
 
 record ChatRequest(
         @Schema(description = "An open session of the calling tenant") @NotNull UUID sessionId,

@@ -13,8 +13,8 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.TextSafety;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.TextSafety;
 
 /**
  * For clients that resend the whole conversation (OpenAI's chat-completions format): finds the session it

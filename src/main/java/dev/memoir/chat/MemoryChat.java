@@ -9,7 +9,7 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * The chat pipeline for other features (the MCP server's chat tool): a message answered with memory exactly as

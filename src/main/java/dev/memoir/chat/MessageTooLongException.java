@@ -2,7 +2,7 @@ package dev.memoir.chat;
 
 import org.springframework.http.HttpStatus;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /** A message longer than the chat model can read beside the reply's instructions and some memory. */
 class MessageTooLongException extends ApiException {

@@ -30,10 +30,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ApiException;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.TextSafety;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.TextSafety;
 
 /**
  * OpenAI's chat-completions API with long-term memory: any OpenAI client or chat UI gets Memoir's memory by

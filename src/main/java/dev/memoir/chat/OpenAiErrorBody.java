@@ -10,7 +10,7 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.stereotype.Component;
 
-import dev.memoir.web.ErrorDialect;
+import dev.memoir.common.web.ErrorDialect;
 
 /**
  * OpenAI's error body, {"error": {"message", "type", "code", "param"}}, with the status codes and {@code code}s of

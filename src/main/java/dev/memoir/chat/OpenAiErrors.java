@@ -17,8 +17,8 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
-import dev.memoir.web.ApiException;
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * Errors of the OpenAI-compatible endpoints in OpenAI's error body, {@code {"error": {"message", "type", "code",

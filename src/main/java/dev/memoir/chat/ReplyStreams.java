@@ -21,7 +21,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter.SseEventBuilder;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /**
  * Answers a prepared chat turn as server-sent events: the reply's text as the model writes it, then what was

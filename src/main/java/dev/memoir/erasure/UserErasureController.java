@@ -10,7 +10,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.UserIdentifier;
+import dev.memoir.common.wire.UserIdentifier;
 
 @RestController
 @Tag(name = "Memory")

@@ -2,7 +2,7 @@ package dev.memoir.feedback;
 
 import java.util.UUID;
 
-import dev.memoir.web.ConflictException;
+import dev.memoir.common.web.ConflictException;
 
 class EpisodeEndedException extends ConflictException {
 

@@ -1,7 +1,7 @@
 package dev.memoir.feedback;
 
-import static dev.memoir.web.SqlTimes.instant;
-import static dev.memoir.web.SqlTimes.timestamptz;
+import static dev.memoir.common.jdbc.SqlTimes.instant;
+import static dev.memoir.common.jdbc.SqlTimes.timestamptz;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -21,7 +21,7 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.StreamingJdbc;
+import dev.memoir.common.jdbc.StreamingJdbc;
 
 /**
  * A user's learning episodes (RAM) and the feedback given in them, as a user archive carries them: read as streams,

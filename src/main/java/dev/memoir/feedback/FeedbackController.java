@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.web.NotFoundException;
 
 /** Feedback on replies, the learning episodes it starts, and what each reply was given and cited. */
 @RestController

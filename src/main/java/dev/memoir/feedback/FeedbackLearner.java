@@ -14,8 +14,8 @@ import dev.memoir.session.RepliedTurn;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.AdvisoryLocks;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.web.NotFoundException;
 
 /**
  * Learning from the user's feedback on a reply (RAM). The feedback is stored first, so that a failing

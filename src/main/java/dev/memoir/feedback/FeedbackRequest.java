@@ -12,8 +12,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-import dev.memoir.web.VisibleText;
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.VisibleText;
+import dev.memoir.common.wire.WireNames;
 
 @Schema(description = "The user's feedback on a reply: a verdict, a hint, a direct answer, or any mix of them")
 record FeedbackRequest(

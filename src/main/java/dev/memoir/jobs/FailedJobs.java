@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /**
  * The dead-letter list of background jobs: a job that exhausts its retries is recorded here rather than dropped,

@@ -23,9 +23,9 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.OperatorAccess;
-import dev.memoir.web.Cursor;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.wire.Cursor;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.web.NotFoundException;
 
 @RestController
 @RequestMapping("/admin/jobs/failed")

@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.SqlTimes;
+import dev.memoir.common.jdbc.SqlTimes;
 
 /**
  * The outcome of every queued job (db-scheduler keeps a job only until it has run), for showing a session's memory

@@ -37,7 +37,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /**
  * Durable background jobs on db-scheduler: a job is a row in PostgreSQL, queued in the caller's transaction, so

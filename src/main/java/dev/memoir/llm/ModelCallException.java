@@ -13,7 +13,7 @@ import com.openai.errors.OpenAIIoException;
 import com.openai.errors.OpenAIServiceException;
 import com.openai.errors.SseException;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /**
  * The chat model failed. Mapped to 504 ({@code model-timeout}) when it did not answer in time, 503

@@ -1,7 +1,7 @@
 /**
  * The models: the chat model client and its steps, prompt templates, in-process or remote embeddings.
  */
-@ApplicationModule(allowedDependencies = {"web"})
+@ApplicationModule(allowedDependencies = {"common"})
 package dev.memoir.llm;
 
 import org.springframework.modulith.ApplicationModule;

@@ -42,10 +42,10 @@ import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ApiException;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.UserIdentifier;
-import dev.memoir.web.VisibleText;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.UserIdentifier;
+import dev.memoir.common.wire.VisibleText;
 
 /**
  * Memoir's MCP tools: a user's memory to add, search, list, read, edit and delete, export and import, and a chat

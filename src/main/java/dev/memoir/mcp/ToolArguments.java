@@ -20,10 +20,10 @@ import io.modelcontextprotocol.common.McpTransportContext;
 
 import org.springframework.core.ResolvableType;
 
-import dev.memoir.web.FieldError;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.TextSafety;
-import dev.memoir.web.WireNames;
+import dev.memoir.common.web.FieldError;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.TextSafety;
+import dev.memoir.common.wire.WireNames;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.exc.InvalidFormatException;

@@ -20,7 +20,7 @@ import jakarta.validation.metadata.ParameterDescriptor;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.swagger.v3.oas.annotations.media.Schema;
 
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;

@@ -21,7 +21,7 @@ import org.springframework.ai.mcp.annotation.McpTool;
 import org.springframework.ai.mcp.annotation.provider.tool.SyncStatelessMcpToolProvider;
 import org.springframework.util.ReflectionUtils;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;

@@ -3,7 +3,7 @@ package dev.memoir.memory;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 /** How a reply's memory context is chosen from what search finds. */
 public enum ContextSelection {

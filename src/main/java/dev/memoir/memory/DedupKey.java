@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.UUID;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.Hashes;
+import dev.memoir.common.Hashes;
 
 /**
  * The key that makes writing a memory idempotent: a memory written again under the same key for the same user

@@ -2,7 +2,7 @@ package dev.memoir.memory;
 
 import java.time.Instant;
 
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * A window of dialogue time that a memory's span must overlap to be read: {@code from} inclusive, {@code to}

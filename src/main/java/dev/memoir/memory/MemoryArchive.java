@@ -3,7 +3,7 @@ package dev.memoir.memory;
 import static dev.memoir.memory.store.SqlValues.uuidArray;
 import static dev.memoir.memory.store.SqlValues.uuids;
 
-import static dev.memoir.web.SqlTimes.instant;
+import static dev.memoir.common.jdbc.SqlTimes.instant;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -27,8 +27,8 @@ import dev.memoir.memory.store.ArchiveRestore;
 import dev.memoir.memory.store.ArchivedVectors;
 import dev.memoir.memory.supersession.SupersessionAudit;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.AdvisoryLocks;
-import dev.memoir.web.StreamingJdbc;
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.jdbc.StreamingJdbc;
 
 /**
  * A user's memories as a user archive carries them, with their revisions and passages: read as streams in the

@@ -2,7 +2,7 @@ package dev.memoir.memory;
 
 import java.util.UUID;
 
-import dev.memoir.web.ConflictException;
+import dev.memoir.common.web.ConflictException;
 
 /** A memory changed between reading it for the model and writing what the model made of it. */
 public class MemoryChangedException extends ConflictException {

@@ -11,7 +11,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.common.jdbc.AdvisoryLocks;
 
 /** Deleting memory for good because its user or session is erased: what the erasure feature needs of memory. */
 @Component

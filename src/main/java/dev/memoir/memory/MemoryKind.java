@@ -6,7 +6,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 /** The forms memory takes. Each is written by its own pipeline and retrieved with its own top K. */
 public enum MemoryKind {

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
-import dev.memoir.web.Cursor;
+import dev.memoir.common.wire.Cursor;
 
 @Schema(description = "Memories, and where the next page starts")
 @JsonInclude(JsonInclude.Include.NON_NULL)

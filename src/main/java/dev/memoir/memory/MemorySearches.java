@@ -15,7 +15,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.Cursor;
+import dev.memoir.common.wire.Cursor;
 
 /**
  * Finding a user's memories: every search of memory, hybrid unless it says otherwise, and the newest-first

@@ -23,10 +23,10 @@ import dev.memoir.memory.supersession.SupersessionRules;
 import dev.memoir.memory.supersession.Supersessions;
 import dev.memoir.memory.supersession.UnjudgedFactAdded;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.AdvisoryLocks;
-import dev.memoir.web.ClockSkew;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.wire.ClockSkew;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.NotFoundException;
 
 /**
  * Stores memories and their versions: what Memoir's pipelines write, revise, merge and supersede, and what a

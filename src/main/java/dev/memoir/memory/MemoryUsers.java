@@ -10,8 +10,8 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.SqlTimes;
-import dev.memoir.web.UserIdScan;
+import dev.memoir.common.jdbc.SqlTimes;
+import dev.memoir.common.jdbc.UserIdScan;
 
 /**
  * The users a tenant's memories belong to, and how much each has, read off the memory index without scanning every

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 /** Whose traits a topic memory describes. */
 public enum Speaker {

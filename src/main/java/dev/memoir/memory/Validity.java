@@ -2,7 +2,7 @@ package dev.memoir.memory;
 
 import java.time.Instant;
 
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * Which memories a read sees. By default only live ones: neither superseded by a newer memory nor expired.

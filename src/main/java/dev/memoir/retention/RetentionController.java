@@ -29,8 +29,8 @@ import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.RetentionRule;
 import dev.memoir.tenant.OperatorAccess;
 import dev.memoir.tenant.TenantDirectory;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.NotFoundException;
 
 @RestController
 @RequestMapping("/admin/tenants/{tenantId}/retention")

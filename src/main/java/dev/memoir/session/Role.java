@@ -6,7 +6,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 public enum Role {
     USER, ASSISTANT;

@@ -1,7 +1,7 @@
 package dev.memoir.session;
 
-import static dev.memoir.web.SqlTimes.instant;
-import static dev.memoir.web.SqlTimes.timestamptz;
+import static dev.memoir.common.jdbc.SqlTimes.instant;
+import static dev.memoir.common.jdbc.SqlTimes.timestamptz;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -24,8 +24,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.session.store.MemorySettingsConverter;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.StreamingJdbc;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.jdbc.StreamingJdbc;
 
 /**
  * A user's sessions and turns as a user archive carries them: read as streams, oldest first, and written back

@@ -20,7 +20,7 @@ import dev.memoir.session.store.SessionStatus;
 import dev.memoir.session.turns.TurnReader;
 import dev.memoir.session.turns.TurnRecorder;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.common.jdbc.AdvisoryLocks;
 
 /**
  * Sessions and their turns. The methods that take a {@link TenantId} serve a caller's request and check that the

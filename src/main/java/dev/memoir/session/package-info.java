@@ -20,10 +20,10 @@
  * <li>{@code imports}: {@code POST /sessions/{id}/turns}, a chat log sorted into dialogue and skipped messages;</li>
  * <li>{@code web}: the {@code /sessions} endpoints and the views of sessions they answer;</li>
  * <li>{@code config}: the {@code memoir.session.*} settings, and the allowed clock skew offered to every module as
- * {@link dev.memoir.web.ClockSkew}.</li>
+ * {@link dev.memoir.common.wire.ClockSkew}.</li>
  * </ul>
  */
-@ApplicationModule(allowedDependencies = {"jobs", "memory", "tenant", "web"})
+@ApplicationModule(allowedDependencies = {"jobs", "memory", "tenant", "common"})
 package dev.memoir.session;
 
 import org.springframework.modulith.ApplicationModule;

@@ -17,9 +17,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import dev.memoir.web.InspectorPage;
-import dev.memoir.web.ProblemWriter;
-import dev.memoir.web.Problems;
+import dev.memoir.common.web.InspectorPage;
+import dev.memoir.common.web.ProblemWriter;
+import dev.memoir.common.web.Problems;
 
 /**
  * Authenticates every API request by its bearer key. Tenant keys reach the API; the bootstrap key reaches only

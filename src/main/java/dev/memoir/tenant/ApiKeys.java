@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 
-import dev.memoir.web.Hashes;
+import dev.memoir.common.Hashes;
 
 /** Makes and hashes API keys. A key carries 256 random bits, so an unsalted SHA-256 digest is safe to store. */
 final class ApiKeys {

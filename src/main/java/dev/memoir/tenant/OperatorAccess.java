@@ -2,7 +2,7 @@ package dev.memoir.tenant;
 
 import org.springframework.http.HttpStatus;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 /**
  * Proof that a request was authenticated with the operator's bootstrap key. Operator handlers take it as a

@@ -23,7 +23,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.memoir.web.FieldConstraints;
+import dev.memoir.common.wire.FieldConstraints;
 
 @RestController
 @RequestMapping("/admin/tenants")

@@ -3,7 +3,7 @@ package dev.memoir.tenant;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
-import dev.memoir.web.VisibleText;
+import dev.memoir.common.wire.VisibleText;
 
 record TenantCreate(
         @Schema(description = "Display name of the tenant", example = "acme")

@@ -9,9 +9,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.web.ConflictException;
-import dev.memoir.web.Cursor;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.web.ConflictException;
+import dev.memoir.common.wire.Cursor;
+import dev.memoir.common.web.NotFoundException;
 
 @Service
 class TenantService {

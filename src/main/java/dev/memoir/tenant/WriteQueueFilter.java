@@ -17,8 +17,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import dev.memoir.web.ProblemWriter;
-import dev.memoir.web.Problems;
+import dev.memoir.common.web.ProblemWriter;
+import dev.memoir.common.web.Problems;
 
 /**
  * Makes a tenant's writing request wait its turn in a queue fair to every tenant ({@link FairWriteQueue}); one that

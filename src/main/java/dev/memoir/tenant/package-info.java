@@ -1,7 +1,7 @@
 /**
  * Tenants, their API keys, authentication and per-tenant limits.
  */
-@ApplicationModule(allowedDependencies = {"web"})
+@ApplicationModule(allowedDependencies = {"common"})
 package dev.memoir.tenant;
 
 import org.springframework.modulith.ApplicationModule;

@@ -14,7 +14,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.FieldConstraints;
+import dev.memoir.common.wire.FieldConstraints;
 
 @RestController
 @RequestMapping("/users")

@@ -15,7 +15,7 @@ import dev.memoir.memory.UserMemories;
 import dev.memoir.session.SessionUsers;
 import dev.memoir.session.UserSessions;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.Cursor;
+import dev.memoir.common.wire.Cursor;
 
 /**
  * A tenant's users. There is no user table: a user exists through their sessions and memories (a user may have

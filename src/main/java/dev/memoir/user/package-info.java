@@ -1,7 +1,7 @@
 /**
  * The users a tenant's memory knows, with their counts.
  */
-@ApplicationModule(allowedDependencies = {"memory", "session", "tenant", "web"})
+@ApplicationModule(allowedDependencies = {"memory", "session", "tenant", "common"})
 package dev.memoir.user;
 
 import org.springframework.modulith.ApplicationModule;

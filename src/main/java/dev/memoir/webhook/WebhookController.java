@@ -27,7 +27,7 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.FieldConstraints;
+import dev.memoir.common.wire.FieldConstraints;
 
 @RestController
 @RequestMapping("/webhooks")

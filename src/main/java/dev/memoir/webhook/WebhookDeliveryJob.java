@@ -17,7 +17,7 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.Task;
 
 import dev.memoir.jobs.Jobs;
-import dev.memoir.web.SqlTimes;
+import dev.memoir.common.jdbc.SqlTimes;
 
 /**
  * The {@code webhook-delivery} job: one attempt to deliver a queued delivery, signed. A failure (no answer in time,

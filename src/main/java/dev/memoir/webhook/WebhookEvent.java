@@ -5,7 +5,7 @@ import java.util.Arrays;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 /** The events an endpoint can ask for, by their wire names; {@code webhook.test} is sent on request only. */
 enum WebhookEvent {

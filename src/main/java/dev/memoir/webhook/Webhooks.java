@@ -11,10 +11,10 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.NotFoundException;
-import dev.memoir.web.SqlTimes;
-import dev.memoir.web.TextSafety;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.NotFoundException;
+import dev.memoir.common.jdbc.SqlTimes;
+import dev.memoir.common.wire.TextSafety;
 
 /**
  * A tenant's webhook endpoints and their deliveries, as the operator sees them: registering, listing and deleting

@@ -28,7 +28,7 @@ import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.AdvisoryLocks;
+import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.jobs.Jobs;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 

@@ -22,7 +22,7 @@ import org.springframework.core.task.TaskExecutor;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter.SseEventBuilder;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 import dev.memoir.support.FakeOpenAiServer;
 
 /** How a reply stream ends when it outlives its deadline or its client, without a servlet container. */

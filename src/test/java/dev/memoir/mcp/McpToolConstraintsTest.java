@@ -38,7 +38,7 @@ import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.WireNames;
 
 /**
  * The MCP tools take their arguments under the constraints of the REST requests they stand for: each schema states

@@ -7,7 +7,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.Hashes;
+import dev.memoir.common.Hashes;
 
 /** The stored text of every dedup key form stays as rows and archives already carry it. */
 class DedupKeyTest {

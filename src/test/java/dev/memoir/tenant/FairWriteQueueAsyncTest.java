@@ -15,7 +15,7 @@ import org.springframework.mock.web.MockAsyncContext;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
-import dev.memoir.web.ProblemWriter;
+import dev.memoir.common.web.ProblemWriter;
 
 import tools.jackson.databind.json.JsonMapper;
 

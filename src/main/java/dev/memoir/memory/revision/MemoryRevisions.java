@@ -17,8 +17,8 @@ import dev.memoir.memory.store.MemoryPassages;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.Cursor;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.wire.Cursor;
+import dev.memoir.common.web.NotFoundException;
 
 /**
  * A memory's versions: a new text made a new version (re-embedded, its passages cut anew) with the old text kept in

@@ -27,7 +27,7 @@ import dev.memoir.memory.Provenance;
 import dev.memoir.memory.SearchExplanation;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Speaker;
-import dev.memoir.web.SqlTimes;
+import dev.memoir.common.jdbc.SqlTimes;
 
 /**
  * Hybrid memory search in one SQL statement: a dense ranking (cosine distance on the HNSW index) and a full-text

@@ -3,7 +3,7 @@ package dev.memoir.memory.store;
 import static dev.memoir.memory.store.SqlValues.uuidArray;
 import static dev.memoir.memory.store.SqlValues.vector;
 
-import static dev.memoir.web.SqlTimes.timestamptz;
+import static dev.memoir.common.jdbc.SqlTimes.timestamptz;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryArchive.ArchivedPassage;
 import dev.memoir.memory.MemoryArchive.ArchivedRevision;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * Writes a user's memories, revisions and passages back as a user archive carries them, under the tenant and user

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
 
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /** A vector as a user archive carries it: base64 of its little-endian 32-bit floats. */
 public final class ArchivedVectors {

@@ -3,7 +3,7 @@ package dev.memoir.memory.store;
 import jakarta.persistence.Converter;
 
 import dev.memoir.memory.Speaker;
-import dev.memoir.web.WireNameAttributeConverter;
+import dev.memoir.common.wire.WireNameAttributeConverter;
 
 @Converter(autoApply = true)
 class SpeakerConverter extends WireNameAttributeConverter<Speaker> {

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
-import dev.memoir.web.InvalidRequestException;
+import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * The rules a client's choice of what a memory supersedes obeys, and its application: only the user's own

@@ -43,9 +43,9 @@ import dev.memoir.memory.Validity;
 import dev.memoir.memory.revision.MemoryRevisionList;
 import dev.memoir.memory.revision.MemoryRevisions;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.UserIdentifier;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.UserIdentifier;
 
 @RestController
 @RequestMapping("/memory")

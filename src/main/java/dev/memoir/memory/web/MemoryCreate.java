@@ -10,9 +10,9 @@ import jakarta.validation.constraints.Size;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.memory.MemoryKind;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.UserIdentifier;
-import dev.memoir.web.VisibleText;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.UserIdentifier;
+import dev.memoir.common.wire.VisibleText;
 
 @Schema(description = "A memory to add directly, such as a fact the user or the application states")
 record MemoryCreate(

@@ -11,10 +11,10 @@ import jakarta.validation.constraints.Size;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.memory.MemoryChange;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.StorableInstants;
-import dev.memoir.web.VisibleText;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.jdbc.StorableInstants;
+import dev.memoir.common.wire.VisibleText;
 
 import tools.jackson.databind.JsonNode;
 

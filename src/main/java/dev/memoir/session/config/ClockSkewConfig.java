@@ -3,7 +3,7 @@ package dev.memoir.session.config;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.memoir.web.ClockSkew;
+import dev.memoir.common.wire.ClockSkew;
 
 /**
  * Offers {@code memoir.session.clock-skew}, bound here, to the features that check a time a client gave, this one

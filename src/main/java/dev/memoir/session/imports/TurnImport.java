@@ -18,8 +18,8 @@ import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.turns.TurnRecorder;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.TextSafety;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.TextSafety;
 
 /**
  * Imports a chat log into an open session without calling the chat model: stores its user and assistant messages

@@ -16,9 +16,9 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 import dev.memoir.session.Role;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.VisibleText;
-import dev.memoir.web.WireNames;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.VisibleText;
+import dev.memoir.common.wire.WireNames;
 
 @Schema(description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
         + "assistant's export holds it")

@@ -2,7 +2,7 @@ package dev.memoir.session.store;
 
 import java.util.UUID;
 
-import dev.memoir.web.ConflictException;
+import dev.memoir.common.web.ConflictException;
 
 class SessionClosedException extends ConflictException {
 

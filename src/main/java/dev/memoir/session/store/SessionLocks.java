@@ -10,8 +10,8 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.AdvisoryLocks;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.web.NotFoundException;
 
 /**
  * The locks of the session tables, taken in the one order {@link SessionService}'s class comment sets out: the

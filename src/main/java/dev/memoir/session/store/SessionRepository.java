@@ -14,7 +14,7 @@ import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.web.NotFoundException;
 
 public interface SessionRepository extends JpaRepository<Session, UUID> {
 

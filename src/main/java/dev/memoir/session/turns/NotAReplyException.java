@@ -4,7 +4,7 @@ import java.util.UUID;
 
 import org.springframework.http.HttpStatus;
 
-import dev.memoir.web.ApiException;
+import dev.memoir.common.web.ApiException;
 
 class NotAReplyException extends ApiException {
 

@@ -23,7 +23,7 @@ import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;
 import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.web.NotFoundException;
 
 /**
  * Reads a tenant's turns as the pipelines need them: a session's dialogue or a stretch of it, the turns a memory

@@ -28,10 +28,10 @@ import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;
 import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.ClockSkew;
-import dev.memoir.web.FieldError;
-import dev.memoir.web.InvalidRequestException;
-import dev.memoir.web.NotFoundException;
+import dev.memoir.common.wire.ClockSkew;
+import dev.memoir.common.web.FieldError;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.NotFoundException;
 
 /**
  * Stores new turns at the end of a session, dated and linked to the question they answer, and publishes them:

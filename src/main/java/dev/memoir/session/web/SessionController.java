@@ -29,8 +29,8 @@ import dev.memoir.session.imports.TurnImport;
 import dev.memoir.session.imports.TurnsImport;
 import dev.memoir.session.imports.TurnsImported;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.FieldConstraints;
-import dev.memoir.web.UserIdentifier;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.UserIdentifier;
 
 @RestController
 @RequestMapping("/sessions")

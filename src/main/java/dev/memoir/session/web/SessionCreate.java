@@ -4,7 +4,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 
 import dev.memoir.memory.MemorySettingsOverride;
-import dev.memoir.web.UserIdentifier;
+import dev.memoir.common.wire.UserIdentifier;
 
 record SessionCreate(
         @Schema(description = "The client's id for the user; scoped to the calling tenant", example = "alice")

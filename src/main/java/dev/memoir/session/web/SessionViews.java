@@ -18,7 +18,7 @@ import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;
 import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.web.Cursor;
+import dev.memoir.common.wire.Cursor;
 
 /** Sessions as the {@code /sessions} endpoints show them: started, read with their turns and jobs, and paged. */
 @Component

@@ -1,5 +1,0 @@
-package dev.memoir.web;
-
-/** One rejected field of a request, listed under {@code errors} in a 400 ProblemDetail. */
-public record FieldError(String field, String message) {
-}
