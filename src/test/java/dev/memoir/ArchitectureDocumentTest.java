@@ -26,21 +26,49 @@ class ArchitectureDocumentTest {
     private static final Path DOCUMENT = Path.of("docs/architecture.md");
     private static final Pattern DECLARATION = Pattern.compile(
             "^\\s*(?:public |protected |private |static |final |sealed |non-sealed |abstract )*"
-                    + "(?:class|record|interface|enum|@interface) (\\w+)", Pattern.MULTILINE);
+                    + "(?:class|record|interface|enum|@interface) (\\w+)",
+            Pattern.MULTILINE);
     private static final Pattern PUBLIC_TOP_TYPE = Pattern.compile(
             "^public (?:final |sealed |abstract )*(?:class|record|interface|enum|@interface) (\\w+)",
             Pattern.MULTILINE);
     /** A code span holding a type's name: upper camel case, optionally followed by a member or its arguments. */
     private static final Pattern TYPE_SPAN = Pattern.compile("`([A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)(?:[.(][^`]*)?`");
     /** Types of the libraries Memoir builds on, which the document names beside Memoir's own. */
-    private static final Set<String> LIBRARY_TYPES = Set.of("ApplicationModule", "ApplicationModules",
-            "BreakIterator", "TransactionAwareDataSourceProxy", "SyncToolSpecification", "WebMvcStatelessServerTransport",
-            "ChatClient", "ChatModel",
-            "EmbeddingModel", "ProblemDetail", "OncePerRequestFilter", "RestControllerAdvice", "SmartLifecycle",
-            "FlywayConfigurationCustomizer", "OpenApiCustomizer", "ObservationRegistry", "SchedulerClient",
-            "TaskDescriptor", "RecurringTask", "OneTimeTask", "CustomTask", "PartitionKey", "JsonValue",
-            "JsonMapper", "JdbcClient", "TransactionTemplate", "HttpClient", "MeterRegistry", "CallAdvisor",
-            "StreamAdvisor", "ResponseEntityExceptionHandler", "WebMvcConfigurer", "SpanExporter", "ArchUnit",
+    private static final Set<String> LIBRARY_TYPES = Set.of(
+            "ApplicationModule",
+            "ApplicationModules",
+            "BreakIterator",
+            "TransactionAwareDataSourceProxy",
+            "SyncToolSpecification",
+            "WebMvcStatelessServerTransport",
+            "ChatClient",
+            "ChatModel",
+            "EmbeddingModel",
+            "ProblemDetail",
+            "OncePerRequestFilter",
+            "RestControllerAdvice",
+            "SmartLifecycle",
+            "FlywayConfigurationCustomizer",
+            "OpenApiCustomizer",
+            "ObservationRegistry",
+            "SchedulerClient",
+            "TaskDescriptor",
+            "RecurringTask",
+            "OneTimeTask",
+            "CustomTask",
+            "PartitionKey",
+            "JsonValue",
+            "JsonMapper",
+            "JdbcClient",
+            "TransactionTemplate",
+            "HttpClient",
+            "MeterRegistry",
+            "CallAdvisor",
+            "StreamAdvisor",
+            "ResponseEntityExceptionHandler",
+            "WebMvcConfigurer",
+            "SpanExporter",
+            "ArchUnit",
             "PostgreSQLContainer");
 
     @Test
@@ -79,7 +107,9 @@ class ArchitectureDocumentTest {
                 gone.add(type);
             }
         }
-        assertThat(gone).as("types docs/architecture.md names that no source declares").isEmpty();
+        assertThat(gone)
+                .as("types docs/architecture.md names that no source declares")
+                .isEmpty();
     }
 
     private static List<Path> modules() throws IOException {
@@ -90,7 +120,10 @@ class ArchitectureDocumentTest {
 
     private static List<String> subPackages(Path module) throws IOException {
         try (Stream<Path> children = Files.list(module)) {
-            return children.filter(Files::isDirectory).map(dir -> dir.getFileName().toString()).sorted().toList();
+            return children.filter(Files::isDirectory)
+                    .map(dir -> dir.getFileName().toString())
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -112,7 +145,8 @@ class ArchitectureDocumentTest {
         Set<String> types = new TreeSet<>();
         for (Path root : List.of(Path.of("src/main/java"), Path.of("src/test/java"), Path.of("bench"))) {
             try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".java")).toList()) {
                     Matcher declaration = DECLARATION.matcher(Files.readString(file));
                     while (declaration.find()) {
                         types.add(declaration.group(1));

@@ -31,27 +31,53 @@ class ArchitectureTest {
     private static final String INTERNAL = "dev.memoir.*.*..";
 
     @ArchTest
-    static final ArchRule entitiesStayInsideTheirFeature = classes().that().areAnnotatedWith(Entity.class)
-            .should().notBePublic().orShould().resideInAPackage(INTERNAL);
+    static final ArchRule entitiesStayInsideTheirFeature = classes()
+            .that()
+            .areAnnotatedWith(Entity.class)
+            .should()
+            .notBePublic()
+            .orShould()
+            .resideInAPackage(INTERNAL);
 
     @ArchTest
-    static final ArchRule repositoriesStayInsideTheirFeature = classes().that().areAssignableTo(Repository.class)
-            .should().notBePublic().orShould().resideInAPackage(INTERNAL);
+    static final ArchRule repositoriesStayInsideTheirFeature = classes()
+            .that()
+            .areAssignableTo(Repository.class)
+            .should()
+            .notBePublic()
+            .orShould()
+            .resideInAPackage(INTERNAL);
 
     /** Only the jobs module makes db-scheduler's tasks, so every job is retried, dead-lettered and observed alike. */
     @ArchTest
-    static final ArchRule onlyJobsMakesTasks = noClasses().that().resideOutsideOfPackage("dev.memoir.jobs..")
-            .should().dependOnClassesThat().areAssignableTo(Tasks.class)
+    static final ArchRule onlyJobsMakesTasks = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.memoir.jobs..")
+            .should()
+            .dependOnClassesThat()
+            .areAssignableTo(Tasks.class)
             .as("no class outside dev.memoir.jobs makes a db-scheduler task itself (Jobs offers every kind)");
 
     /** A job type is declared beside the class that does its work, in a nested configuration named JobType. */
     @ArchTest
-    static final ArchRule jobTypesAreDeclaredBesideTheirWorker = methods().that().areAnnotatedWith(Bean.class)
-            .and().haveRawReturnType(assignableTo(Task.class))
-            .should().beDeclaredInClassesThat().haveSimpleName("JobType")
-            .andShould().beDeclaredInClassesThat().areNestedClasses();
+    static final ArchRule jobTypesAreDeclaredBesideTheirWorker = methods()
+            .that()
+            .areAnnotatedWith(Bean.class)
+            .and()
+            .haveRawReturnType(assignableTo(Task.class))
+            .should()
+            .beDeclaredInClassesThat()
+            .haveSimpleName("JobType")
+            .andShould()
+            .beDeclaredInClassesThat()
+            .areNestedClasses();
 
     @ArchTest
-    static final ArchRule controllersAreNotPublic = classes().that().areAnnotatedWith(RestController.class)
-            .should().notBePublic().orShould().resideInAPackage(INTERNAL);
+    static final ArchRule controllersAreNotPublic = classes()
+            .that()
+            .areAnnotatedWith(RestController.class)
+            .should()
+            .notBePublic()
+            .orShould()
+            .resideInAPackage(INTERNAL);
 }

@@ -22,8 +22,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-
 import javax.sql.DataSource;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionFactory;
@@ -42,10 +45,6 @@ import com.openai.client.OpenAIClient;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.sun.net.httpserver.HttpServer;
 import com.zaxxer.hikari.HikariDataSource;
-
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 
 import dev.memoir.memory.SearchProbe;
 import dev.memoir.support.Api;
@@ -74,8 +73,9 @@ class CitusTest {
 
     /** Tenant tables co-located by tenant_id: every table of the schema that is neither directory nor service. */
     private static final List<String> DIRECTORY = List.of("api_keys", "tenants");
-    private static final List<String> SERVICE = List.of("failed_jobs", "flyway_schema_history", "job_runs",
-            "scheduled_tasks");
+
+    private static final List<String> SERVICE =
+            List.of("failed_jobs", "flyway_schema_history", "job_runs", "scheduled_tasks");
     private static final String RERANKED_HISTORY =
             "{\"write\": [\"history\"], \"read\": [\"history\"], \"rerank\": true}";
 
@@ -86,8 +86,8 @@ class CitusTest {
     private static final String FLYWAY_ON_CITUS = "set citus.multi_shard_modify_mode = 'sequential'";
 
     private static final String MIGRATIONS = "classpath:db/migration,classpath:db/citus-later";
-    private static final List<String> PRESETS = List.of("conditional", "conditional+summary", "multi-view",
-            "memochat", "recursive", "rmm", "all");
+    private static final List<String> PRESETS =
+            List.of("conditional", "conditional+summary", "multi-view", "memochat", "recursive", "rmm", "all");
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
     private final List<FakeOpenAiServer.Rule> rules = new ArrayList<>();
@@ -132,15 +132,20 @@ class CitusTest {
         admin(distributionStep());
         // 3. A migration written after the distribution, applied by Flyway to the distributed schema; then the
         // service runs, its recurring purge every second.
-        memoir = start(Map.of("spring.flyway.locations", MIGRATIONS, "spring.flyway.init-sqls", FLYWAY_ON_CITUS,
-                "memoir.retention.purge-interval", "1s"));
+        memoir = start(Map.of(
+                "spring.flyway.locations",
+                MIGRATIONS,
+                "spring.flyway.init-sqls",
+                FLYWAY_ON_CITUS,
+                "memoir.retention.purge-interval",
+                "1s"));
         api = memoir.api();
         jdbc = memoir.bean(JdbcClient.class);
     }
 
     private SeparateDeployment start(Map<String, String> settings) {
-        return SeparateDeployment.startAt(url, env("MEMOIR_TEST_CITUS_USER", "memoir"),
-                env("MEMOIR_TEST_CITUS_PASSWORD", "memoir"), settings);
+        return SeparateDeployment.startAt(
+                url, env("MEMOIR_TEST_CITUS_USER", "memoir"), env("MEMOIR_TEST_CITUS_PASSWORD", "memoir"), settings);
     }
 
     @AfterAll
@@ -164,20 +169,23 @@ class CitusTest {
     /** scripts/citus-distribute.sql as the server runs it, without psql's own commands. */
     private static String distributionStep() throws IOException {
         return Files.readAllLines(Path.of("scripts/citus-distribute.sql")).stream()
-                .filter(line -> !line.startsWith("\\")).collect(Collectors.joining("\n"));
+                .filter(line -> !line.startsWith("\\"))
+                .collect(Collectors.joining("\n"));
     }
 
     /** Runs SQL on the coordinator as its superuser (the distribution step is an administrator's). */
     private void admin(String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url,
-                env("MEMOIR_TEST_CITUS_ADMIN_USER", "postgres"), env("MEMOIR_TEST_CITUS_ADMIN_PASSWORD", ""));
+        try (Connection connection = DriverManager.getConnection(
+                        url,
+                        env("MEMOIR_TEST_CITUS_ADMIN_USER", "postgres"),
+                        env("MEMOIR_TEST_CITUS_ADMIN_PASSWORD", ""));
                 Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
     }
 
-    private void onModelCall(Predicate<FakeOpenAiServer.ChatCall> when,
-            Function<FakeOpenAiServer.ChatCall, Answer> answer) {
+    private void onModelCall(
+            Predicate<FakeOpenAiServer.ChatCall> when, Function<FakeOpenAiServer.ChatCall, Answer> answer) {
         rules.add(fake.on(when, answer));
     }
 
@@ -198,7 +206,8 @@ class CitusTest {
      * once (its update after four examples); answers the last reply's turn.
      */
     private String fourCitedRepliesTrainTheReranker(String key, String session) {
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"ok\", \"remember\": false, \"citations\": [1]}"));
         String turnId = null;
         for (int i = 0; i < 4; i++) {
@@ -206,7 +215,12 @@ class CitusTest {
             assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
             turnId = reply.text("turnId");
         }
-        eventually().until(() -> api.get(key, "/reflection/reranker").body().path("updates").asInt() == 1);
+        eventually()
+                .until(() -> api.get(key, "/reflection/reranker")
+                                .body()
+                                .path("updates")
+                                .asInt()
+                        == 1);
         return turnId;
     }
 
@@ -224,8 +238,7 @@ class CitusTest {
         return items(response).stream().map(m -> m.path("id").asString()).toList();
     }
 
-    private record Tenant(TenantId id, String key) {
-    }
+    private record Tenant(TenantId id, String key) {}
 
     private Tenant newTenant() {
         Api.Response created = api.createTenant("citus-" + UUID.randomUUID());
@@ -246,11 +259,16 @@ class CitusTest {
     }
 
     private String explain(String sql, Object... params) {
-        return String.join("\n", jdbc.sql("explain " + sql).params(params).query(String.class).list());
+        return String.join(
+                "\n",
+                jdbc.sql("explain " + sql).params(params).query(String.class).list());
     }
 
     private static void singleShard(String plan) {
-        assertThat(plan).as(plan).contains("Custom Scan (Citus").contains("Task Count: 1")
+        assertThat(plan)
+                .as(plan)
+                .contains("Custom Scan (Citus")
+                .contains("Task Count: 1")
                 .doesNotContain("Task Count: 2");
     }
 
@@ -268,23 +286,37 @@ class CitusTest {
         for (Map<String, Object> row : rows) {
             String name = (String) row.get("name");
             if (DIRECTORY.contains(name)) {
-                assertThat(row.get("method")).as("%s is a reference table", name).isEqualTo("n");
+                assertThat(row.get("method"))
+                        .as("%s is a reference table", name)
+                        .isEqualTo("n");
             } else if (SERVICE.contains(name)) {
-                assertThat(row.get("method")).as("%s stays a plain table on the coordinator", name).isNull();
+                assertThat(row.get("method"))
+                        .as("%s stays a plain table on the coordinator", name)
+                        .isNull();
             } else {
                 tenantTables.add(name);
                 assertThat(row.get("method")).as("%s is hash-distributed", name).isEqualTo("h");
                 assertThat(row.get("by")).as("%s's distribution column", name).isEqualTo("tenant_id");
                 colocation = colocation == null ? row.get("colocationid") : colocation;
-                assertThat(row.get("colocationid")).as("%s is co-located with the others", name)
+                assertThat(row.get("colocationid"))
+                        .as("%s is co-located with the others", name)
                         .isEqualTo(colocation);
             }
         }
-        assertThat(tenantTables).contains("sessions", "turns", "memory_records", "memory_passages",
-                "memory_revisions", "reranker_feedback", "reply_traces", "tenant_retention")
-                .as("the tables of the issues after Citus's, distributed by the step").contains(
-                        "conversation_imports", "webhook_endpoints", "webhook_deliveries")
-                .as("the table a later migration added").contains("later_notes");
+        assertThat(tenantTables)
+                .contains(
+                        "sessions",
+                        "turns",
+                        "memory_records",
+                        "memory_passages",
+                        "memory_revisions",
+                        "reranker_feedback",
+                        "reply_traces",
+                        "tenant_retention")
+                .as("the tables of the issues after Citus's, distributed by the step")
+                .contains("conversation_imports", "webhook_endpoints", "webhook_deliveries")
+                .as("the table a later migration added")
+                .contains("later_notes");
 
         // Both workers hold shards; the coordinator none.
         assertThat(jdbc.sql("""
@@ -299,15 +331,22 @@ class CitusTest {
                 select result from run_command_on_workers($$
                     select count(*) from pg_indexes where indexdef like '%USING hnsw%'
                     and tablename ~ '^memory_records_p[0-9]+_[0-9]+$'$$)""").query(String.class).list();
-        assertThat(hnswPerWorker).hasSize(2)
-                .allSatisfy(count -> assertThat(Integer.parseInt(count)).as("HNSW indexes of partition shards")
+        assertThat(hnswPerWorker)
+                .hasSize(2)
+                .allSatisfy(count -> assertThat(Integer.parseInt(count))
+                        .as("HNSW indexes of partition shards")
                         .isGreaterThanOrEqualTo(16));
 
         // Flyway's history, on the coordinator, records the migration applied after the distribution.
         assertThat(jdbc.sql("select success from flyway_schema_history where version = '1000'")
-                .query(Boolean.class).single()).isTrue();
+                        .query(Boolean.class)
+                        .single())
+                .isTrue();
         assertThat(jdbc.sql("select count(*) from information_schema.columns where table_name = 'memory_records' "
-                + "and column_name = 'later_note'").query(Integer.class).single()).isOne();
+                                + "and column_name = 'later_note'")
+                        .query(Integer.class)
+                        .single())
+                .isOne();
     }
 
     @Test
@@ -323,17 +362,21 @@ class CitusTest {
             }
             Api.Response closed = api.close(tenant.key(), session);
             assertThat(closed.status()).as(preset + ": " + closed.raw()).isLessThan(300);
-            String summary = List.of("conditional+summary", "multi-view", "all").contains(preset) ? "session-summary"
-                    : null;
+            String summary =
+                    List.of("conditional+summary", "multi-view", "all").contains(preset) ? "session-summary" : null;
             eventually().alias(preset + "'s close jobs").until(() -> jobsDone(tenant.key(), session, summary));
         }
         // multi-view writes every utterance: a search of the user finds the turn.
-        List<JsonNode> found = items(api.get(tenant.key(),
-                "/memory?userId=u-multi-view&query=tomatoes%20balcony&kind=history"));
+        List<JsonNode> found =
+                items(api.get(tenant.key(), "/memory?userId=u-multi-view&query=tomatoes%20balcony&kind=history"));
         assertThat(found).isNotEmpty();
         assertThat(found.getFirst().path("text").asString()).contains("tomatoes");
-        assertThat(items(api.get(tenant.key(), "/memory?userId=u-multi-view&kind=summary"))).hasSize(1);
-        assertThat(jdbc.sql("select count(*) from failed_jobs").query(Integer.class).single()).isZero();
+        assertThat(items(api.get(tenant.key(), "/memory?userId=u-multi-view&kind=summary")))
+                .hasSize(1);
+        assertThat(jdbc.sql("select count(*) from failed_jobs")
+                        .query(Integer.class)
+                        .single())
+                .isZero();
     }
 
     @Test
@@ -341,42 +384,68 @@ class CitusTest {
     void aTurnImportAndAnArchiveImportRoundTrip() throws Exception {
         Tenant tenant = newTenant();
         String session = api.newSession(tenant.key(), "ivo", "{\"strategy\": \"multi-view\"}");
-        Api.Response imported = api.importTurns(tenant.key(), session, "I sail on Lake Geneva " + tag, "Nice.",
-                "I also climb in the Alps " + tag, "Great.");
+        Api.Response imported = api.importTurns(
+                tenant.key(),
+                session,
+                "I sail on Lake Geneva " + tag,
+                "Nice.",
+                "I also climb in the Alps " + tag,
+                "Great.");
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
         api.close(tenant.key(), session);
         eventually().until(() -> jobsDone(tenant.key(), session, "session-summary"));
         api.addFact(tenant.key(), "ivo", "Ivo lives in Lausanne " + tag, "supersedes", List.of());
 
         var http = java.net.http.HttpClient.newHttpClient();
-        var response = http.send(java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://localhost:" + api.port() + "/users/ivo/export"))
-                .header("Authorization", "Bearer " + tenant.key()).GET().build(),
+        var response = http.send(
+                java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create("http://localhost:" + api.port() + "/users/ivo/export"))
+                        .header("Authorization", "Bearer " + tenant.key())
+                        .GET()
+                        .build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         String archive = response.body();
 
         Tenant other = newTenant();
-        Api.Response restored = api.sendWithHeadersAsResponse("POST", "/users/ivo-copy/import", other.key(),
-                archive, "Content-Type", "application/x-ndjson");
+        Api.Response restored = api.sendWithHeadersAsResponse(
+                "POST", "/users/ivo-copy/import", other.key(), archive, "Content-Type", "application/x-ndjson");
         assertThat(restored.status()).as(restored.raw()).isEqualTo(201);
         List<String> original = items(api.get(tenant.key(), "/memory?userId=ivo&limit=100")).stream()
-                .map(m -> m.path("text").asString()).sorted().toList();
+                .map(m -> m.path("text").asString())
+                .sorted()
+                .toList();
         List<String> copy = items(api.get(other.key(), "/memory?userId=ivo-copy&limit=100")).stream()
-                .map(m -> m.path("text").asString()).sorted().toList();
+                .map(m -> m.path("text").asString())
+                .sorted()
+                .toList();
         assertThat(copy).isNotEmpty().isEqualTo(original);
-        assertThat(items(api.get(other.key(), "/memory?userId=ivo-copy&query=sailing%20lake"))).isNotEmpty();
-        assertThat(api.get(other.key(), "/sessions?userId=ivo-copy").body().path("items")).hasSize(1);
+        assertThat(items(api.get(other.key(), "/memory?userId=ivo-copy&query=sailing%20lake")))
+                .isNotEmpty();
+        assertThat(api.get(other.key(), "/sessions?userId=ivo-copy").body().path("items"))
+                .hasSize(1);
     }
 
     @Test
     @Order(4)
     void hybridSearchAsOfSupersessionItsReinstatementExpiryAndThePurge() {
         Tenant tenant = newTenant();
-        String paris = api.addFact(tenant.key(), "ana", "Ana lives in Paris " + tag, "occurredAt",
-                "2024-03-01T09:00:00Z", "supersedes", List.of());
-        Api.Response berlin = api.addMemory(tenant.key(), "ana", "Ana moved to Berlin " + tag, "occurredAt",
-                "2024-06-10T18:00:00Z", "supersedes", List.of(paris));
+        String paris = api.addFact(
+                tenant.key(),
+                "ana",
+                "Ana lives in Paris " + tag,
+                "occurredAt",
+                "2024-03-01T09:00:00Z",
+                "supersedes",
+                List.of());
+        Api.Response berlin = api.addMemory(
+                tenant.key(),
+                "ana",
+                "Ana moved to Berlin " + tag,
+                "occurredAt",
+                "2024-06-10T18:00:00Z",
+                "supersedes",
+                List.of(paris));
         assertThat(berlin.status()).as(berlin.raw()).isEqualTo(201);
         assertThat(ids(api.get(tenant.key(), "/memory?userId=ana&query=where%20does%20Ana%20live")))
                 .containsExactly(berlin.text("id"));
@@ -385,27 +454,46 @@ class CitusTest {
         assertThat(api.get(tenant.key(), "/memory/" + paris).text("validTo")).isEqualTo("2024-06-10T18:00:00Z");
 
         // Deleting what superseded Paris reinstates it: memory_records_reinstate_superseded, run on the shard.
-        assertThat(api.send("DELETE", "/memory/" + berlin.text("id"), tenant.key(), null).status()).isEqualTo(204);
+        assertThat(api.send("DELETE", "/memory/" + berlin.text("id"), tenant.key(), null)
+                        .status())
+                .isEqualTo(204);
         JsonNode reinstated = api.get(tenant.key(), "/memory/" + paris).body();
-        assertThat(reinstated.path("supersededBy").isNull() || reinstated.path("supersededBy").isMissingNode())
-                .as(reinstated.toString()).isTrue();
+        assertThat(reinstated.path("supersededBy").isNull()
+                        || reinstated.path("supersededBy").isMissingNode())
+                .as(reinstated.toString())
+                .isTrue();
         assertThat(ids(api.get(tenant.key(), "/memory?userId=ana"))).containsExactly(paris);
 
         // Expiry: invisible at once, deleted by the recurring purge (every second here) with its revisions.
-        String trip = api.addFact(tenant.key(), "ana", "Ana is in Rome this week " + tag, "supersedes", List.of(),
-                "expiresAt", Instant.now().plus(Duration.ofDays(1)).toString());
+        String trip = api.addFact(
+                tenant.key(),
+                "ana",
+                "Ana is in Rome this week " + tag,
+                "supersedes",
+                List.of(),
+                "expiresAt",
+                Instant.now().plus(Duration.ofDays(1)).toString());
         api.send("PATCH", "/memory/" + trip, tenant.key(), Json.object("text", "Ana is in Rome until Sunday " + tag));
         jdbc.sql("update memory_records set expires_at = now() - interval '1 second' where tenant_id = ? and id = ?")
-                .params(tenant.id().value(), UUID.fromString(trip)).update();
+                .params(tenant.id().value(), UUID.fromString(trip))
+                .update();
         assertThat(api.get(tenant.key(), "/memory/" + trip).status()).isEqualTo(404);
-        eventually().until(() -> jdbc.sql("select count(*) from memory_records where tenant_id = ? and id = ?")
-                .params(tenant.id().value(), UUID.fromString(trip)).query(Integer.class).single() == 0);
+        eventually()
+                .until(() -> jdbc.sql("select count(*) from memory_records where tenant_id = ? and id = ?")
+                                .params(tenant.id().value(), UUID.fromString(trip))
+                                .query(Integer.class)
+                                .single()
+                        == 0);
         assertThat(jdbc.sql("select count(*) from memory_revisions where tenant_id = ? and memory_id = ?")
-                .params(tenant.id().value(), UUID.fromString(trip)).query(Integer.class).single()).isZero();
+                        .params(tenant.id().value(), UUID.fromString(trip))
+                        .query(Integer.class)
+                        .single())
+                .isZero();
         // A memory's owner cannot change (memory_records_keep_owner, on the shard).
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> jdbc.sql(
-                "update memory_records set user_id = 'someone-else' where tenant_id = ? and id = ?")
-                .params(tenant.id().value(), UUID.fromString(paris)).update()))
+                                "update memory_records set user_id = 'someone-else' where tenant_id = ? and id = ?")
+                        .params(tenant.id().value(), UUID.fromString(paris))
+                        .update()))
                 .hasMessageContaining("cannot move to another tenant or user");
     }
 
@@ -421,47 +509,84 @@ class CitusTest {
             eventually().until(() -> jobsDone(tenant.key(), session, "session-summary"));
         }
         String oneFact = api.addFact(one.key(), "eve", "Eve's bees are Italian " + tag, "supersedes", List.of());
-        assertThat(api.get(two.key(), "/memory/" + oneFact).status()).as("another tenant's memory").isEqualTo(404);
+        assertThat(api.get(two.key(), "/memory/" + oneFact).status())
+                .as("another tenant's memory")
+                .isEqualTo(404);
 
         Api.Response erased = api.send("DELETE", "/memory?userId=eve", one.key(), null);
         assertThat(erased.status()).as(erased.raw()).isEqualTo(200);
 
-        for (String table : List.of("sessions", "turns", "memory_records", "memory_passages", "memory_revisions",
-                "episodes", "reply_traces")) {
+        for (String table : List.of(
+                "sessions",
+                "turns",
+                "memory_records",
+                "memory_passages",
+                "memory_revisions",
+                "episodes",
+                "reply_traces")) {
             String user = switch (table) {
                 case "turns", "reply_traces" -> null;
                 default -> "user_id";
             };
             if (user != null && !table.equals("episodes")) {
                 assertThat(jdbc.sql("select count(*) from " + table + " where tenant_id = ? and user_id = 'eve'")
-                        .param(one.id().value()).query(Integer.class).single()).as(table).isZero();
+                                .param(one.id().value())
+                                .query(Integer.class)
+                                .single())
+                        .as(table)
+                        .isZero();
             }
         }
-        assertThat(jdbc.sql("select count(*) from turns where tenant_id = ?").param(one.id().value())
-                .query(Integer.class).single()).isZero();
-        assertThat(items(api.get(one.key(), "/memory?userId=eve&includeSuperseded=true"))).isEmpty();
-        assertThat(items(api.get(two.key(), "/memory?userId=eve"))).as("the other tenant's eve").isNotEmpty();
-        assertThat(jdbc.sql("select count(*) from turns where tenant_id = ?").param(two.id().value())
-                .query(Integer.class).single()).isPositive();
+        assertThat(jdbc.sql("select count(*) from turns where tenant_id = ?")
+                        .param(one.id().value())
+                        .query(Integer.class)
+                        .single())
+                .isZero();
+        assertThat(items(api.get(one.key(), "/memory?userId=eve&includeSuperseded=true")))
+                .isEmpty();
+        assertThat(items(api.get(two.key(), "/memory?userId=eve")))
+                .as("the other tenant's eve")
+                .isNotEmpty();
+        assertThat(jdbc.sql("select count(*) from turns where tenant_id = ?")
+                        .param(two.id().value())
+                        .query(Integer.class)
+                        .single())
+                .isPositive();
     }
 
     @Test
     @Order(6)
     void theRerankerLearnsFromFeedbackAndFeedbackOnAReplyIsLearned() {
         Tenant tenant = newTenant();
-        String session = api.sessionAfterClosedOne(tenant.key(), "tom", RERANKED_HISTORY, "I play the violin " + tag,
-                "Lovely.", "My sister lives in Oslo", "Nice city.", "I am vegetarian", "Noted.");
+        String session = api.sessionAfterClosedOne(
+                tenant.key(),
+                "tom",
+                RERANKED_HISTORY,
+                "I play the violin " + tag,
+                "Lovely.",
+                "My sister lives in Oslo",
+                "Nice city.",
+                "I am vegetarian",
+                "Noted.");
         String turnId = fourCitedRepliesTrainTheReranker(tenant.key(), session);
         assertThat(jdbc.sql("select count(*) from reranker_feedback where tenant_id = ?")
-                .param(tenant.id().value()).query(Integer.class).single()).isEqualTo(4);
+                        .param(tenant.id().value())
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(4);
 
-        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": \"The user plays the cello now " + tag + ".\"}"));
-        Api.Response feedback = api.send("POST", "/reflection/feedback", tenant.key(),
+        Api.Response feedback = api.send(
+                "POST",
+                "/reflection/feedback",
+                tenant.key(),
                 Json.object("turnId", turnId, "answer", "I switched to the cello."));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
-        eventually().until(() -> items(api.get(tenant.key(), "/memory?userId=tom&kind=reflected")).stream()
-                .anyMatch(m -> m.path("text").asString().contains("cello")));
+        eventually()
+                .until(() -> items(api.get(tenant.key(), "/memory?userId=tom&kind=reflected")).stream()
+                        .anyMatch(m -> m.path("text").asString().contains("cello")));
     }
 
     @Test
@@ -474,7 +599,8 @@ class CitusTest {
 
         String search = String.join("\n", SearchProbe.plan(memoir.context(), tenant.id(), "pia", "old maps"));
         singleShard(search);
-        assertThat(search).as("the HNSW or exact scan of the user's partition of one shard")
+        assertThat(search)
+                .as("the HNSW or exact scan of the user's partition of one shard")
                 .containsPattern("memory_records_p[0-9]+_[0-9]+");
 
         singleShard(explain("""
@@ -483,23 +609,27 @@ class CitusTest {
         singleShard(explain("""
                 update memory_records set text = text || '' where tenant_id = ? and user_id = 'pia'
                 and id = ?""", tenant.id().value(), UUID.randomUUID()));
-        singleShard(explain("select * from memory_records where tenant_id = ? and user_id = 'pia'",
+        singleShard(explain(
+                "select * from memory_records where tenant_id = ? and user_id = 'pia'",
                 tenant.id().value()));
 
         // The time-span trigger, on the shard, reads the memory's turns (within its tenant, V44): a memory written
         // without a time gets its turn's.
         Map<String, Object> turn = jdbc.sql("select id, occurred_at from turns where tenant_id = ? limit 1")
-                .param(tenant.id().value()).query().singleRow();
+                .param(tenant.id().value())
+                .query()
+                .singleRow();
         UUID probe = UUID.randomUUID();
         jdbc.sql("""
                 insert into memory_records (id, tenant_id, user_id, kind, text, embedding, embedding_model,
                                             created_at, updated_at, turn_ids)
                 select ?, m.tenant_id, m.user_id, m.kind, 'span probe', m.embedding, m.embedding_model,
                        now(), now(), array[cast(? as uuid)]
-                from memory_records m where m.tenant_id = ? and m.user_id = 'pia' limit 1""")
-                .params(probe, turn.get("id"), tenant.id().value()).update();
+                from memory_records m where m.tenant_id = ? and m.user_id = 'pia' limit 1""").params(probe, turn.get("id"), tenant.id().value()).update();
         assertThat(jdbc.sql("select occurred_from from memory_records where tenant_id = ? and id = ?")
-                .params(tenant.id().value(), probe).query(java.sql.Timestamp.class).single())
+                        .params(tenant.id().value(), probe)
+                        .query(java.sql.Timestamp.class)
+                        .single())
                 .isEqualTo(turn.get("occurred_at"));
     }
 
@@ -514,10 +644,13 @@ class CitusTest {
                        current_setting('max_parallel_workers_per_gather') as parallel,
                        inet_server_port() as port
                 from memory_records where tenant_id = ? and user_id = 'rae' limit 1""";
-        Map<String, Object> onTheWorker = SearchProbe.afterSearchSettings(memoir.context(), tenant.id(), "rae",
-                probe, tenant.id().value());
-        assertThat(onTheWorker.get("port")).as("the probe ran on a worker").isNotEqualTo(
-                jdbc.sql("select inet_server_port()").query(Integer.class).single());
+        Map<String, Object> onTheWorker = SearchProbe.afterSearchSettings(
+                memoir.context(), tenant.id(), "rae", probe, tenant.id().value());
+        assertThat(onTheWorker.get("port"))
+                .as("the probe ran on a worker")
+                .isNotEqualTo(jdbc.sql("select inet_server_port()")
+                        .query(Integer.class)
+                        .single());
         // The service's default: 100 candidates × ef-search-factor 4.
         assertThat(onTheWorker.get("ef_search")).isEqualTo("400");
         assertThat(onTheWorker.get("iterative_scan")).isEqualTo("relaxed_order");
@@ -549,27 +682,37 @@ class CitusTest {
         // conversation_imports, distributed with its session, keys the import: the same export adds nothing.
         Api.Response again = api.postBytes("/users/uma/import/chatgpt", tenant.key(), body, "application/json");
         assertThat(again.body().path("unchanged").asInt()).as(again.raw()).isEqualTo(1);
-        assertThat(api.get(tenant.key(), "/sessions?userId=uma").body().path("items")).hasSize(1);
+        assertThat(api.get(tenant.key(), "/sessions?userId=uma").body().path("items"))
+                .hasSize(1);
 
         List<String> received = new CopyOnWriteArrayList<>();
         HttpServer receiver = receiverInto(received);
         try {
-            Api.Response registered = api.send("POST", "/webhooks", tenant.key(), Json.object("url",
-                    "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", "events",
-                    List.of("memory.created")));
+            Api.Response registered = api.send(
+                    "POST",
+                    "/webhooks",
+                    tenant.key(),
+                    Json.object(
+                            "url",
+                            "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                            "events",
+                            List.of("memory.created")));
             assertThat(registered.status()).as(registered.raw()).isEqualTo(201);
-            String fact = api.addFact(tenant.key(), "uma", "Uma cooks pasta al dente " + tag, "supersedes",
-                    List.of());
+            String fact = api.addFact(tenant.key(), "uma", "Uma cooks pasta al dente " + tag, "supersedes", List.of());
             eventually().until(() -> received.stream().anyMatch(delivery -> delivery.contains(fact)));
             // Every delivery of the endpoint (the fact's and any other memory the import's jobs wrote meanwhile)
             // goes out at its first attempt: its lookups and updates reach the shard that holds it.
             String deliveriesPath = "/webhooks/" + registered.text("id") + "/deliveries";
-            eventually().until(() -> items(api.get(tenant.key(), deliveriesPath)).stream()
-                    .noneMatch(delivery -> delivery.path("state").asText().equals("pending")));
-            assertThat(items(api.get(tenant.key(), deliveriesPath))).isNotEmpty().allSatisfy(delivery -> {
-                assertThat(delivery.path("state").asText()).isEqualTo("delivered");
-                assertThat(delivery.path("attempts").asInt()).isEqualTo(1);
-            });
+            eventually()
+                    .until(() -> items(api.get(tenant.key(), deliveriesPath)).stream()
+                            .noneMatch(
+                                    delivery -> delivery.path("state").asText().equals("pending")));
+            assertThat(items(api.get(tenant.key(), deliveriesPath)))
+                    .isNotEmpty()
+                    .allSatisfy(delivery -> {
+                        assertThat(delivery.path("state").asText()).isEqualTo("delivered");
+                        assertThat(delivery.path("attempts").asInt()).isEqualTo(1);
+                    });
         } finally {
             receiver.stop(0);
         }
@@ -586,8 +729,15 @@ class CitusTest {
     void aChatTurnsPathRunsEveryStatementOnOneShardWithEveryPreset() throws Exception {
         // The first deployment's scheduler would run this one's jobs, on connections that allow any statement.
         memoir.close();
-        memoir = start(Map.of("spring.flyway.locations", MIGRATIONS, "spring.flyway.init-sqls", FLYWAY_ON_CITUS,
-                "memoir.session.idle-close-after", "0", "memoir.retention.purge-interval", "1h"));
+        memoir = start(Map.of(
+                "spring.flyway.locations",
+                MIGRATIONS,
+                "spring.flyway.init-sqls",
+                FLYWAY_ON_CITUS,
+                "memoir.session.idle-close-after",
+                "0",
+                "memoir.retention.purge-interval",
+                "1h"));
         api = memoir.api();
         jdbc = memoir.bean(JdbcClient.class);
         // Created by the operator's API, before the refusal: not the chat path.
@@ -599,8 +749,8 @@ class CitusTest {
             String session = api.newSession(tenant.key(), user, "{\"strategy\": \"" + preset + "\"}");
             Api.Response chatted = api.chat(tenant.key(), session, "I grow tomatoes on my balcony " + tag);
             assertThat(chatted.status()).as(preset + ": " + chatted.raw()).isEqualTo(200);
-            Api.Response appended = api.importTurns(tenant.key(), session, "My dog is called Pixel " + tag,
-                    "A fine name.");
+            Api.Response appended =
+                    api.importTurns(tenant.key(), session, "My dog is called Pixel " + tag, "A fine name.");
             assertThat(appended.status()).as(preset + ": " + appended.raw()).isEqualTo(201);
             chatted = api.chat(tenant.key(), session, "What do I grow? " + tag);
             assertThat(chatted.status()).as(preset + ": " + chatted.raw()).isEqualTo(200);
@@ -613,51 +763,80 @@ class CitusTest {
         assertThat(ids(api.get(tenant.key(), "/memory?userId=r-ana&query=Ana%20moved%20to%20Porto")))
                 .contains(fact);
         assertThat(api.get(tenant.key(), "/memory/" + fact).status()).isEqualTo(200);
-        Api.Response revised = api.send("PATCH", "/memory/" + fact, tenant.key(),
-                Json.object("text", "I moved to Porto last year " + tag));
+        Api.Response revised = api.send(
+                "PATCH", "/memory/" + fact, tenant.key(), Json.object("text", "I moved to Porto last year " + tag));
         assertThat(revised.status()).as(revised.raw()).isEqualTo(200);
 
-        String session = api.sessionAfterClosedOne(tenant.key(), "r-tom", RERANKED_HISTORY,
-                "I play the violin " + tag, "Lovely.", "My sister lives in Oslo", "Nice city.");
+        String session = api.sessionAfterClosedOne(
+                tenant.key(),
+                "r-tom",
+                RERANKED_HISTORY,
+                "I play the violin " + tag,
+                "Lovely.",
+                "My sister lives in Oslo",
+                "Nice city.");
         String turnId = fourCitedRepliesTrainTheReranker(tenant.key(), session);
-        assertThat(api.get(tenant.key(), "/reflection/replies/" + turnId).status()).isEqualTo(200);
-        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+        assertThat(api.get(tenant.key(), "/reflection/replies/" + turnId).status())
+                .isEqualTo(200);
+        onModelCall(
+                call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": \"The user plays the cello now " + tag + ".\"}"));
-        Api.Response feedback = api.send("POST", "/reflection/feedback", tenant.key(),
+        Api.Response feedback = api.send(
+                "POST",
+                "/reflection/feedback",
+                tenant.key(),
                 Json.object("turnId", turnId, "answer", "I switched to the cello."));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
-        eventually().until(() -> items(api.get(tenant.key(), "/memory?userId=r-tom&kind=reflected")).stream()
-                .anyMatch(m -> m.path("text").asString().contains("cello")));
+        eventually()
+                .until(() -> items(api.get(tenant.key(), "/memory?userId=r-tom&kind=reflected")).stream()
+                        .anyMatch(m -> m.path("text").asString().contains("cello")));
 
         // The other ways in: the OpenAI-compatible endpoint (a conversation resent with one more turn), MCP's
         // memory tools, a user's export, and a webhook endpoint's deliveries of what these wrote.
         List<String> delivered = new CopyOnWriteArrayList<>();
         HttpServer receiver = receiverInto(delivered);
         try (McpSyncClient mcp = api.mcp(tenant.key())) {
-            Api.Response hook = api.send("POST", "/webhooks", tenant.key(), Json.object("url",
-                    "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook", "events",
-                    List.of("memory.created", "turns.recorded")));
+            Api.Response hook = api.send(
+                    "POST",
+                    "/webhooks",
+                    tenant.key(),
+                    Json.object(
+                            "url",
+                            "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                            "events",
+                            List.of("memory.created", "turns.recorded")));
             assertThat(hook.status()).as(hook.raw()).isEqualTo(201);
             OpenAIClient openai = api.openAi(tenant.key());
-            ChatCompletionCreateParams.Builder conversation = ChatCompletionCreateParams.builder().model("any")
-                    .user("r-vic").addUserMessage("I collect stamps " + tag);
+            ChatCompletionCreateParams.Builder conversation = ChatCompletionCreateParams.builder()
+                    .model("any")
+                    .user("r-vic")
+                    .addUserMessage("I collect stamps " + tag);
             openai.chat().completions().create(conversation.build());
-            openai.chat().completions().create(conversation.addAssistantMessage("ok")
-                    .addUserMessage("What do I collect? " + tag).build());
-            CallToolResult added = mcp.callTool(new CallToolRequest("add_memory",
-                    Map.of("userId", "r-vic", "text", "Vic's stamps are from Chile " + tag)));
+            openai.chat()
+                    .completions()
+                    .create(conversation
+                            .addAssistantMessage("ok")
+                            .addUserMessage("What do I collect? " + tag)
+                            .build());
+            CallToolResult added = mcp.callTool(new CallToolRequest(
+                    "add_memory", Map.of("userId", "r-vic", "text", "Vic's stamps are from Chile " + tag)));
             assertThat(added.isError()).as(added.content().toString()).isFalse();
-            CallToolResult found = mcp.callTool(new CallToolRequest("search_memory",
-                    Map.of("userId", "r-vic", "query", "stamps from Chile")));
+            CallToolResult found = mcp.callTool(
+                    new CallToolRequest("search_memory", Map.of("userId", "r-vic", "query", "stamps from Chile")));
             assertThat(found.isError()).as(found.content().toString()).isFalse();
             Api.Response export = api.get(tenant.key(), "/users/r-vic/export");
             assertThat(export.status()).as(export.raw()).isEqualTo(200);
-            eventually().until(() -> delivered.stream().anyMatch(body -> body.contains("turns.recorded"))
-                    && delivered.stream().anyMatch(body -> body.contains("memory.created")));
+            eventually()
+                    .until(() -> delivered.stream().anyMatch(body -> body.contains("turns.recorded"))
+                            && delivered.stream().anyMatch(body -> body.contains("memory.created")));
             // The receiver stays up until every job of the tenant is done: a job that writes a memory queues its
             // delivery as it commits, so nothing is left to deliver after that.
-            eventually().until(() -> jdbc.sql("select count(*) from job_runs where tenant_id = ? and finished_at is null")
-                    .param(tenant.id().value()).query(Integer.class).single() == 0);
+            eventually()
+                    .until(() -> jdbc.sql("select count(*) from job_runs where tenant_id = ? and finished_at is null")
+                                    .param(tenant.id().value())
+                                    .query(Integer.class)
+                                    .single()
+                            == 0);
         } finally {
             receiver.stop(0);
         }
@@ -665,19 +844,27 @@ class CitusTest {
         // Every job of the tenant ran once and finished (job_runs is the coordinator's own table).
         assertThat(jdbc.sql("""
                 select count(*) from job_runs
-                where tenant_id = ? and (failures > 0 or finished_at is null)""").param(tenant.id().value())
-                .query(Integer.class).single()).isZero();
+                where tenant_id = ? and (failures > 0 or finished_at is null)""").param(tenant.id().value()).query(Integer.class).single())
+                .isZero();
         // And the refusal was in force: a lookup by id alone, the test's own, is refused.
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> jdbc.sql(
-                "select count(*) from sessions where id = ?").param(UUID.randomUUID()).query(Integer.class)
-                .single())).hasMessageContaining("multi-task query");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(
+                        () -> jdbc.sql("select count(*) from sessions where id = ?")
+                                .param(UUID.randomUUID())
+                                .query(Integer.class)
+                                .single()))
+                .hasMessageContaining("multi-task query");
     }
 
     /** The session's jobs are all done; fails at once, with the job's error, when one of them failed. */
     private boolean jobsDoneWithoutFailure(String key, String session) {
         for (JsonNode job : api.get(key, "/sessions/" + session).body().path("jobs")) {
-            assertThat(job.path("failures").asInt()).as("%s %s failed: %s", job.path("task").asString(),
-                    job.path("id").asString(), job.path("lastError").asString()).isZero();
+            assertThat(job.path("failures").asInt())
+                    .as(
+                            "%s %s failed: %s",
+                            job.path("task").asString(),
+                            job.path("id").asString(),
+                            job.path("lastError").asString())
+                    .isZero();
         }
         return jobsDone(key, session, null);
     }

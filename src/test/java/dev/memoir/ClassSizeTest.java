@@ -44,7 +44,9 @@ class ClassSizeTest {
 
     private static List<Path> largeSources() throws IOException {
         try (Stream<Path> files = Files.walk(SOURCES)) {
-            return files.filter(file -> file.toString().endsWith(".java")).filter(ClassSizeTest::isLarge).toList();
+            return files.filter(file -> file.toString().endsWith(".java"))
+                    .filter(ClassSizeTest::isLarge)
+                    .toList();
         }
     }
 
@@ -59,7 +61,9 @@ class ClassSizeTest {
     private static String largeClassesSection() throws IOException {
         String text = Files.readString(Path.of("docs/architecture.md"));
         int start = text.indexOf("\n" + SECTION + "\n");
-        assertThat(start).as("docs/architecture.md has a \"%s\" section", SECTION).isNotNegative();
+        assertThat(start)
+                .as("docs/architecture.md has a \"%s\" section", SECTION)
+                .isNotNegative();
         int end = text.indexOf("\n## ", start + SECTION.length() + 1);
         return text.substring(start, end < 0 ? text.length() : end);
     }

@@ -25,23 +25,28 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class ConfigurationDocumentationTest {
 
-    private static final Pattern ROW = Pattern.compile("^\\| `(memoir\\.[a-z0-9.\\-]+)` \\| [^|]*\\| ([^|]*) \\|",
-            Pattern.MULTILINE);
+    private static final Pattern ROW =
+            Pattern.compile("^\\| `(memoir\\.[a-z0-9.\\-]+)` \\| [^|]*\\| ([^|]*) \\|", Pattern.MULTILINE);
 
-    private record Setting(String type, String defaultValue) {
-    }
+    private record Setting(String type, String defaultValue) {}
 
     private static Map<String, Setting> codeSettings() throws IOException {
         Map<String, Setting> settings = new HashMap<>();
-        try (InputStream metadata = ConfigurationDocumentationTest.class
-                .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
-            assertThat(metadata).as("configuration metadata (spring-boot-configuration-processor)").isNotNull();
-            for (JsonNode property : JsonMapper.builder().build().readTree(metadata).path("properties")) {
+        try (InputStream metadata = ConfigurationDocumentationTest.class.getResourceAsStream(
+                "/META-INF/spring-configuration-metadata.json")) {
+            assertThat(metadata)
+                    .as("configuration metadata (spring-boot-configuration-processor)")
+                    .isNotNull();
+            for (JsonNode property :
+                    JsonMapper.builder().build().readTree(metadata).path("properties")) {
                 String name = property.path("name").asString();
                 if (name.startsWith("memoir.")) {
                     JsonNode value = property.path("defaultValue");
-                    settings.put(name, new Setting(property.path("type").asString(),
-                            value.isMissingNode() || value.isNull() ? null : value.asString()));
+                    settings.put(
+                            name,
+                            new Setting(
+                                    property.path("type").asString(),
+                                    value.isMissingNode() || value.isNull() ? null : value.asString()));
                 }
             }
         }
@@ -79,14 +84,16 @@ class ConfigurationDocumentationTest {
         });
         Set<String> unknown = new HashSet<>();
         rows.keySet().forEach(row -> {
-            boolean known = code.containsKey(row) || code.entrySet().stream()
-                    .anyMatch(e -> isMap(e.getValue()) && row.startsWith(e.getKey() + "."));
+            boolean known = code.containsKey(row)
+                    || code.entrySet().stream().anyMatch(e -> isMap(e.getValue()) && row.startsWith(e.getKey() + "."));
             if (!known) {
                 unknown.add(row);
             }
         });
 
-        assertThat(undocumented).as("settings missing from docs/configuration.md").isEmpty();
+        assertThat(undocumented)
+                .as("settings missing from docs/configuration.md")
+                .isEmpty();
         assertThat(unknown).as("docs/configuration.md rows naming no setting").isEmpty();
     }
 
@@ -101,7 +108,8 @@ class ConfigurationDocumentationTest {
                 return;
             }
             if (setting.defaultValue() == null) {
-                assertThat(documented).as(name + ": no default in the code, so none in code font")
+                assertThat(documented)
+                        .as(name + ": no default in the code, so none in code font")
                         .doesNotStartWith("`");
                 return;
             }

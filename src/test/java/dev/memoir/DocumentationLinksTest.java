@@ -45,9 +45,12 @@ class DocumentationLinksTest {
     private static Set<String> anchors(Path document) throws IOException {
         Set<String> anchors = new HashSet<>();
         Map<String, Integer> seen = new HashMap<>();
-        Matcher heading = HEADING.matcher(FENCE.matcher(Files.readString(document)).replaceAll(""));
+        Matcher heading =
+                HEADING.matcher(FENCE.matcher(Files.readString(document)).replaceAll(""));
         while (heading.find()) {
-            String slug = heading.group(1).toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "")
+            String slug = heading.group(1)
+                    .toLowerCase(Locale.ROOT)
+                    .replaceAll("[^\\p{L}\\p{N} _-]", "")
                     .replace(' ', '-');
             int repeats = seen.merge(slug, 1, Integer::sum) - 1;
             anchors.add(repeats == 0 ? slug : slug + "-" + repeats);
@@ -69,10 +72,13 @@ class DocumentationLinksTest {
                 checked++;
                 int hash = target.indexOf('#');
                 String file = hash < 0 ? target : target.substring(0, hash);
-                Path resolved = file.isEmpty() ? document : document.resolveSibling(file).normalize();
+                Path resolved = file.isEmpty()
+                        ? document
+                        : document.resolveSibling(file).normalize();
                 if (!Files.exists(resolved)) {
                     broken.add(document + ": " + target + " (no such file)");
-                } else if (hash >= 0 && resolved.toString().endsWith(".md")
+                } else if (hash >= 0
+                        && resolved.toString().endsWith(".md")
                         && !anchors(resolved).contains(target.substring(hash + 1))) {
                     broken.add(document + ": " + target + " (no such heading)");
                 }

@@ -50,16 +50,20 @@ class EndpointDocumentationTest {
             Matcher variable = Pattern.compile("\\{[^}]+}").matcher(path);
             int last = 0;
             while (variable.find()) {
-                regex.append(Pattern.quote(path.substring(last, variable.start()))).append("[^/\\s]+");
+                regex.append(Pattern.quote(path.substring(last, variable.start())))
+                        .append("[^/\\s]+");
                 last = variable.end();
             }
-            return Pattern.compile(regex.append(Pattern.quote(path.substring(last))).append("/?$").toString());
+            return Pattern.compile(regex.append(Pattern.quote(path.substring(last)))
+                    .append("/?$")
+                    .toString());
         }
 
         boolean matchedBy(List<Endpoint> requests) {
             Pattern pattern = pattern();
-            return requests.stream().anyMatch(request -> request.method().equals(method)
-                    && pattern.matcher(request.path()).matches());
+            return requests.stream()
+                    .anyMatch(request -> request.method().equals(method)
+                            && pattern.matcher(request.path()).matches());
         }
 
         @Override
@@ -96,7 +100,9 @@ class EndpointDocumentationTest {
                 }
             }
         }
-        return found.stream().map(line -> line.split(" ", 2)).map(parts -> new Endpoint(parts[0], parts[1]))
+        return found.stream()
+                .map(line -> line.split(" ", 2))
+                .map(parts -> new Endpoint(parts[0], parts[1]))
                 .toList();
     }
 
@@ -104,7 +110,9 @@ class EndpointDocumentationTest {
     static List<Endpoint> httpRequests() throws IOException {
         List<Endpoint> requests = new ArrayList<>();
         try (Stream<Path> files = Files.list(Path.of("http"))) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".http")).sorted().toList()) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".http"))
+                    .sorted()
+                    .toList()) {
                 Matcher request = HTTP_REQUEST.matcher(Files.readString(file));
                 while (request.find()) {
                     requests.add(new Endpoint(request.group(1), request.group(2)));
@@ -125,7 +133,8 @@ class EndpointDocumentationTest {
                 continue;
             }
             Matcher method = CURL_METHOD.matcher(command);
-            String verb = method.find() ? method.group(1) : CURL_BODY.matcher(command).find() ? "POST" : "GET";
+            String verb =
+                    method.find() ? method.group(1) : CURL_BODY.matcher(command).find() ? "POST" : "GET";
             requests.add(new Endpoint(verb, url.group(1)));
         }
         Matcher named = NAMED.matcher(markdown);
@@ -138,15 +147,21 @@ class EndpointDocumentationTest {
     @Test
     void everyControllerMappingHasARequestInHttpAndIsShownInTheApiGuide() throws Exception {
         List<Endpoint> mappings = controllerMappings();
-        assertThat(mappings).as("controller mappings found").hasSizeGreaterThan(40)
+        assertThat(mappings)
+                .as("controller mappings found")
+                .hasSizeGreaterThan(40)
                 .contains(new Endpoint("POST", "/chat"), new Endpoint("GET", "/users/{userId}/export"));
 
         List<Endpoint> http = httpRequests();
         List<Endpoint> guide = apiGuideRequests(Files.readString(Path.of("docs/api.md")));
         assertThat(mappings.stream().filter(mapping -> !mapping.matchedBy(http)).map(Endpoint::toString))
-                .as("endpoints without a request in http/*.http").isEmpty();
-        assertThat(mappings.stream().filter(mapping -> !mapping.matchedBy(guide)).map(Endpoint::toString))
-                .as("endpoints not shown in docs/api.md").isEmpty();
+                .as("endpoints without a request in http/*.http")
+                .isEmpty();
+        assertThat(mappings.stream()
+                        .filter(mapping -> !mapping.matchedBy(guide))
+                        .map(Endpoint::toString))
+                .as("endpoints not shown in docs/api.md")
+                .isEmpty();
     }
 
     @Test
@@ -162,13 +177,23 @@ class EndpointDocumentationTest {
                 Operators run it again with `POST /admin/jobs/failed/{task}/{id}/retry`.
                 """);
 
-        assertThat(new Endpoint("POST", "/sessions/{id}/close").matchedBy(guide)).isTrue();
+        assertThat(new Endpoint("POST", "/sessions/{id}/close").matchedBy(guide))
+                .isTrue();
         assertThat(new Endpoint("GET", "/memory").matchedBy(guide)).isTrue();
         assertThat(new Endpoint("POST", "/memory").matchedBy(guide)).isTrue();
-        assertThat(new Endpoint("POST", "/admin/jobs/failed/{task}/{instance}/retry").matchedBy(guide)).isTrue();
-        assertThat(new Endpoint("GET", "/sessions/{id}/close").matchedBy(guide)).as("another method").isFalse();
-        assertThat(new Endpoint("DELETE", "/memory/{id}").matchedBy(guide)).as("a missing mapping").isFalse();
-        assertThat(new Endpoint("GET", "/sessions/{id}").matchedBy(guide)).as("a longer path only").isFalse();
-        assertThat(new Endpoint("GET", "/nowhere").matchedBy(httpRequests())).as("a mapping http/ lacks").isFalse();
+        assertThat(new Endpoint("POST", "/admin/jobs/failed/{task}/{instance}/retry").matchedBy(guide))
+                .isTrue();
+        assertThat(new Endpoint("GET", "/sessions/{id}/close").matchedBy(guide))
+                .as("another method")
+                .isFalse();
+        assertThat(new Endpoint("DELETE", "/memory/{id}").matchedBy(guide))
+                .as("a missing mapping")
+                .isFalse();
+        assertThat(new Endpoint("GET", "/sessions/{id}").matchedBy(guide))
+                .as("a longer path only")
+                .isFalse();
+        assertThat(new Endpoint("GET", "/nowhere").matchedBy(httpRequests()))
+                .as("a mapping http/ lacks")
+                .isFalse();
     }
 }

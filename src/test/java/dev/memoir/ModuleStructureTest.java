@@ -42,10 +42,13 @@ class ModuleStructureTest {
     @Test
     void everyModuleDeclaresItsAllowedDependencies() {
         List<String> undeclared = MODULES.stream()
-                .filter(module -> !Files.exists(Path.of("src/main/java", module.getBasePackage().getName()
-                        .replace('.', '/'), "package-info.java")))
-                .map(ApplicationModule::getIdentifier).map(Object::toString).toList();
-        assertThat(undeclared).as("modules without a package-info.java declaring their allowed dependencies")
+                .filter(module -> !Files.exists(Path.of(
+                        "src/main/java", module.getBasePackage().getName().replace('.', '/'), "package-info.java")))
+                .map(ApplicationModule::getIdentifier)
+                .map(Object::toString)
+                .toList();
+        assertThat(undeclared)
+                .as("modules without a package-info.java declaring their allowed dependencies")
                 .isEmpty();
     }
 
@@ -53,8 +56,8 @@ class ModuleStructureTest {
     void theModuleDiagramInDocsIsTheCodes() throws IOException {
         Path generated = Path.of("target/modulith-docs");
         new Documenter(MODULES, Documenter.Options.defaults().withOutputFolder(generated.toString()))
-                .writeModulesAsPlantUml(Documenter.DiagramOptions.defaults()
-                        .withDependencyDepth(DependencyDepth.IMMEDIATE));
+                .writeModulesAsPlantUml(
+                        Documenter.DiagramOptions.defaults().withDependencyDepth(DependencyDepth.IMMEDIATE));
         String plantUml = withRelationsSorted(Files.readString(generated.resolve("components.puml")));
         String mermaid = mermaid();
         String diagram = mermaid.substring(mermaid.indexOf("```mermaid"));
@@ -68,39 +71,54 @@ class ModuleStructureTest {
             String text = Files.readString(document);
             int start = text.indexOf(DIAGRAM_START);
             int end = text.indexOf(DIAGRAM_END);
-            assertThat(start).as("the module diagram's markers in " + document).isNotNegative().isLessThan(end);
+            assertThat(start)
+                    .as("the module diagram's markers in " + document)
+                    .isNotNegative()
+                    .isLessThan(end);
             if (write) {
-                Files.writeString(document, text.substring(0, start + DIAGRAM_START.length()) + diagram
-                        + text.substring(end));
+                Files.writeString(
+                        document, text.substring(0, start + DIAGRAM_START.length()) + diagram + text.substring(end));
                 text = Files.readString(document);
                 end = text.indexOf(DIAGRAM_END);
             }
             assertThat(text.substring(start + DIAGRAM_START.length(), end))
-                    .as("the module diagram in " + document + " (see this test's javadoc)").isEqualTo(diagram);
+                    .as("the module diagram in " + document + " (see this test's javadoc)")
+                    .isEqualTo(diagram);
         }
-        assertThat(DOCS.resolve("components.puml")).as("docs/modules/components.puml (see this test's javadoc)")
+        assertThat(DOCS.resolve("components.puml"))
+                .as("docs/modules/components.puml (see this test's javadoc)")
                 .hasContent(plantUml);
-        assertThat(DOCS.resolve("modules.md")).as("docs/modules/modules.md (see this test's javadoc)")
+        assertThat(DOCS.resolve("modules.md"))
+                .as("docs/modules/modules.md (see this test's javadoc)")
                 .hasContent(mermaid);
     }
 
     /** Structurizr lists the relations in no fixed order; sorted, the file changes only when the structure does. */
     private static String withRelationsSorted(String plantUml) {
         List<String> lines = plantUml.lines().toList();
-        int first = IntStream.range(0, lines.size()).filter(i -> lines.get(i).startsWith("Rel(")).findFirst()
+        int first = IntStream.range(0, lines.size())
+                .filter(i -> lines.get(i).startsWith("Rel("))
+                .findFirst()
                 .orElse(lines.size());
-        List<String> sorted = new ArrayList<>(lines.stream().filter(line -> !line.startsWith("Rel(")).toList());
-        sorted.addAll(first, lines.stream().filter(line -> line.startsWith("Rel(")).sorted().toList());
+        List<String> sorted = new ArrayList<>(
+                lines.stream().filter(line -> !line.startsWith("Rel(")).toList());
+        sorted.addAll(
+                first,
+                lines.stream().filter(line -> line.startsWith("Rel(")).sorted().toList());
         return String.join("\n", sorted) + "\n";
     }
 
     /** The same graph as Mermaid, which Markdown viewers draw without a PlantUML server. */
     private static String mermaid() {
         var edges = new TreeMap<String, TreeSet<String>>();
-        MODULES.forEach(module -> edges.put(module.getIdentifier().toString(), module.getDirectDependencies(MODULES).uniqueModules()
-                .map(ApplicationModule::getIdentifier).map(Object::toString)
-                .filter(target -> !target.equals(module.getIdentifier().toString()))
-                .collect(Collectors.toCollection(TreeSet::new))));
+        MODULES.forEach(module -> edges.put(
+                module.getIdentifier().toString(),
+                module.getDirectDependencies(MODULES)
+                        .uniqueModules()
+                        .map(ApplicationModule::getIdentifier)
+                        .map(Object::toString)
+                        .filter(target -> !target.equals(module.getIdentifier().toString()))
+                        .collect(Collectors.toCollection(TreeSet::new))));
         StringBuilder md = new StringBuilder("""
                 # Module diagram
 
@@ -115,7 +133,8 @@ class ModuleStructureTest {
             if (targets.isEmpty()) {
                 md.append("    ").append(from).append('\n');
             }
-            targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n'));
+            targets.forEach(to ->
+                    md.append("    ").append(from).append(" --> ").append(to).append('\n'));
         });
         return md.append("```\n").toString();
     }

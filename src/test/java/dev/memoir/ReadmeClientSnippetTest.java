@@ -37,7 +37,8 @@ class ReadmeClientSnippetTest extends IntegrationTest {
 
     private static Path openAiNode() {
         String configured = System.getenv("MEMOIR_TEST_OPENAI_NODE");
-        Path home = configured != null && !configured.isBlank() ? Path.of(configured)
+        Path home = configured != null && !configured.isBlank()
+                ? Path.of(configured)
                 : Path.of(System.getProperty("user.home"), ".cache", "memoir", "openai-node");
         assertThat(home.resolve("node_modules/openai/package.json"))
                 .as("OpenAI's npm package, which scripts/test.sh installs (npm install --prefix " + home
@@ -54,14 +55,17 @@ class ReadmeClientSnippetTest extends IntegrationTest {
         assertThat(snippet).as("the README's snippet").contains(question).contains("user: \"alice\"");
         String key = api.newTenant();
         api.addFact(key, "alice", "Alice is vegetarian.", "supersedes", List.of());
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(question),
-                call -> Answer.json("{\"reply\": \"A lentil curry, without meat.\", \"remember\": false, "
-                        + "\"citations\": []}"));
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(question),
+                call -> Answer.json(
+                        "{\"reply\": \"A lentil curry, without meat.\", \"remember\": false, " + "\"citations\": []}"));
 
         Path script = Files.createTempFile(home, "readme-snippet-", ".mjs");
         try {
             Files.writeString(script, snippet);
-            ProcessBuilder node = new ProcessBuilder("node", script.getFileName().toString()).directory(home.toFile())
+            ProcessBuilder node = new ProcessBuilder(
+                            "node", script.getFileName().toString())
+                    .directory(home.toFile())
                     .redirectErrorStream(true);
             node.environment().put("MEMOIR_URL", "http://127.0.0.1:" + api.port());
             node.environment().put("MEMOIR_KEY", key);
@@ -78,7 +82,10 @@ class ReadmeClientSnippetTest extends IntegrationTest {
         } finally {
             Files.deleteIfExists(script);
         }
-        assertThat(fake.calls(call -> call.is(Step.REPLY) && call.mentions(question)).getFirst().systemPrompt())
-                .as("the reply prompt holds alice's memory").contains("Alice is vegetarian.");
+        assertThat(fake.calls(call -> call.is(Step.REPLY) && call.mentions(question))
+                        .getFirst()
+                        .systemPrompt())
+                .as("the reply prompt holds alice's memory")
+                .contains("Alice is vegetarian.");
     }
 }

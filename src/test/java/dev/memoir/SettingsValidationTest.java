@@ -19,13 +19,13 @@ class SettingsValidationTest {
 
     @Configuration(proxyBeanMethods = false)
     @ConfigurationPropertiesScan
-    @ComponentScan(useDefaultFilters = false,
+    @ComponentScan(
+            useDefaultFilters = false,
             includeFilters = @ComponentScan.Filter(ConfigurationPropertiesBinding.class))
-    static class AllSettings {
-    }
+    static class AllSettings {}
 
-    private final ApplicationContextRunner settings = new ApplicationContextRunner()
-            .withUserConfiguration(AllSettings.class);
+    private final ApplicationContextRunner settings =
+            new ApplicationContextRunner().withUserConfiguration(AllSettings.class);
 
     @Test
     void theRecordsDefaultsAloneAreAValidConfiguration() {
@@ -33,12 +33,9 @@ class SettingsValidationTest {
     }
 
     @ParameterizedTest
-    @CsvSource({
-            "memoir.chat.stream-timeout, 0s",
-            "memoir.ram.edit-threshold, 1.5",
-            "memoir.api.max-request-size, 0B"})
+    @CsvSource({"memoir.chat.stream-timeout, 0s", "memoir.ram.edit-threshold, 1.5", "memoir.api.max-request-size, 0B"})
     void aValueOutOfRangeStopsStartUpNamingTheSetting(String setting, String value) {
-        settings.withPropertyValues(setting + "=" + value).run(context -> assertThat(context).getFailure()
-                .rootCause().hasMessageContaining(setting));
+        settings.withPropertyValues(setting + "=" + value)
+                .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining(setting));
     }
 }

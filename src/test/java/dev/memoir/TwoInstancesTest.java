@@ -76,17 +76,23 @@ class TwoInstancesTest extends IntegrationTest {
     }
 
     private boolean summaryDone(String key, String session) {
-        return api.get(key, "/sessions/" + session).body().path("jobs").toString().contains("\"done\"");
+        return api.get(key, "/sessions/" + session)
+                .body()
+                .path("jobs")
+                .toString()
+                .contains("\"done\"");
     }
 
     private int summariesOf(String key, String userId) {
-        return ofKind(api.get(key, "/memory?userId=" + userId + "&kind=summary"), "summary").size();
+        return ofKind(api.get(key, "/memory?userId=" + userId + "&kind=summary"), "summary")
+                .size();
     }
 
     @Test
     void jobsQueuedOnOneInstanceRunOnTheOtherAndEveryJobRunsOnceWhenBothTakeThem() {
         String key = api.newTenant();
-        onModelCall(call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
                 call -> Answer.delayed(Duration.ofMillis(300), "The user grows tomatoes."));
 
         // While this instance takes no jobs, the other runs what this one's requests queued.
@@ -114,9 +120,11 @@ class TwoInstancesTest extends IntegrationTest {
             sessions.add(session);
         }
 
-        eventually().atMost(Duration.ofSeconds(30)).until(() -> sessions.stream().allMatch(s -> summaryDone(key, s)));
-        List<ChatCall> summaryCalls = fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions("tomatoes, plot")
-                && c.mentions(tag));
+        eventually()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> sessions.stream().allMatch(s -> summaryDone(key, s)));
+        List<ChatCall> summaryCalls =
+                fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions("tomatoes, plot") && c.mentions(tag));
         assertThat(summaryCalls).as("one summary call per session").hasSize(16);
         for (int i = 0; i < 16; i++) {
             assertThat(summariesOf(key, "u" + i)).as("u%s's summaries", i).isEqualTo(1);
@@ -131,8 +139,10 @@ class TwoInstancesTest extends IntegrationTest {
         int most = 0;
         for (ChatCall call : calls) {
             Instant at = call.receivedAt();
-            int underWay = (int) calls.stream().filter(c -> !c.receivedAt().isAfter(at)
-                    && c.receivedAt().plus(each).isAfter(at)).count();
+            int underWay = (int) calls.stream()
+                    .filter(c -> !c.receivedAt().isAfter(at)
+                            && c.receivedAt().plus(each).isAfter(at))
+                    .count();
             most = Math.max(most, underWay);
         }
         return most;
@@ -140,30 +150,55 @@ class TwoInstancesTest extends IntegrationTest {
 
     private int modelVersionOf(String replyTurnId) {
         return jdbc.sql("select model_version from reranker_feedback where turn_id = ?")
-                .param(UUID.fromString(replyTurnId)).query(Integer.class).single();
+                .param(UUID.fromString(replyTurnId))
+                .query(Integer.class)
+                .single();
     }
 
     @Test
     void theRerankerOneInstanceTrainedOrResetIsTheOneTheOtherServesAtOnce() {
         String key = api.newTenant();
         String rerank = "{\"write\": [\"history\"], \"read\": [\"history\"], \"rerank\": true}";
-        String session = api.sessionAfterClosedOne(key, "tom", rerank, "I play the violin", "Lovely.",
-                "My sister lives in Oslo", "Nice city.", "I am vegetarian", "Noted.");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+        String session = api.sessionAfterClosedOne(
+                key,
+                "tom",
+                rerank,
+                "I play the violin",
+                "Lovely.",
+                "My sister lives in Oslo",
+                "Nice city.",
+                "I am vegetarian",
+                "Noted.");
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"ok\", \"remember\": false, \"citations\": [1]}"));
 
         for (int i = 0; i < 4; i++) {
-            assertThat(both(api, other).get(i % 2).chat(key, session, "Tell me about me " + i + " " + tag).status())
+            assertThat(both(api, other)
+                            .get(i % 2)
+                            .chat(key, session, "Tell me about me " + i + " " + tag)
+                            .status())
                     .isEqualTo(200);
         }
-        eventually().until(() -> api.get(key, "/reflection/reranker").body().path("version").asInt() == 1);
+        eventually()
+                .until(() -> api.get(key, "/reflection/reranker")
+                                .body()
+                                .path("version")
+                                .asInt()
+                        == 1);
 
         assertThat(modelVersionOf(other.chat(key, session, "And now? " + tag).text("turnId")))
-                .as("the other instance serves the trained version").isEqualTo(1);
-        assertThat(other.send("POST", "/reflection/reranker/reset", key, null).body().path("version").asInt())
+                .as("the other instance serves the trained version")
+                .isEqualTo(1);
+        assertThat(other.send("POST", "/reflection/reranker/reset", key, null)
+                        .body()
+                        .path("version")
+                        .asInt())
                 .isEqualTo(2);
-        assertThat(modelVersionOf(api.chat(key, session, "And after the reset? " + tag).text("turnId")))
-                .as("this instance serves the version the other reset").isEqualTo(2);
+        assertThat(modelVersionOf(
+                        api.chat(key, session, "And after the reset? " + tag).text("turnId")))
+                .as("this instance serves the version the other reset")
+                .isEqualTo(2);
     }
 
     @Test
@@ -171,11 +206,19 @@ class TwoInstancesTest extends IntegrationTest {
         JsonNode tenant = api.createTenant("two-" + tag).body();
         String key = tenant.path("apiKey").asString();
         assertThat(other.get(key, "/sessions?userId=u").status()).isEqualTo(200);
-        String keyId = items(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants/" + tenant.path("id").asString() + "/keys"))
-                .getFirst().path("id").asString();
+        String keyId = items(api.get(
+                        Api.BOOTSTRAP_KEY, "/admin/tenants/" + tenant.path("id").asString() + "/keys"))
+                .getFirst()
+                .path("id")
+                .asString();
 
-        assertThat(api.send("DELETE", "/admin/tenants/" + tenant.path("id").asString() + "/keys/" + keyId,
-                Api.BOOTSTRAP_KEY, null).status()).isEqualTo(200);
+        assertThat(api.send(
+                                "DELETE",
+                                "/admin/tenants/" + tenant.path("id").asString() + "/keys/" + keyId,
+                                Api.BOOTSTRAP_KEY,
+                                null)
+                        .status())
+                .isEqualTo(200);
 
         assertThat(other.get(key, "/sessions?userId=u").status()).isEqualTo(401);
     }
@@ -184,7 +227,8 @@ class TwoInstancesTest extends IntegrationTest {
     void theOpenAiEndpointsOfBothInstancesContinueOneConversationAndFirstRequestsAtOnceMakeOneSession()
             throws Exception {
         String key = api.newTenant();
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"Noted.\", \"remember\": false, \"citations\": []}"));
 
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -192,9 +236,18 @@ class TwoInstancesTest extends IntegrationTest {
             for (int i = 0; i < 6; i++) {
                 var client = both(api, other).get(i % 2).openAi(key);
                 int n = i;
-                replies.add(pool.submit(() -> client.chat().completions().create(ChatCompletionCreateParams.builder()
-                        .model("any").user("ana").addUserMessage("Message " + n + " " + tag).build())
-                        .choices().getFirst().message().content().orElse("")));
+                replies.add(pool.submit(() -> client.chat()
+                        .completions()
+                        .create(ChatCompletionCreateParams.builder()
+                                .model("any")
+                                .user("ana")
+                                .addUserMessage("Message " + n + " " + tag)
+                                .build())
+                        .choices()
+                        .getFirst()
+                        .message()
+                        .content()
+                        .orElse("")));
             }
             for (Future<String> reply : replies) {
                 assertThat(reply.get()).isEqualTo("Noted.");
@@ -202,21 +255,26 @@ class TwoInstancesTest extends IntegrationTest {
         }
 
         List<JsonNode> sessions = items(other.get(key, "/sessions?userId=ana"));
-        assertThat(sessions).as("one conversation, whichever instance each request reached").hasSize(1);
-        assertThat(api.get(key, "/sessions/" + sessions.getFirst().path("id").asString()).body().path("turns"))
+        assertThat(sessions)
+                .as("one conversation, whichever instance each request reached")
+                .hasSize(1);
+        assertThat(api.get(key, "/sessions/" + sessions.getFirst().path("id").asString())
+                        .body()
+                        .path("turns"))
                 .hasSize(12);
     }
 
     @Test
     void aMemoryAddedThroughOneInstancesMcpIsFoundThroughTheOthers() {
         String key = api.newTenant();
-        try (McpSyncClient first = api.mcp(key); McpSyncClient last = other.mcp(key)) {
-            var added = first.callTool(new CallToolRequest("add_memory",
-                    Map.of("userId", "bea", "text", "Bea keeps bees in " + tag)));
+        try (McpSyncClient first = api.mcp(key);
+                McpSyncClient last = other.mcp(key)) {
+            var added = first.callTool(
+                    new CallToolRequest("add_memory", Map.of("userId", "bea", "text", "Bea keeps bees in " + tag)));
             assertThat(added.isError()).isNotEqualTo(Boolean.TRUE);
 
-            var found = last.callTool(new CallToolRequest("search_memory",
-                    Map.of("userId", "bea", "query", "Where are the bees kept? " + tag)));
+            var found = last.callTool(new CallToolRequest(
+                    "search_memory", Map.of("userId", "bea", "query", "Where are the bees kept? " + tag)));
             assertThat(((TextContent) found.content().getFirst()).text()).contains("Bea keeps bees in " + tag);
         }
     }

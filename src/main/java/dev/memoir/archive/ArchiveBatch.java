@@ -18,6 +18,7 @@ import dev.memoir.archive.ArchiveLine.PassageLine;
 import dev.memoir.archive.ArchiveLine.RevisionLine;
 import dev.memoir.archive.ArchiveLine.SessionLine;
 import dev.memoir.archive.ArchiveLine.TurnLine;
+import dev.memoir.common.web.ApiException;
 import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.feedback.FeedbackArchive.ArchivedEpisode;
 import dev.memoir.feedback.FeedbackArchive.ArchivedFeedback;
@@ -29,7 +30,6 @@ import dev.memoir.session.SessionArchive;
 import dev.memoir.session.SessionArchive.ArchivedSession;
 import dev.memoir.session.SessionArchive.ArchivedTurn;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.ApiException;
 
 /**
  * The records of one type an import has read and not yet written, each with its new ids ({@link IdRemap}), written
@@ -42,12 +42,10 @@ final class ArchiveBatch {
     private static final int SIZE = 500;
 
     /** A record read, where it came from and as it will be stored. */
-    private record Entry(long line, ArchiveLine archived, ArchiveLine restored) {
-    }
+    private record Entry(long line, ArchiveLine archived, ArchiveLine restored) {}
 
     /** A reference a record makes, by the archive's id, to a record of the target type. */
-    private record Reference(String field, UUID archived, String target) {
-    }
+    private record Reference(String field, UUID archived, String target) {}
 
     private final SessionArchive sessions;
     private final MemoryArchive memories;
@@ -58,8 +56,13 @@ final class ArchiveBatch {
     private final List<Entry> entries = new ArrayList<>();
     private int reembedded;
 
-    ArchiveBatch(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, TenantId tenant,
-            String userId, IdRemap ids) {
+    ArchiveBatch(
+            SessionArchive sessions,
+            MemoryArchive memories,
+            FeedbackArchive feedback,
+            TenantId tenant,
+            String userId,
+            IdRemap ids) {
         this.sessions = sessions;
         this.memories = memories;
         this.feedback = feedback;
@@ -93,26 +96,27 @@ final class ArchiveBatch {
             switch (entries.getFirst().restored()) {
                 case SessionLine s -> sessions.restoreSessions(tenant, userId, restored(ArchivedSession.class));
                 case TurnLine t -> sessions.restoreTurns(tenant, restored(ArchivedTurn.class));
-                case MemoryLine m -> reembedded += memories.restoreMemories(tenant, userId,
-                        restored(ArchivedMemory.class));
+                case MemoryLine m ->
+                    reembedded += memories.restoreMemories(tenant, userId, restored(ArchivedMemory.class));
                 case RevisionLine r -> memories.restoreRevisions(tenant, userId, restored(ArchivedRevision.class));
                 case PassageLine p -> memories.restorePassages(tenant, userId, restored(ArchivedPassage.class));
                 case EpisodeLine e -> feedback.restoreEpisodes(tenant, userId, restored(ArchivedEpisode.class));
                 case FeedbackLine f -> feedback.restoreFeedback(tenant, restored(ArchivedFeedback.class));
             }
         } catch (DataAccessException e) {
-            throw new InvalidArchiveException("The " + type + " records up to line " + line
-                    + " cannot be stored: " + ArchiveReader.firstLine(e.getMostSpecificCause().getMessage()));
+            throw new InvalidArchiveException("The " + type + " records up to line " + line + " cannot be stored: "
+                    + ArchiveReader.firstLine(e.getMostSpecificCause().getMessage()));
         } catch (ApiException e) {
-            throw new InvalidArchiveException("The " + type + " records up to line " + line + ": "
-                    + e.getMessage());
+            throw new InvalidArchiveException("The " + type + " records up to line " + line + ": " + e.getMessage());
         }
         entries.clear();
     }
 
     /** The batch's records as they will be stored: a batch holds records of one type. */
     private <R extends Record> List<R> restored(Class<R> type) {
-        return entries.stream().map(entry -> type.cast(entry.restored().value())).toList();
+        return entries.stream()
+                .map(entry -> type.cast(entry.restored().value()))
+                .toList();
     }
 
     /**
@@ -123,8 +127,9 @@ final class ArchiveBatch {
     private void checkReferences(String type) {
         Map<String, Set<UUID>> named = new HashMap<>();
         for (Entry entry : entries) {
-            references(entry.archived()).forEach(reference -> named
-                    .computeIfAbsent(reference.target(), target -> new HashSet<>()).add(ids.map(reference.archived())));
+            references(entry.archived())
+                    .forEach(reference -> named.computeIfAbsent(reference.target(), target -> new HashSet<>())
+                            .add(ids.map(reference.archived())));
         }
         Map<String, Set<UUID>> present = new HashMap<>();
         named.forEach((target, restored) -> present.put(target, new HashSet<>(among(target, restored))));
@@ -156,8 +161,7 @@ final class ArchiveBatch {
     private static List<Reference> references(ArchiveLine archived) {
         List<Reference> references = new ArrayList<>();
         switch (archived) {
-            case SessionLine s -> {
-            }
+            case SessionLine s -> {}
             case TurnLine(ArchivedTurn t) -> {
                 add(references, "sessionId", t.sessionId(), "session");
                 add(references, "replyTo", t.replyTo(), "turn");

@@ -23,9 +23,8 @@ final class ArchiveFormat {
     static final int MAX_TEXT = 2 * FieldConstraints.CHAT_MESSAGE;
 
     /** The record types, in the order an archive holds them. */
-    static final List<String> ORDER = List.of("session", "turn", "memory", "revision", "passage", "episode",
-            "feedback");
+    static final List<String> ORDER =
+            List.of("session", "turn", "memory", "revision", "passage", "episode", "feedback");
 
-    private ArchiveFormat() {
-    }
+    private ArchiveFormat() {}
 }

@@ -21,26 +21,19 @@ sealed interface ArchiveLine {
     /** The record, as archived or as it will be stored. */
     Record value();
 
-    record SessionLine(ArchivedSession value) implements ArchiveLine {
-    }
+    record SessionLine(ArchivedSession value) implements ArchiveLine {}
 
-    record TurnLine(ArchivedTurn value) implements ArchiveLine {
-    }
+    record TurnLine(ArchivedTurn value) implements ArchiveLine {}
 
-    record MemoryLine(ArchivedMemory value) implements ArchiveLine {
-    }
+    record MemoryLine(ArchivedMemory value) implements ArchiveLine {}
 
-    record RevisionLine(ArchivedRevision value) implements ArchiveLine {
-    }
+    record RevisionLine(ArchivedRevision value) implements ArchiveLine {}
 
-    record PassageLine(ArchivedPassage value) implements ArchiveLine {
-    }
+    record PassageLine(ArchivedPassage value) implements ArchiveLine {}
 
-    record EpisodeLine(ArchivedEpisode value) implements ArchiveLine {
-    }
+    record EpisodeLine(ArchivedEpisode value) implements ArchiveLine {}
 
-    record FeedbackLine(ArchivedFeedback value) implements ArchiveLine {
-    }
+    record FeedbackLine(ArchivedFeedback value) implements ArchiveLine {}
 
     /** The line of a type of {@link ArchiveFormat#ORDER}, read from its fields (without its type). */
     static ArchiveLine read(String type, JsonNode fields, JsonMapper json) {
@@ -98,28 +91,85 @@ sealed interface ArchiveLine {
     /** The line as it will be stored: every id it holds, and every id in its texts, mapped to the import's own. */
     default ArchiveLine remapped(IdRemap ids) {
         return switch (this) {
-            case SessionLine(ArchivedSession s) -> new SessionLine(new ArchivedSession(ids.map(s.id()), s.status(),
-                    s.settings(), s.createdAt(), s.updatedAt(), s.closedAt(), s.firstTurnAt(), s.lastTurnAt(),
-                    s.title()));
-            case TurnLine(ArchivedTurn t) -> new TurnLine(new ArchivedTurn(ids.map(t.id()), ids.map(t.sessionId()),
-                    t.seq(), t.role(), t.speaker(), t.content(), t.createdAt(), t.occurredAt(), ids.map(t.replyTo())));
-            case MemoryLine(ArchivedMemory m) -> new MemoryLine(new ArchivedMemory(ids.map(m.id()), m.kind(),
-                    m.topic(), m.speaker(), m.text(), ids.map(m.sessionId()), ids.map(m.turnIds()),
-                    ids.mapIn(m.dedupKey()), m.version(), m.createdAt(), m.updatedAt(), m.occurredFrom(),
-                    m.occurredTo(), m.validTo(), ids.map(m.supersededBy()), m.expiresAt(), m.embeddingModel(),
-                    m.embedding()));
-            case RevisionLine(ArchivedRevision r) -> new RevisionLine(new ArchivedRevision(ids.map(r.id()),
-                    ids.map(r.memoryId()), r.version(), r.text(), ids.map(r.sessionId()), r.reason(), r.createdAt(),
-                    r.absorbedText(), ids.map(r.absorbedTurnIds())));
-            case PassageLine(ArchivedPassage p) -> new PassageLine(new ArchivedPassage(ids.map(p.memoryId()),
-                    p.position(), p.start(), p.end(), p.embeddingModel(), p.embedding()));
-            case EpisodeLine(ArchivedEpisode e) -> new EpisodeLine(new ArchivedEpisode(ids.map(e.id()),
-                    ids.map(e.sessionId()), ids.map(e.questionTurnId()), ids.map(e.replyTurnId()), e.question(),
-                    e.status(), ids.mapIn(e.trials()), e.learned(), ids.map(e.learnedMemoryId()), e.createdAt(),
-                    e.updatedAt()));
-            case FeedbackLine(ArchivedFeedback f) -> new FeedbackLine(new ArchivedFeedback(ids.map(f.id()),
-                    ids.map(f.turnId()), ids.map(f.episodeId()), f.verdict(), f.hint(), f.answer(), f.outcome(),
-                    f.createdAt()));
+            case SessionLine(ArchivedSession s) ->
+                new SessionLine(new ArchivedSession(
+                        ids.map(s.id()),
+                        s.status(),
+                        s.settings(),
+                        s.createdAt(),
+                        s.updatedAt(),
+                        s.closedAt(),
+                        s.firstTurnAt(),
+                        s.lastTurnAt(),
+                        s.title()));
+            case TurnLine(ArchivedTurn t) ->
+                new TurnLine(new ArchivedTurn(
+                        ids.map(t.id()),
+                        ids.map(t.sessionId()),
+                        t.seq(),
+                        t.role(),
+                        t.speaker(),
+                        t.content(),
+                        t.createdAt(),
+                        t.occurredAt(),
+                        ids.map(t.replyTo())));
+            case MemoryLine(ArchivedMemory m) ->
+                new MemoryLine(new ArchivedMemory(
+                        ids.map(m.id()),
+                        m.kind(),
+                        m.topic(),
+                        m.speaker(),
+                        m.text(),
+                        ids.map(m.sessionId()),
+                        ids.map(m.turnIds()),
+                        ids.mapIn(m.dedupKey()),
+                        m.version(),
+                        m.createdAt(),
+                        m.updatedAt(),
+                        m.occurredFrom(),
+                        m.occurredTo(),
+                        m.validTo(),
+                        ids.map(m.supersededBy()),
+                        m.expiresAt(),
+                        m.embeddingModel(),
+                        m.embedding()));
+            case RevisionLine(ArchivedRevision r) ->
+                new RevisionLine(new ArchivedRevision(
+                        ids.map(r.id()),
+                        ids.map(r.memoryId()),
+                        r.version(),
+                        r.text(),
+                        ids.map(r.sessionId()),
+                        r.reason(),
+                        r.createdAt(),
+                        r.absorbedText(),
+                        ids.map(r.absorbedTurnIds())));
+            case PassageLine(ArchivedPassage p) ->
+                new PassageLine(new ArchivedPassage(
+                        ids.map(p.memoryId()), p.position(), p.start(), p.end(), p.embeddingModel(), p.embedding()));
+            case EpisodeLine(ArchivedEpisode e) ->
+                new EpisodeLine(new ArchivedEpisode(
+                        ids.map(e.id()),
+                        ids.map(e.sessionId()),
+                        ids.map(e.questionTurnId()),
+                        ids.map(e.replyTurnId()),
+                        e.question(),
+                        e.status(),
+                        ids.mapIn(e.trials()),
+                        e.learned(),
+                        ids.map(e.learnedMemoryId()),
+                        e.createdAt(),
+                        e.updatedAt()));
+            case FeedbackLine(ArchivedFeedback f) ->
+                new FeedbackLine(new ArchivedFeedback(
+                        ids.map(f.id()),
+                        ids.map(f.turnId()),
+                        ids.map(f.episodeId()),
+                        f.verdict(),
+                        f.hint(),
+                        f.answer(),
+                        f.outcome(),
+                        f.createdAt()));
         };
     }
 }

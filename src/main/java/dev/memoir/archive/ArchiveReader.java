@@ -13,10 +13,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Collectors;
 
-import dev.memoir.memory.MemoryArchive.ArchivedMemory;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.common.web.ApiException;
 import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.memory.MemoryArchive.ArchivedMemory;
+import dev.memoir.memory.MemoryKind;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
@@ -38,8 +38,10 @@ final class ArchiveReader {
     private final JsonMapper json;
     // REPORT, not the REPLACE of new String(bytes, UTF_8): an overlong or broken sequence is refused, not read
     // as some other character (C0 AF would be '/').
-    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private final CharsetDecoder utf8 = StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     private long line;
 
     ArchiveReader(InputStream archive, JsonMapper json) {
@@ -106,7 +108,8 @@ final class ArchiveReader {
         } catch (DatabindException e) {
             String field = e.getPath().stream()
                     .map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
+                    .collect(Collectors.joining("."))
+                    .replace(".[", "[");
             throw invalid("a " + type + " that cannot be read: " + (field.isEmpty() ? "" : field + " ")
                     + firstLine(e.getOriginalMessage()));
         } catch (JacksonException | IllegalArgumentException e) {
@@ -133,7 +136,8 @@ final class ArchiveReader {
                 throw invalid("memory " + memory.id() + ": text is missing or blank");
             }
             if (memory.kind() == MemoryKind.FACT && memory.text().length() > FieldConstraints.MEMORY_TEXT) {
-                throw invalid("memory " + memory.id() + ": text is " + memory.text().length()
+                throw invalid("memory " + memory.id() + ": text is "
+                        + memory.text().length()
                         + " characters; a fact has at most " + FieldConstraints.MEMORY_TEXT + ", as POST /memory "
                         + "takes it");
             }

@@ -23,14 +23,19 @@ import tools.jackson.databind.JsonNode;
 final class ChatGptExport {
 
     /** Content types that are the model working with a tool, not talking to the user. */
-    private static final Set<String> TOOL_CONTENT = Set.of("code", "execution_output", "tether_browsing_display",
-            "tether_quote", "system_error", "computer_output", "sonic_webpage");
+    private static final Set<String> TOOL_CONTENT = Set.of(
+            "code",
+            "execution_output",
+            "tether_browsing_display",
+            "tether_quote",
+            "system_error",
+            "computer_output",
+            "sonic_webpage");
 
     /** Content types that are the model's thinking, which the conversation shows folded away if at all. */
     private static final Set<String> THOUGHT_CONTENT = Set.of("thoughts", "reasoning_recap");
 
-    private ChatGptExport() {
-    }
+    private ChatGptExport() {}
 
     /** Whether the object looks like a conversation of this export rather than of Claude's. */
     static boolean looksLikeIt(JsonNode conversation) {
@@ -44,13 +49,16 @@ final class ChatGptExport {
         }
         String title = text(conversation.get("title"));
         if (id == null || id.isBlank()) {
-            return ExportedConversation.refused(null, title, "it has no conversation_id or id, which is the "
-                    + "import's key");
+            return ExportedConversation.refused(
+                    null, title, "it has no conversation_id or id, which is the " + "import's key");
         }
         try {
-            return new ExportedConversation(id, title,
+            return new ExportedConversation(
+                    id,
+                    title,
                     ExportTimes.epochSeconds(conversation.get("create_time"), "create_time"),
-                    messages(conversation), null);
+                    messages(conversation),
+                    null);
         } catch (ExportTimes.UnreadableTime | Unreadable e) {
             return ExportedConversation.refused(id, title, e.getMessage());
         }
@@ -80,8 +88,11 @@ final class ChatGptExport {
             }
             JsonNode node = mapping.get(nodeId);
             if (node == null || !node.isObject()) {
-                throw new Unreadable(nodeId.equals(current) ? "its current_node " + nodeId + " is not in its mapping"
-                        : "node " + nodeId + ", a parent on the path to its current_node, is not in its mapping");
+                throw new Unreadable(
+                        nodeId.equals(current)
+                                ? "its current_node " + nodeId + " is not in its mapping"
+                                : "node " + nodeId
+                                        + ", a parent on the path to its current_node, is not in its mapping");
             }
             path.add(node);
             nodeId = text(node.get("parent"));
@@ -110,11 +121,14 @@ final class ChatGptExport {
         JsonNode content = message.path("content");
         String contentType = text(content.get("content_type"));
         String recipient = text(message.get("recipient"));
-        boolean hidden = message.path("metadata").path("is_visually_hidden_from_conversation").asBoolean(false);
+        boolean hidden = message.path("metadata")
+                .path("is_visually_hidden_from_conversation")
+                .asBoolean(false);
         if ("system".equals(role) || "user_editable_context".equals(contentType)) {
             return Message.skipped(id, Skip.SYSTEM, time, 0);
         }
-        if ("tool".equals(role) || (recipient != null && !recipient.equals("all"))
+        if ("tool".equals(role)
+                || (recipient != null && !recipient.equals("all"))
                 || TOOL_CONTENT.contains(contentType)) {
             return Message.skipped(id, Skip.TOOL, time, 0);
         }
@@ -130,10 +144,12 @@ final class ChatGptExport {
         JsonNode parts = content.get("parts");
         if (parts != null && parts.isArray()) {
             for (JsonNode part : parts) {
-                String words = part.isString() ? part.stringValue()
+                String words = part.isString()
+                        ? part.stringValue()
                         // A voice conversation's part: what was said, transcribed.
                         : part.isObject() && "audio_transcription".equals(text(part.get("content_type")))
-                                ? text(part.get("text")) : null;
+                                ? text(part.get("text"))
+                                : null;
                 if (words == null) {
                     if (!part.isNull()) {
                         nonText++;

@@ -23,8 +23,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class ClaudeExport {
 
-    private ClaudeExport() {
-    }
+    private ClaudeExport() {}
 
     static boolean looksLikeIt(JsonNode conversation) {
         return conversation.has("chat_messages");
@@ -48,8 +47,8 @@ final class ClaudeExport {
                 }
                 read.add(message(message));
             }
-            return new ExportedConversation(id, title, ExportTimes.iso(conversation.get("created_at"), "created_at"),
-                    read, null);
+            return new ExportedConversation(
+                    id, title, ExportTimes.iso(conversation.get("created_at"), "created_at"), read, null);
         } catch (ExportTimes.UnreadableTime | Unreadable e) {
             return ExportedConversation.refused(id, title, e.getMessage());
         }
@@ -99,7 +98,8 @@ final class ClaudeExport {
         }
         Instant time = ExportTimes.iso(message.get("created_at"), "message " + id + "'s created_at");
         String sender = text(message.get("sender"));
-        String role = "human".equals(sender) || "user".equals(sender) ? "user"
+        String role = "human".equals(sender) || "user".equals(sender)
+                ? "user"
                 : "assistant".equals(sender) ? "assistant" : null;
         int nonText = count(message.get("attachments")) + count(message.get("files"));
         if (role == null) {
@@ -111,7 +111,9 @@ final class ClaudeExport {
         if (content != null && content.isArray() && !content.isEmpty()) {
             for (JsonNode block : content) {
                 String type = text(block.get("type"));
-                if ("text".equals(type) && block.get("text") != null && block.get("text").isString()) {
+                if ("text".equals(type)
+                        && block.get("text") != null
+                        && block.get("text").isString()) {
                     String words = block.get("text").stringValue();
                     if (!words.isEmpty()) {
                         text.append(text.isEmpty() ? "" : "\n\n").append(words);

@@ -19,8 +19,7 @@ import dev.memoir.tenant.TenantId;
 class ConversationImports {
 
     /** The part of a conversation stored last: its messages up to {@code to}, ending with {@code lastMessageId}. */
-    record Part(int to, String lastMessageId) {
-    }
+    record Part(int to, String lastMessageId) {}
 
     private final JdbcClient jdbc;
 
@@ -35,18 +34,23 @@ class ConversationImports {
         jdbc.sql("""
                 select distinct on (conversation_id) conversation_id, to_message, last_message_id
                 from conversation_imports where tenant_id = ? and user_id = ? and source = ?
-                order by conversation_id, to_message desc""")
-                .params(tenant.value(), userId, source.wireName())
-                .query(rs -> {
-                    parts.put(rs.getString(1), new Part(rs.getInt(2), rs.getString(3)));
-                });
+                order by conversation_id, to_message desc""").params(tenant.value(), userId, source.wireName()).query(rs -> {
+            parts.put(rs.getString(1), new Part(rs.getInt(2), rs.getString(3)));
+        });
         return parts;
     }
 
     /** Records the part a new session holds, in the transaction that stores it. */
     @Transactional(propagation = Propagation.MANDATORY)
-    void record(TenantId tenant, UUID sessionId, String userId, ExportSource source, String conversationId, int from,
-            int to, String lastMessageId) {
+    void record(
+            TenantId tenant,
+            UUID sessionId,
+            String userId,
+            ExportSource source,
+            String conversationId,
+            int from,
+            int to,
+            String lastMessageId) {
         jdbc.sql("""
                 insert into conversation_imports (session_id, tenant_id, user_id, source, conversation_id,
                                                   from_message, to_message, last_message_id)

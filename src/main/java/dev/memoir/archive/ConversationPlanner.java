@@ -24,27 +24,30 @@ final class ConversationPlanner {
     static final int TITLE_LIMIT = 500;
 
     /** What planning a conversation comes to: a part to store, or nothing to store and why. */
-    sealed interface Plan permits Part, NothingToStore {
-    }
+    sealed interface Plan permits Part, NothingToStore {}
 
     /** A conversation's part still to store, as spooled. */
-    record Part(int position, String conversationId, String title, int from, int to, String lastMessageId,
-            List<PlannedTurn> turns, ConversationReport report) implements Plan {
-    }
+    record Part(
+            int position,
+            String conversationId,
+            String title,
+            int from,
+            int to,
+            String lastMessageId,
+            List<PlannedTurn> turns,
+            ConversationReport report)
+            implements Plan {}
 
     /** A conversation refused, unchanged since an earlier import, or with no message to store. */
-    record NothingToStore(ConversationReport report) implements Plan {
-    }
+    record NothingToStore(ConversationReport report) implements Plan {}
 
-    record PlannedTurn(String role, String text, Instant occurredAt) {
-    }
+    record PlannedTurn(String role, String text, Instant occurredAt) {}
 
-    private ConversationPlanner() {
-    }
+    private ConversationPlanner() {}
 
     /** The part of the conversation still to store, or the report of a conversation with nothing to store. */
-    static Plan plan(int position, ExportedConversation conversation, ConversationImports.Part before,
-            Instant latestAllowed) {
+    static Plan plan(
+            int position, ExportedConversation conversation, ConversationImports.Part before, Instant latestAllowed) {
         String title = title(conversation.title());
         if (conversation.refusal() != null) {
             return new NothingToStore(ConversationReport.refused(conversation.id(), title, conversation.refusal()));
@@ -54,8 +57,11 @@ final class ConversationPlanner {
             return new NothingToStore(ConversationReport.refused(null, title, idProblem));
         }
         List<Message> messages = dated(conversation);
-        if (!messages.isEmpty() && idProblem("its last message's id", messages.getLast().id()) != null) {
-            return new NothingToStore(ConversationReport.refused(conversation.id(), title,
+        if (!messages.isEmpty()
+                && idProblem("its last message's id", messages.getLast().id()) != null) {
+            return new NothingToStore(ConversationReport.refused(
+                    conversation.id(),
+                    title,
                     idProblem("its last message's id", messages.getLast().id())));
         }
         int from = 0;
@@ -68,23 +74,39 @@ final class ConversationPlanner {
                 }
             }
             if (last < 0) {
-                return new NothingToStore(ConversationReport.refused(conversation.id(), title, "message " + before.lastMessageId()
-                        + ", the last one an earlier import stored, is not on the dialogue the export holds now (a "
-                        + "message before it was edited): its new messages cannot be told from those stored"));
+                return new NothingToStore(ConversationReport.refused(
+                        conversation.id(),
+                        title,
+                        "message " + before.lastMessageId()
+                                + ", the last one an earlier import stored, is not on the dialogue the export holds now (a "
+                                + "message before it was edited): its new messages cannot be told from those stored"));
             }
             from = last + 1;
         }
         List<Message> added = messages.subList(from, messages.size());
         if (added.isEmpty()) {
-            return new NothingToStore(new ConversationReport(conversation.id(), title, Status.UNCHANGED, null, null, null, 0, 0, 0,
-                    Skipped.NONE, 0, "nothing new since an earlier import"));
+            return new NothingToStore(new ConversationReport(
+                    conversation.id(),
+                    title,
+                    Status.UNCHANGED,
+                    null,
+                    null,
+                    null,
+                    0,
+                    0,
+                    0,
+                    Skipped.NONE,
+                    0,
+                    "nothing new since an earlier import"));
         }
         int system = 0, tool = 0, hidden = 0, empty = 0, nonText = 0, split = 0;
         List<PlannedTurn> turns = new ArrayList<>();
         for (Message message : added) {
             if (message.occurredAt() != null && message.occurredAt().isAfter(latestAllowed)) {
-                return new NothingToStore(ConversationReport.refused(conversation.id(), title, "message " + message.id() + " is dated "
-                        + message.occurredAt() + ", in the future"));
+                return new NothingToStore(ConversationReport.refused(
+                        conversation.id(),
+                        title,
+                        "message " + message.id() + " is dated " + message.occurredAt() + ", in the future"));
             }
             if (message.role() == null) {
                 switch (message.skipped()) {
@@ -101,8 +123,8 @@ final class ConversationPlanner {
             nonText += message.nonTextParts();
             String problem = TextSafety.problem(message.text());
             if (problem != null) {
-                return new NothingToStore(ConversationReport.refused(conversation.id(), title, "message " + message.id() + ": "
-                        + problem));
+                return new NothingToStore(ConversationReport.refused(
+                        conversation.id(), title, "message " + message.id() + ": " + problem));
             }
             if (!TextSafety.hasVisibleCharacter(message.text())) {
                 empty++;
@@ -114,15 +136,32 @@ final class ConversationPlanner {
             }
             pieces.forEach(piece -> turns.add(new PlannedTurn(message.role(), piece, message.occurredAt())));
         }
-        ConversationReport report = new ConversationReport(conversation.id(), title, Status.IMPORTED, null,
+        ConversationReport report = new ConversationReport(
+                conversation.id(),
+                title,
+                Status.IMPORTED,
+                null,
                 turns.isEmpty() ? null : turns.getFirst().occurredAt(),
-                turns.isEmpty() ? null : turns.getLast().occurredAt(), added.size(), turns.size(), split,
-                new Skipped(system, tool, hidden, empty), nonText, null);
+                turns.isEmpty() ? null : turns.getLast().occurredAt(),
+                added.size(),
+                turns.size(),
+                split,
+                new Skipped(system, tool, hidden, empty),
+                nonText,
+                null);
         if (turns.isEmpty()) {
-            return new NothingToStore(report.notStored(Status.EMPTY, "none of its " + (before == null ? "" : "new ") + "messages is a "
-                    + "turn of the dialogue"));
+            return new NothingToStore(report.notStored(
+                    Status.EMPTY,
+                    "none of its " + (before == null ? "" : "new ") + "messages is a " + "turn of the dialogue"));
         }
-        return new Part(position, conversation.id(), title, from, messages.size(), messages.getLast().id(), turns,
+        return new Part(
+                position,
+                conversation.id(),
+                title,
+                from,
+                messages.size(),
+                messages.getLast().id(),
+                turns,
                 report);
     }
 
@@ -134,8 +173,11 @@ final class ConversationPlanner {
     static List<Message> dated(ExportedConversation conversation) {
         Instant previous = conversation.createdAt();
         if (previous == null) {
-            previous = conversation.messages().stream().map(Message::occurredAt).filter(t -> t != null)
-                    .findFirst().orElse(null);
+            previous = conversation.messages().stream()
+                    .map(Message::occurredAt)
+                    .filter(t -> t != null)
+                    .findFirst()
+                    .orElse(null);
         }
         List<Message> dated = new ArrayList<>(conversation.messages().size());
         for (Message message : conversation.messages()) {

@@ -19,9 +19,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.wire.UserIdentifier;
 
 @RestController
 @RequestMapping("/users/{userId}/import")
@@ -47,51 +47,95 @@ class ExportImportController {
         this.importer = importer;
     }
 
-    @PostMapping(value = "/chatgpt", consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP,
-            MediaType.APPLICATION_OCTET_STREAM_VALUE})
-    @Operation(summary = "Import a ChatGPT data export as this user's sessions",
+    @PostMapping(
+            value = "/chatgpt",
+            consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @Operation(
+            summary = "Import a ChatGPT data export as this user's sessions",
             description = "ChatGPT keeps every edit and regenerated answer as a branch; the branch imported is the "
                     + "one the conversation ended on (the path to its current_node). " + DESCRIPTION,
-            requestBody = @RequestBody(content = {
-                    @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, array = @ArraySchema(schema =
-                            @Schema(implementation = ExportSchemas.ChatGptConversation.class))),
-                    @Content(mediaType = ZIP, schema = @Schema(type = "string", format = "binary"))}),
-            responses = {@ApiResponse(responseCode = "200", description = "The report, conversation by conversation"),
-                    @ApiResponse(responseCode = "400", description = "An export that cannot be read as a whole "
-                            + "(invalid-export: not JSON or UTF-8, not an array of conversations, cut short, a zip "
-                            + "without conversations.json, Claude's export), or an unknown strategy; nothing stored"),
-                    @ApiResponse(responseCode = "413", description = "Larger than memoir.api.max-archive-size")})
-    ExportReport importChatGpt(TenantId tenant,
+            requestBody =
+                    @RequestBody(
+                            content = {
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        array =
+                                                @ArraySchema(
+                                                        schema =
+                                                                @Schema(
+                                                                        implementation =
+                                                                                ExportSchemas.ChatGptConversation
+                                                                                        .class))),
+                                @Content(mediaType = ZIP, schema = @Schema(type = "string", format = "binary"))
+                            }),
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The report, conversation by conversation"),
+                @ApiResponse(
+                        responseCode = "400",
+                        description =
+                                "An export that cannot be read as a whole "
+                                        + "(invalid-export: not JSON or UTF-8, not an array of conversations, cut short, a zip "
+                                        + "without conversations.json, Claude's export), or an unknown strategy; nothing stored"),
+                @ApiResponse(responseCode = "413", description = "Larger than memoir.api.max-archive-size")
+            })
+    ExportReport importChatGpt(
+            TenantId tenant,
             @Parameter(description = "The user the conversations are imported as") @PathVariable @UserIdentifier
-            String userId,
-            @Parameter(description = "The memory strategy preset of the imported sessions; the service's default "
-                    + "when omitted") @RequestParam(required = false) MemoryStrategy strategy,
-            InputStream body) throws IOException {
+                    String userId,
+            @Parameter(
+                            description = "The memory strategy preset of the imported sessions; the service's default "
+                                    + "when omitted")
+                    @RequestParam(required = false)
+                    MemoryStrategy strategy,
+            InputStream body)
+            throws IOException {
         return importer.importExport(tenant, userId, ExportSource.CHATGPT, strategy, body);
     }
 
-    @PostMapping(value = "/claude", consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP,
-            MediaType.APPLICATION_OCTET_STREAM_VALUE})
-    @Operation(summary = "Import a Claude data export as this user's sessions",
+    @PostMapping(
+            value = "/claude",
+            consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @Operation(
+            summary = "Import a Claude data export as this user's sessions",
             description = "Claude's messages are read in order (or, where the export names the conversation's "
                     + "current_leaf_message_uuid and each message's parent, the branch ending there); text blocks "
                     + "are the turn, tool_use, tool_result and thinking blocks, attachments and files are parts that "
                     + "are not text. " + DESCRIPTION,
-            requestBody = @RequestBody(content = {
-                    @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, array = @ArraySchema(schema =
-                            @Schema(implementation = ExportSchemas.ClaudeConversation.class))),
-                    @Content(mediaType = ZIP, schema = @Schema(type = "string", format = "binary"))}),
-            responses = {@ApiResponse(responseCode = "200", description = "The report, conversation by conversation"),
-                    @ApiResponse(responseCode = "400", description = "An export that cannot be read as a whole "
-                            + "(invalid-export: not JSON or UTF-8, not an array of conversations, cut short, a zip "
-                            + "without conversations.json, ChatGPT's export), or an unknown strategy; nothing stored"),
-                    @ApiResponse(responseCode = "413", description = "Larger than memoir.api.max-archive-size")})
-    ExportReport importClaude(TenantId tenant,
+            requestBody =
+                    @RequestBody(
+                            content = {
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        array =
+                                                @ArraySchema(
+                                                        schema =
+                                                                @Schema(
+                                                                        implementation =
+                                                                                ExportSchemas.ClaudeConversation
+                                                                                        .class))),
+                                @Content(mediaType = ZIP, schema = @Schema(type = "string", format = "binary"))
+                            }),
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The report, conversation by conversation"),
+                @ApiResponse(
+                        responseCode = "400",
+                        description =
+                                "An export that cannot be read as a whole "
+                                        + "(invalid-export: not JSON or UTF-8, not an array of conversations, cut short, a zip "
+                                        + "without conversations.json, ChatGPT's export), or an unknown strategy; nothing stored"),
+                @ApiResponse(responseCode = "413", description = "Larger than memoir.api.max-archive-size")
+            })
+    ExportReport importClaude(
+            TenantId tenant,
             @Parameter(description = "The user the conversations are imported as") @PathVariable @UserIdentifier
-            String userId,
-            @Parameter(description = "The memory strategy preset of the imported sessions; the service's default "
-                    + "when omitted") @RequestParam(required = false) MemoryStrategy strategy,
-            InputStream body) throws IOException {
+                    String userId,
+            @Parameter(
+                            description = "The memory strategy preset of the imported sessions; the service's default "
+                                    + "when omitted")
+                    @RequestParam(required = false)
+                    MemoryStrategy strategy,
+            InputStream body)
+            throws IOException {
         return importer.importExport(tenant, userId, ExportSource.CLAUDE, strategy, body);
     }
 }

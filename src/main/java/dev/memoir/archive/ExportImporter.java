@@ -19,14 +19,14 @@ import dev.memoir.archive.ConversationPlanner.Part;
 import dev.memoir.archive.ExportReport.ConversationReport;
 import dev.memoir.archive.ExportReport.Status;
 import dev.memoir.archive.ExportSpool.Slot;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.ApiException;
-import dev.memoir.common.wire.ClockSkew;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -48,8 +48,13 @@ class ExportImporter {
     private final ArchiveObservations observations;
     private final ApplicationEventPublisher events;
 
-    ExportImporter(SessionService sessions, ConversationImports imports, JsonMapper json, ClockSkew clockSkew,
-            ArchiveObservations observations, ApplicationEventPublisher events) {
+    ExportImporter(
+            SessionService sessions,
+            ConversationImports imports,
+            JsonMapper json,
+            ClockSkew clockSkew,
+            ArchiveObservations observations,
+            ApplicationEventPublisher events) {
         this.events = events;
         this.sessions = sessions;
         this.imports = imports;
@@ -59,14 +64,14 @@ class ExportImporter {
     }
 
     /** One {@code memoir.import} of the whole export; each conversation is stored in a transaction of its own. */
-    ExportReport importExport(TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy,
-            InputStream body) {
-        return observations.importing(source.wireName() + "-export",
-                () -> importConversations(tenant, userId, source, strategy, body));
+    ExportReport importExport(
+            TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy, InputStream body) {
+        return observations.importing(
+                source.wireName() + "-export", () -> importConversations(tenant, userId, source, strategy, body));
     }
 
-    private ExportReport importConversations(TenantId tenant, String userId, ExportSource source,
-            MemoryStrategy strategy, InputStream body) {
+    private ExportReport importConversations(
+            TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy, InputStream body) {
         Map<String, ConversationImports.Part> stored = imports.latest(tenant, userId, source);
         Instant latestAllowed = clockSkew.latestAllowed();
         List<ConversationReport> reports = new ArrayList<>();
@@ -76,12 +81,14 @@ class ExportImporter {
             ExportReader.read(body, source, json, conversation -> {
                 int position = reports.size();
                 if (conversation.id() != null && !seen.add(conversation.id())) {
-                    reports.add(ConversationReport.refused(conversation.id(),
+                    reports.add(ConversationReport.refused(
+                            conversation.id(),
                             ConversationPlanner.title(conversation.title()),
                             "the export holds this conversation more than once; the first was read"));
                     return;
                 }
-                switch (ConversationPlanner.plan(position, conversation, stored.get(conversation.id()), latestAllowed)) {
+                switch (ConversationPlanner.plan(
+                        position, conversation, stored.get(conversation.id()), latestAllowed)) {
                     case ConversationPlanner.NothingToStore nothing -> reports.add(nothing.report());
                     case Part part -> {
                         reports.add(part.report());
@@ -89,7 +96,8 @@ class ExportImporter {
                     }
                 }
             });
-            MemorySettingsOverride memory = strategy == null ? null
+            MemorySettingsOverride memory = strategy == null
+                    ? null
                     : new MemorySettingsOverride(strategy, null, null, null, null, null, null, null, null);
             slots.sort(Comparator.comparing(Slot::firstTurnAt, Comparator.nullsLast(Comparator.naturalOrder()))
                     .thenComparingInt(Slot::position));
@@ -105,20 +113,31 @@ class ExportImporter {
         return report;
     }
 
-    private ConversationReport store(TenantId tenant, String userId, ExportSource source,
-            MemorySettingsOverride memory, Part part) {
+    private ConversationReport store(
+            TenantId tenant, String userId, ExportSource source, MemorySettingsOverride memory, Part part) {
         List<NewTurn> turns = part.turns().stream()
-                .map(t -> new NewTurn(Role.ofMessageRole(t.role()).orElseThrow(), t.text(), t.occurredAt(),
-                        null))
+                .map(t -> new NewTurn(Role.ofMessageRole(t.role()).orElseThrow(), t.text(), t.occurredAt(), null))
                 .toList();
         try {
-            var session = sessions.importClosed(tenant, userId, memory, part.title(), turns,
-                    ref -> imports.record(tenant, ref.id(), userId, source, part.conversationId(), part.from(),
-                            part.to(), part.lastMessageId()));
+            var session = sessions.importClosed(
+                    tenant,
+                    userId,
+                    memory,
+                    part.title(),
+                    turns,
+                    ref -> imports.record(
+                            tenant,
+                            ref.id(),
+                            userId,
+                            source,
+                            part.conversationId(),
+                            part.from(),
+                            part.to(),
+                            part.lastMessageId()));
             return part.report().stored(session.id());
         } catch (DuplicateKeyException e) {
-            return part.report().notStored(Status.UNCHANGED, "another import of the same conversation stored it "
-                    + "meanwhile");
+            return part.report()
+                    .notStored(Status.UNCHANGED, "another import of the same conversation stored it " + "meanwhile");
         } catch (ApiException e) {
             return part.report().notStored(Status.REFUSED, e.getMessage());
         }

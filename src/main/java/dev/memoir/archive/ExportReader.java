@@ -34,8 +34,7 @@ final class ExportReader {
 
     private static final byte[] ZIP = {'P', 'K', 3, 4};
 
-    private ExportReader() {
-    }
+    private ExportReader() {}
 
     static void read(InputStream body, ExportSource source, JsonMapper json, Consumer<ExportedConversation> each)
             throws IOException {
@@ -51,8 +50,8 @@ final class ExportReader {
         try {
             for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
                 String name = entry.getName();
-                if (!entry.isDirectory() && (name.equals("conversations.json")
-                        || name.endsWith("/conversations.json"))) {
+                if (!entry.isDirectory()
+                        && (name.equals("conversations.json") || name.endsWith("/conversations.json"))) {
                     conversations(zip, source, json, each);
                     return;
                 }
@@ -63,38 +62,46 @@ final class ExportReader {
         throw new InvalidExportException(source, "a zip without conversations.json");
     }
 
-    private static void conversations(InputStream in, ExportSource source, JsonMapper json,
-            Consumer<ExportedConversation> each) {
+    private static void conversations(
+            InputStream in, ExportSource source, JsonMapper json, Consumer<ExportedConversation> each) {
         int index = 0;
         // One conversation at a time out of the array, which goes on after it.
         ObjectReader reader = json.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         // Strict UTF-8: Jackson's own decoding reads an overlong sequence as another character (C0 AF as '/').
-        Reader text = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
+        Reader text = new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT));
         try (JsonParser parser = json.createParser(text)) {
             JsonToken token = parser.nextToken();
             if (token == null) {
                 throw new InvalidExportException(source, "conversations.json is empty");
             }
             if (token != JsonToken.START_ARRAY) {
-                throw new InvalidExportException(source, "conversations.json holds an array of conversations, and "
-                        + "this one holds " + describe(token));
+                throw new InvalidExportException(
+                        source,
+                        "conversations.json holds an array of conversations, and " + "this one holds "
+                                + describe(token));
             }
             for (token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
                 if (token == null) {
-                    throw new InvalidExportException(source, "conversations.json is cut short after " + index
-                            + " conversations");
+                    throw new InvalidExportException(
+                            source, "conversations.json is cut short after " + index + " conversations");
                 }
                 if (token != JsonToken.START_OBJECT) {
-                    throw new InvalidExportException(source, "conversation [" + index + "] is " + describe(token)
-                            + ", not an object");
+                    throw new InvalidExportException(
+                            source, "conversation [" + index + "] is " + describe(token) + ", not an object");
                 }
                 JsonNode conversation = reader.readValue(parser);
                 if (index == 0) {
                     requireSource(conversation, source);
                 }
-                each.accept(source == ExportSource.CHATGPT ? ChatGptExport.read(conversation)
-                        : ClaudeExport.read(conversation));
+                each.accept(
+                        source == ExportSource.CHATGPT
+                                ? ChatGptExport.read(conversation)
+                                : ClaudeExport.read(conversation));
                 index++;
             }
             if (parser.nextToken() != null) {
@@ -103,13 +110,18 @@ final class ExportReader {
         } catch (JacksonException e) {
             if (e.getCause() instanceof CharacterCodingException) {
                 // Decoded ahead of the parser, so no conversation can be named.
-                throw new InvalidExportException(source, "conversations.json is not UTF-8: an export is strict "
-                        + "UTF-8, without overlong or broken sequences");
+                throw new InvalidExportException(
+                        source,
+                        "conversations.json is not UTF-8: an export is strict "
+                                + "UTF-8, without overlong or broken sequences");
             }
             TokenStreamLocation at = e.getLocation();
-            throw new InvalidExportException(source, "conversations.json cannot be read as JSON in conversation ["
-                    + index + "]" + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr()
-                    + ")") + ": " + firstLine(e.getOriginalMessage()));
+            throw new InvalidExportException(
+                    source,
+                    "conversations.json cannot be read as JSON in conversation ["
+                            + index + "]"
+                            + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+                            + ": " + firstLine(e.getOriginalMessage()));
         }
     }
 
@@ -118,12 +130,16 @@ final class ExportReader {
         boolean chatGpt = ChatGptExport.looksLikeIt(conversation);
         boolean claude = ClaudeExport.looksLikeIt(conversation);
         if (source == ExportSource.CHATGPT && claude && !chatGpt) {
-            throw new InvalidExportException(source, "it is a Claude export (its conversations have chat_messages, "
-                    + "not a mapping): send it to POST /users/{userId}/import/claude");
+            throw new InvalidExportException(
+                    source,
+                    "it is a Claude export (its conversations have chat_messages, "
+                            + "not a mapping): send it to POST /users/{userId}/import/claude");
         }
         if (source == ExportSource.CLAUDE && chatGpt && !claude) {
-            throw new InvalidExportException(source, "it is a ChatGPT export (its conversations have a mapping, "
-                    + "not chat_messages): send it to POST /users/{userId}/import/chatgpt");
+            throw new InvalidExportException(
+                    source,
+                    "it is a ChatGPT export (its conversations have a mapping, "
+                            + "not chat_messages): send it to POST /users/{userId}/import/chatgpt");
         }
     }
 

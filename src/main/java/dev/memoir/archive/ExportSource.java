@@ -9,7 +9,8 @@ import dev.memoir.common.wire.WireNames;
 
 /** The assistants whose data exports Memoir imports, each with its own {@code conversations.json}. */
 public enum ExportSource {
-    CHATGPT("ChatGPT"), CLAUDE("Claude");
+    CHATGPT("ChatGPT"),
+    CLAUDE("Claude");
 
     private final String product;
 

@@ -18,8 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class ExportSpool implements AutoCloseable {
 
     /** Where a part is in the spool, and what orders it among the others. */
-    record Slot(int position, Instant firstTurnAt, long offset, int length) {
-    }
+    record Slot(int position, Instant firstTurnAt, long offset, int length) {}
 
     private final Path file;
     private final FileChannel channel;
@@ -28,8 +27,8 @@ final class ExportSpool implements AutoCloseable {
     ExportSpool(JsonMapper json) throws IOException {
         this.json = json;
         file = Files.createTempFile("memoir-export-", ".json");
-        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                StandardOpenOption.DELETE_ON_CLOSE);
+        channel = FileChannel.open(
+                file, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
     }
 
     Slot write(Part part) {

@@ -16,8 +16,7 @@ final class ExportTimes {
         }
     }
 
-    private ExportTimes() {
-    }
+    private ExportTimes() {}
 
     /** Epoch seconds, or null when absent or null. */
     static Instant epochSeconds(JsonNode node, String field) {
@@ -25,7 +24,9 @@ final class ExportTimes {
             return null;
         }
         // Between 1970 and 3000: an export's times are of its own days; anything else is not a time of it.
-        if (!node.isNumber() || !Double.isFinite(node.doubleValue()) || node.doubleValue() < 0
+        if (!node.isNumber()
+                || !Double.isFinite(node.doubleValue())
+                || node.doubleValue() < 0
                 || node.doubleValue() > 32_503_680_000d) {
             throw new UnreadableTime(field + " " + abbreviated(node) + " is not a time in epoch seconds");
         }

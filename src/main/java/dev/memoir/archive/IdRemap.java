@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -20,8 +19,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class IdRemap {
 
-    private static final Pattern UUID_TEXT = Pattern.compile(
-            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private final Cipher forward;
     private final Cipher backward;
@@ -62,8 +61,10 @@ final class IdRemap {
     }
 
     private static UUID apply(Cipher cipher, UUID id) {
-        byte[] block = ByteBuffer.allocate(16).putLong(id.getMostSignificantBits())
-                .putLong(id.getLeastSignificantBits()).array();
+        byte[] block = ByteBuffer.allocate(16)
+                .putLong(id.getMostSignificantBits())
+                .putLong(id.getLeastSignificantBits())
+                .array();
         ByteBuffer out;
         try {
             out = ByteBuffer.wrap(cipher.doFinal(block));

@@ -7,5 +7,4 @@ import dev.memoir.tenant.TenantId;
  * assistant's export (published once its last conversation is stored). {@code what} is {@code user-archive},
  * {@code chatgpt} or {@code claude}; {@code sessions} counts the sessions it stored.
  */
-public record ImportFinished(TenantId tenant, String userId, String what, long sessions) {
-}
+public record ImportFinished(TenantId tenant, String userId, String what, long sessions) {}

@@ -8,7 +8,9 @@ import dev.memoir.common.web.ApiException;
 class InvalidExportException extends ApiException {
 
     InvalidExportException(ExportSource source, String message) {
-        super(HttpStatus.BAD_REQUEST, "invalid-export", "Not a readable " + source.product() + " export: " + message
-                + ". Nothing of it was imported");
+        super(
+                HttpStatus.BAD_REQUEST,
+                "invalid-export",
+                "Not a readable " + source.product() + " export: " + message + ". Nothing of it was imported");
     }
 }

@@ -12,8 +12,7 @@ import dev.memoir.common.wire.TextSafety;
  */
 final class TurnSplitter {
 
-    private TurnSplitter() {
-    }
+    private TurnSplitter() {}
 
     static List<String> split(String text, int limit) {
         if (text.length() <= limit) {

@@ -24,8 +24,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.wire.UserIdentifier;
+import dev.memoir.tenant.TenantId;
 
 @RestController
 @RequestMapping("/users/{userId}")
@@ -43,16 +43,20 @@ class UserArchiveController {
     }
 
     @GetMapping(value = "/export", produces = NDJSON)
-    @Operation(summary = "Export everything Memoir holds for a user, as a versioned NDJSON archive",
+    @Operation(
+            summary = "Export everything Memoir holds for a user, as a versioned NDJSON archive",
             description = """
                     Streams the user's sessions, turns, memories of every kind (superseded and expiring ones \\
                     included, with their validity, provenance and vectors), revisions, passages, learning \\
                     episodes and feedback, one JSON object per line, from one consistent snapshot. \\
                     `POST /users/{userId}/import` of any Memoir deployment restores it. The format is in \\
                     docs/api.md#user-export-and-import.""",
-            responses = {@ApiResponse(responseCode = "200", content = @Content(mediaType = NDJSON)),
-                    @ApiResponse(responseCode = "404", description = "The user has no session and no memory")})
-    ResponseEntity<StreamingResponseBody> export(TenantId tenant,
+            responses = {
+                @ApiResponse(responseCode = "200", content = @Content(mediaType = NDJSON)),
+                @ApiResponse(responseCode = "404", description = "The user has no session and no memory")
+            })
+    ResponseEntity<StreamingResponseBody> export(
+            TenantId tenant,
             @Parameter(description = "The user to export") @PathVariable @UserIdentifier String userId) {
         exporter.requireUser(tenant, userId);
         return ResponseEntity.ok()
@@ -61,8 +65,11 @@ class UserArchiveController {
                 .body(out -> exporter.export(tenant, userId, out));
     }
 
-    @PostMapping(value = "/import", consumes = {NDJSON, MediaType.APPLICATION_OCTET_STREAM_VALUE})
-    @Operation(summary = "Import a user archive as this user",
+    @PostMapping(
+            value = "/import",
+            consumes = {NDJSON, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+    @Operation(
+            summary = "Import a user archive as this user",
             description = """
                     Restores an archive made by `GET /users/{userId}/export` (of this or any Memoir deployment) \\
                     as this user of this tenant, in one transaction: every id is new, references follow, vectors \\
@@ -70,20 +77,28 @@ class UserArchiveController {
                     have no sessions or memories yet. An archive that is malformed, cut short or inconsistent is \\
                     refused whole (400 `invalid-archive`, naming the line): nothing of it is stored. The body may \\
                     be up to memoir.api.max-archive-size.""",
-            requestBody = @RequestBody(content = @Content(mediaType = NDJSON,
-                    schema = @Schema(type = "string", format = "binary"))),
-            responses = {@ApiResponse(responseCode = "201", description = "Imported; Location is the user's "
-                    + "memory listing"),
-                    @ApiResponse(responseCode = "400", description = "Not an archive, another version, a line "
-                            + "that cannot be read or stored, or an archive cut short"),
-                    @ApiResponse(responseCode = "409", description = "The user already has sessions or memories"),
-                    @ApiResponse(responseCode = "413", description = "Larger than memoir.api.max-archive-size")})
-    ResponseEntity<ImportedUser> importArchive(TenantId tenant,
+            requestBody =
+                    @RequestBody(
+                            content =
+                                    @Content(mediaType = NDJSON, schema = @Schema(type = "string", format = "binary"))),
+            responses = {
+                @ApiResponse(
+                        responseCode = "201",
+                        description = "Imported; Location is the user's " + "memory listing"),
+                @ApiResponse(
+                        responseCode = "400",
+                        description = "Not an archive, another version, a line "
+                                + "that cannot be read or stored, or an archive cut short"),
+                @ApiResponse(responseCode = "409", description = "The user already has sessions or memories"),
+                @ApiResponse(responseCode = "413", description = "Larger than memoir.api.max-archive-size")
+            })
+    ResponseEntity<ImportedUser> importArchive(
+            TenantId tenant,
             @Parameter(description = "The user to import as") @PathVariable @UserIdentifier String userId,
-            InputStream body) throws IOException {
+            InputStream body)
+            throws IOException {
         UserImporter.Imported imported = importer.restore(tenant, userId, body);
-        return ResponseEntity.created(URI.create("/memory?userId=" + URLEncoder.encode(userId,
-                        StandardCharsets.UTF_8)))
+        return ResponseEntity.created(URI.create("/memory?userId=" + URLEncoder.encode(userId, StandardCharsets.UTF_8)))
                 .body(new ImportedUser(imported.userId(), imported.counts(), imported.reembedded()));
     }
 }

@@ -7,9 +7,9 @@ import java.nio.charset.StandardCharsets;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * User archives as text, for clients that cannot stream (the MCP tools): the same archive as
@@ -32,9 +32,13 @@ public class UserArchives {
      * Imports the {@code conversations.json} of a ChatGPT or Claude export as the user's sessions, as
      * {@code POST /users/{userId}/import/chatgpt|claude} does; the strategy may be null (the default preset).
      */
-    public ExportReport importExport(TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy,
-            String conversations) {
-        return exports.importExport(tenant, userId, source, strategy,
+    public ExportReport importExport(
+            TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy, String conversations) {
+        return exports.importExport(
+                tenant,
+                userId,
+                source,
+                strategy,
                 new ByteArrayInputStream(conversations.getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -51,8 +55,10 @@ public class UserArchives {
             @Override
             public void write(byte[] bytes, int offset, int length) {
                 if (archive.size() + length > maxBytes) {
-                    throw new InvalidRequestException("userId", "the user's archive is larger than " + maxBytes
-                            + " bytes: export it with GET /users/{userId}/export, which streams");
+                    throw new InvalidRequestException(
+                            "userId",
+                            "the user's archive is larger than " + maxBytes
+                                    + " bytes: export it with GET /users/{userId}/export, which streams");
                 }
                 archive.write(bytes, offset, length);
             }
@@ -61,8 +67,8 @@ public class UserArchives {
     }
 
     public ImportedUser restore(TenantId tenant, String userId, String archive) {
-        UserImporter.Imported imported = importer.restore(tenant, userId,
-                new ByteArrayInputStream(archive.getBytes(StandardCharsets.UTF_8)));
+        UserImporter.Imported imported =
+                importer.restore(tenant, userId, new ByteArrayInputStream(archive.getBytes(StandardCharsets.UTF_8)));
         return new ImportedUser(imported.userId(), imported.counts(), imported.reembedded());
     }
 }

@@ -14,11 +14,11 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.web.NotFoundException;
 import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.memory.MemoryArchive;
 import dev.memoir.session.SessionArchive;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.NotFoundException;
 
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,8 +37,13 @@ class UserExporter {
     private final TransactionTemplate snapshot;
     private final ArchiveObservations observations;
 
-    UserExporter(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, JsonMapper json,
-            PlatformTransactionManager transactions, ArchiveObservations observations) {
+    UserExporter(
+            SessionArchive sessions,
+            MemoryArchive memories,
+            FeedbackArchive feedback,
+            JsonMapper json,
+            PlatformTransactionManager transactions,
+            ArchiveObservations observations) {
         this.observations = observations;
         this.sessions = sessions;
         this.memories = memories;
@@ -51,8 +56,8 @@ class UserExporter {
 
     /** 404 when the user has neither a session nor a memory: there is nothing to export. */
     void requireUser(TenantId tenant, String userId) {
-        Boolean exists = snapshot.execute(status -> sessions.hasSessions(tenant, userId)
-                || memories.hasMemories(tenant, userId));
+        Boolean exists = snapshot.execute(
+                status -> sessions.hasSessions(tenant, userId) || memories.hasMemories(tenant, userId));
         if (!Boolean.TRUE.equals(exists)) {
             throw new NotFoundException("User", userId);
         }
@@ -96,12 +101,13 @@ class UserExporter {
     private long lines(OutputStream out, String type, Stream<?> records) {
         try (records) {
             return records.mapToLong(record -> {
-                ObjectNode line = json.createObjectNode();
-                line.put("type", type);
-                line.setAll((ObjectNode) json.valueToTree(record));
-                write(out, line);
-                return 1;
-            }).sum();
+                        ObjectNode line = json.createObjectNode();
+                        line.put("type", type);
+                        line.setAll((ObjectNode) json.valueToTree(record));
+                        write(out, line);
+                        return 1;
+                    })
+                    .sum();
         }
     }
 

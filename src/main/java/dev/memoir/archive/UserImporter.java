@@ -9,11 +9,11 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.web.ConflictException;
 import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.memory.MemoryArchive;
 import dev.memoir.session.SessionArchive;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.ConflictException;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -35,8 +35,7 @@ import tools.jackson.databind.node.ObjectNode;
 class UserImporter {
 
     /** What an import stored. */
-    record Imported(String userId, Map<String, Long> counts, int reembedded) {
-    }
+    record Imported(String userId, Map<String, Long> counts, int reembedded) {}
 
     private final SessionArchive sessions;
     private final MemoryArchive memories;
@@ -46,8 +45,13 @@ class UserImporter {
     private final ArchiveObservations observations;
     private final ApplicationEventPublisher events;
 
-    UserImporter(SessionArchive sessions, MemoryArchive memories, FeedbackArchive feedback, JsonMapper json,
-            PlatformTransactionManager transactions, ArchiveObservations observations,
+    UserImporter(
+            SessionArchive sessions,
+            MemoryArchive memories,
+            FeedbackArchive feedback,
+            JsonMapper json,
+            PlatformTransactionManager transactions,
+            ArchiveObservations observations,
             ApplicationEventPublisher events) {
         this.events = events;
         this.observations = observations;
@@ -61,16 +65,18 @@ class UserImporter {
     /** One {@code memoir.import} of one transaction: the archive is stored whole or not at all. */
     Imported restore(TenantId tenant, String userId, InputStream archive) {
         ArchiveReader reader = new ArchiveReader(archive, json);
-        return observations.importing("user-archive",
-                () -> transaction.execute(status -> importArchive(tenant, userId, reader)));
+        return observations.importing(
+                "user-archive", () -> transaction.execute(status -> importArchive(tenant, userId, reader)));
     }
 
     private Imported importArchive(TenantId tenant, String userId, ArchiveReader reader) {
         memories.holdUser(tenant, userId);
         if (sessions.hasSessions(tenant, userId) || memories.hasMemories(tenant, userId)) {
-            throw new ConflictException("user-not-empty", "User " + userId + " already has sessions or "
-                    + "memories: an archive is imported into a user without any (erase the user first, or "
-                    + "import under another user id)");
+            throw new ConflictException(
+                    "user-not-empty",
+                    "User " + userId + " already has sessions or "
+                            + "memories: an archive is imported into a user without any (erase the user first, or "
+                            + "import under another user id)");
         }
         reader.readHeader();
         IdRemap ids = new IdRemap();

@@ -31,6 +31,7 @@ final class BudgetedMemoryLayout {
 
     /** The budget's share kept, in the first pass, for neighbours of the utterances shown. */
     private static final double NEIGHBOUR_SHARE = 0.25;
+
     private static final String NEIGHBOUR_INDENT = "   ";
     /** What a numbered line costs beyond its text, at most: "123. " and its line break. */
     private static final int NUMBER_TOKENS = 3;
@@ -46,6 +47,7 @@ final class BudgetedMemoryLayout {
     private final List<Line> records = new ArrayList<>();
     /** Each open group's header as charged so far: it widens to a range of dates when a later day joins it. */
     private final Map<Object, String> headers = new HashMap<>();
+
     private final Map<UUID, String> shownTurns = new HashMap<>();
 
     private BudgetedMemoryLayout(TokenCounter tokens, int passageTokens) {
@@ -60,14 +62,13 @@ final class BudgetedMemoryLayout {
      * @param passageTokens the passage size of embeddings ({@code memoir.embedding.passage-tokens}): a memory
      *                      longer than this is shown by its matching passage; 0 shows every memory whole
      */
-    static MemoryPromptBuilder.MemoryPrompt build(Retrieval recalled, int tokenBudget, TokenCounter tokens,
-            int passageTokens) {
+    static MemoryPromptBuilder.MemoryPrompt build(
+            Retrieval recalled, int tokenBudget, TokenCounter tokens, int passageTokens) {
         return new BudgetedMemoryLayout(tokens, passageTokens).lay(recalled, tokenBudget);
     }
 
     /** One line of the [Memory] section: a memory (numbered) or a neighbouring turn (not numbered). */
-    private record Line(ScoredMemory memory, TurnView turn, String text, Object group, Instant at, int seq,
-            int cost) {
+    private record Line(ScoredMemory memory, TurnView turn, String text, Object group, Instant at, int seq, int cost) {
 
         boolean numbered() {
             return memory != null;
@@ -80,11 +81,24 @@ final class BudgetedMemoryLayout {
         List<ScoredMemory> ranked = new ArrayList<>();
         for (ScoredMemory memory : recalled.memories()) {
             switch (memory.kind()) {
-                case RECURSIVE_SUMMARY -> pin(memory, pieces.fit(memory.text(), remaining - headerOf(profile,
-                        MemoryPromptBuilder.PROFILE)), profile, MemoryPromptBuilder.PROFILE);
-                case MEMO -> pin(memory, pieces.memoEvidence(memory, recalled.dialogueOf(memory),
-                        evidences.size() + 1, Math.min(remaining - headerOf(evidences, MemoryPromptBuilder.EVIDENCES),
-                                tokenBudget / 2)), evidences, MemoryPromptBuilder.EVIDENCES);
+                case RECURSIVE_SUMMARY ->
+                    pin(
+                            memory,
+                            pieces.fit(memory.text(), remaining - headerOf(profile, MemoryPromptBuilder.PROFILE)),
+                            profile,
+                            MemoryPromptBuilder.PROFILE);
+                case MEMO ->
+                    pin(
+                            memory,
+                            pieces.memoEvidence(
+                                    memory,
+                                    recalled.dialogueOf(memory),
+                                    evidences.size() + 1,
+                                    Math.min(
+                                            remaining - headerOf(evidences, MemoryPromptBuilder.EVIDENCES),
+                                            tokenBudget / 2)),
+                            evidences,
+                            MemoryPromptBuilder.EVIDENCES);
                 default -> ranked.add(memory);
             }
         }
@@ -144,8 +158,7 @@ final class BudgetedMemoryLayout {
         }
         headers.put(group, header);
         remaining -= cost;
-        records.add(new Line(memory, null, text, group, memory.occurredFrom(), turn == null ? -1 : turn.seq(),
-                cost));
+        records.add(new Line(memory, null, text, group, memory.occurredFrom(), turn == null ? -1 : turn.seq(), cost));
         if (turn != null) {
             shownTurns.put(turn.id(), turn.asLine());
             dropNotesRepeating();
@@ -178,7 +191,8 @@ final class BudgetedMemoryLayout {
     /** Notes shown earlier that only repeat utterances shown since: they count once, their room goes back. */
     private void dropNotesRepeating() {
         records.removeIf(line -> {
-            if (line.numbered() && line.memory().kind() != MemoryKind.HISTORY
+            if (line.numbered()
+                    && line.memory().kind() != MemoryKind.HISTORY
                     && NoteRepetition.repeatsShownTurns(line.memory(), shownTurns)) {
                 remaining += line.cost();
                 return true;
@@ -189,18 +203,25 @@ final class BudgetedMemoryLayout {
 
     /** The turn a history memory records, as read with its neighbours; null for other memories. */
     private static TurnView turnOf(ScoredMemory memory, Retrieval recalled) {
-        if (memory.kind() != MemoryKind.HISTORY || memory.provenance() == null
+        if (memory.kind() != MemoryKind.HISTORY
+                || memory.provenance() == null
                 || memory.provenance().turnIds().size() != 1) {
             return null;
         }
         UUID turnId = memory.provenance().turnIds().getFirst();
-        return recalled.surroundingsOf(memory).stream().filter(t -> t.id().equals(turnId)).findFirst().orElse(null);
+        return recalled.surroundingsOf(memory).stream()
+                .filter(t -> t.id().equals(turnId))
+                .findFirst()
+                .orElse(null);
     }
 
     /** The group's header once a line dated {@code at} joins it. */
     private String headerWith(Object group, Instant at) {
         List<Instant> dated = new ArrayList<>();
-        records.stream().filter(line -> line.group().equals(group)).map(Line::at).filter(Objects::nonNull)
+        records.stream()
+                .filter(line -> line.group().equals(group))
+                .map(Line::at)
+                .filter(Objects::nonNull)
                 .forEach(dated::add);
         if (at != null) {
             dated.add(at);
@@ -229,9 +250,10 @@ final class BudgetedMemoryLayout {
         Map<Object, List<Line>> groups = new LinkedHashMap<>();
         records.stream()
                 .sorted(Comparator.comparing((Line line) -> line.group() != SessionGroups.NO_SESSION)
-                        .thenComparing(line -> firstInstant(line.group()), Comparator.nullsLast(
-                                Comparator.naturalOrder())))
-                .forEach(line -> groups.computeIfAbsent(line.group(), g -> new ArrayList<>()).add(line));
+                        .thenComparing(
+                                line -> firstInstant(line.group()), Comparator.nullsLast(Comparator.naturalOrder())))
+                .forEach(line -> groups.computeIfAbsent(line.group(), g -> new ArrayList<>())
+                        .add(line));
         List<ScoredMemory> numbered = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         for (Map.Entry<Object, List<Line>> group : groups.entrySet()) {
@@ -239,7 +261,8 @@ final class BudgetedMemoryLayout {
                     .sorted(Comparator.comparing(Line::at, Comparator.nullsFirst(Comparator.naturalOrder()))
                             .thenComparingInt(Line::seq))
                     .toList();
-            lines.add(SessionGroups.header(group.getKey(), inOrder.stream().map(Line::at).toList()));
+            lines.add(SessionGroups.header(
+                    group.getKey(), inOrder.stream().map(Line::at).toList()));
             for (Line line : inOrder) {
                 if (line.numbered()) {
                     numbered.add(line.memory());
@@ -260,7 +283,11 @@ final class BudgetedMemoryLayout {
     }
 
     private Instant firstInstant(Object group) {
-        return records.stream().filter(line -> line.group().equals(group)).map(Line::at).filter(Objects::nonNull)
-                .min(Comparator.naturalOrder()).orElse(null);
+        return records.stream()
+                .filter(line -> line.group().equals(group))
+                .map(Line::at)
+                .filter(Objects::nonNull)
+                .min(Comparator.naturalOrder())
+                .orElse(null);
     }
 }

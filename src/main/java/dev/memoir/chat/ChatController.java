@@ -2,6 +2,8 @@ package dev.memoir.chat;
 
 import java.util.List;
 
+import jakarta.validation.Valid;
+
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -9,7 +11,6 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.validation.Valid;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.InvalidMediaTypeException;
@@ -23,9 +24,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.web.ApiException;
 import dev.memoir.common.web.Problems;
+import dev.memoir.tenant.TenantId;
 
 @RestController
 @RequestMapping("/chat")
@@ -53,7 +54,8 @@ class ChatController {
             """;
 
     @PostMapping
-    @Operation(summary = "Send a message and get the assistant's reply",
+    @Operation(
+            summary = "Send a message and get the assistant's reply",
             description = "The message is stored before the model is called. Memoir retrieves the user's memories "
                     + "(with self-reflection), answers with them and the recent dialogue, and queues a conditional "
                     + "memory when the message is worth remembering.\n\n"
@@ -64,31 +66,48 @@ class ChatController {
                     + "problem detail; a model failure after it ends the stream with an `error` event whose data is "
                     + "the problem detail, and the user's message stays stored. A reasoned reply comes in one "
                     + "delta.",
-            responses = {@ApiResponse(responseCode = "200", description = "The reply, or its event stream",
-                    content = {
-                            @Content(mediaType = "application/json",
+            responses = {
+                @ApiResponse(
+                        responseCode = "200",
+                        description = "The reply, or its event stream",
+                        content = {
+                            @Content(
+                                    mediaType = "application/json",
                                     schema = @Schema(implementation = ChatReply.class)),
-                            @Content(mediaType = "text/event-stream", schema = @Schema(type = "string",
-                                    description = "Events delta (data {\"text\"}), then reply (data: the reply "
-                                            + "body) or error (data: a problem detail)"),
-                                    examples = @ExampleObject(value = STREAM_EXAMPLE))}),
-                    @ApiResponse(responseCode = "400", description = "Invalid sessionId or message"),
-                    @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
-                    @ApiResponse(responseCode = "409", description = "The session is closed"),
-                    @ApiResponse(responseCode = "502", description = "The chat model answered with an error "
-                            + "(code model-error); the user turn stays stored"),
-                    @ApiResponse(responseCode = "503", description = "The chat model is unreachable or overloaded "
-                            + "(code model-unavailable)"),
-                    @ApiResponse(responseCode = "504", description = "The chat model did not answer in time "
-                            + "(code model-timeout), or a stream did not begin within memoir.chat.stream-timeout "
-                            + "(code stream-timeout)")})
-    ResponseEntity<?> chat(TenantId tenant,
+                            @Content(
+                                    mediaType = "text/event-stream",
+                                    schema =
+                                            @Schema(
+                                                    type = "string",
+                                                    description =
+                                                            "Events delta (data {\"text\"}), then reply (data: the reply "
+                                                                    + "body) or error (data: a problem detail)"),
+                                    examples = @ExampleObject(value = STREAM_EXAMPLE))
+                        }),
+                @ApiResponse(responseCode = "400", description = "Invalid sessionId or message"),
+                @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
+                @ApiResponse(responseCode = "409", description = "The session is closed"),
+                @ApiResponse(
+                        responseCode = "502",
+                        description = "The chat model answered with an error "
+                                + "(code model-error); the user turn stays stored"),
+                @ApiResponse(
+                        responseCode = "503",
+                        description = "The chat model is unreachable or overloaded " + "(code model-unavailable)"),
+                @ApiResponse(
+                        responseCode = "504",
+                        description = "The chat model did not answer in time "
+                                + "(code model-timeout), or a stream did not begin within memoir.chat.stream-timeout "
+                                + "(code stream-timeout)")
+            })
+    ResponseEntity<?> chat(
+            TenantId tenant,
             @Parameter(hidden = true) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept,
             @Valid @RequestBody ChatRequest request) {
         String message = request.message().strip();
         if (wantsEventStream(accept)) {
-            return streams.stream(responder.prepare(tenant, request.sessionId(), message, request.reasoning()),
-                    new ChatEvents());
+            return streams.stream(
+                    responder.prepare(tenant, request.sessionId(), message, request.reasoning()), new ChatEvents());
         }
         return ResponseEntity.ok(responder.respond(tenant, request.sessionId(), message, request.reasoning()));
     }
@@ -109,16 +128,18 @@ class ChatController {
     }
 
     private static double quality(List<MediaType> types, MediaType wanted) {
-        return types.stream().filter(type -> type.getType().equals(wanted.getType())
-                && type.getSubtype().equals(wanted.getSubtype()))
-                .mapToDouble(MediaType::getQualityValue).max().orElse(0);
+        return types.stream()
+                .filter(type -> type.getType().equals(wanted.getType())
+                        && type.getSubtype().equals(wanted.getSubtype()))
+                .mapToDouble(MediaType::getQualityValue)
+                .max()
+                .orElse(0);
     }
 
     /** The events of POST /chat: delta, then reply or error. */
     private static final class ChatEvents implements ReplyStreams.Events {
 
-        record Delta(String text) {
-        }
+        record Delta(String text) {}
 
         @Override
         public List<SseEmitter.SseEventBuilder> start() {

@@ -6,7 +6,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import org.hibernate.validator.constraints.time.DurationMin;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -26,7 +25,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.chat")
-record ChatProperties(@DefaultValue("12") @Min(1) int recentTurns,
+record ChatProperties(
+        @DefaultValue("12") @Min(1) int recentTurns,
         @DefaultValue("4000") @Min(100) int recentTurnsTokenBudget,
-        @DefaultValue("5m") @NotNull @DurationMin(millis = 1) Duration streamTimeout) {
-}
+
+        @DefaultValue("5m") @NotNull @DurationMin(millis = 1)
+        Duration streamTimeout) {}

@@ -38,8 +38,14 @@ class ChatResponder {
     private final ReplyOutcomes outcomes;
     private final TransactionTemplate transaction;
 
-    ChatResponder(SessionService sessions, MemoryRecall recall, ReplyPrompts replyPrompts, ChatModelClient model,
-            ReasonedReply reasonedReply, ReplyOutcomes outcomes, TransactionTemplate transaction) {
+    ChatResponder(
+            SessionService sessions,
+            MemoryRecall recall,
+            ReplyPrompts replyPrompts,
+            ChatModelClient model,
+            ReasonedReply reasonedReply,
+            ReplyOutcomes outcomes,
+            TransactionTemplate transaction) {
         this.sessions = sessions;
         this.recall = recall;
         this.replyPrompts = replyPrompts;
@@ -57,9 +63,13 @@ class ChatResponder {
      * A chat turn up to the reply call: the user's message is stored, memory recalled and the reply prompt laid
      * out (for a reasoned reply, only the message is stored: the reasoning recalls as it goes).
      */
-    record PreparedTurn(TenantId tenant, SessionRef session, TurnView userTurn, boolean reasoned,
-            Retrieval retrieval, ReplyPrompts.ReplyPrompt prompt) {
-    }
+    record PreparedTurn(
+            TenantId tenant,
+            SessionRef session,
+            TurnView userTurn,
+            boolean reasoned,
+            Retrieval retrieval,
+            ReplyPrompts.ReplyPrompt prompt) {}
 
     /**
      * Stores the user's message and prepares its reply. Everything that can refuse the turn (an unknown or closed
@@ -68,12 +78,15 @@ class ChatResponder {
     PreparedTurn prepare(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
         SessionRef session = sessions.requireOpen(tenant, sessionId);
         replyPrompts.requireFits(message);
-        TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message))).getFirst();
+        TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message)))
+                .getFirst();
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
             return new PreparedTurn(tenant, session, userTurn, true, null, null);
         }
-        ReplyPrompts.Layout layout = replyPrompts.layout(tenant, userTurn, session.settings().promptTokenBudget());
-        Retrieval retrieval = recall.recall(session, message, layout.recent().stream().map(TurnView::id).toList());
+        ReplyPrompts.Layout layout =
+                replyPrompts.layout(tenant, userTurn, session.settings().promptTokenBudget());
+        Retrieval retrieval = recall.recall(
+                session, message, layout.recent().stream().map(TurnView::id).toList());
         return new PreparedTurn(tenant, session, userTurn, false, retrieval, replyPrompts.lay(retrieval, layout));
     }
 
@@ -82,7 +95,12 @@ class ChatResponder {
         if (turn.reasoned()) {
             return reasonedReply.answer(turn.session(), turn.userTurn());
         }
-        return store(turn, model.ask(ReplyDecision.STEP, turn.prompt().messages(), turn.prompt().schemaValues()));
+        return store(
+                turn,
+                model.ask(
+                        ReplyDecision.STEP,
+                        turn.prompt().messages(),
+                        turn.prompt().schemaValues()));
     }
 
     /**
@@ -98,8 +116,8 @@ class ChatResponder {
             return reply;
         }
         StreamedReply streamed = new StreamedReply(replyText);
-        ChatModelClient.Answered<ReplyDecision> answered = model.stream(ReplyDecision.STEP, turn.prompt().messages(),
-                turn.prompt().schemaValues(), streamed::accept);
+        ChatModelClient.Answered<ReplyDecision> answered = model.stream(
+                ReplyDecision.STEP, turn.prompt().messages(), turn.prompt().schemaValues(), streamed::accept);
         streamed.finish(answered.answer().reply());
         return store(turn, answered);
     }
@@ -109,11 +127,18 @@ class ChatResponder {
         ReplyDecision decision = answered.answer();
         SessionRef session = turn.session();
         MemoryPromptBuilder.MemoryPrompt memory = turn.prompt().memory();
-        List<UUID> cited = memory.cited(decision.citations()).stream().map(ScoredMemory::id).toList();
+        List<UUID> cited = memory.cited(decision.citations()).stream()
+                .map(ScoredMemory::id)
+                .toList();
         TurnView reply = transaction.execute(status -> {
-            TurnView stored = sessions.appendReply(turn.tenant(), session.id(), turn.userTurn().id(),
-                    decision.reply(), decision.remember());
-            outcomes.record(session, stored.id(), memory.included(), cited, turn.retrieval().rerank());
+            TurnView stored = sessions.appendReply(
+                    turn.tenant(), session.id(), turn.userTurn().id(), decision.reply(), decision.remember());
+            outcomes.record(
+                    session,
+                    stored.id(),
+                    memory.included(),
+                    cited,
+                    turn.retrieval().rerank());
             return stored;
         });
 
@@ -121,7 +146,7 @@ class ChatResponder {
         List<UsedMemory> used = memory.included().stream()
                 .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), cited.contains(m.id())))
                 .toList();
-        return new ChatReply(decision.reply(), reply.id(), turn.userTurn().id(), used, remembered, null,
-                answered.model());
+        return new ChatReply(
+                decision.reply(), reply.id(), turn.userTurn().id(), used, remembered, null, answered.model());
     }
 }

@@ -7,14 +7,14 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.TextSafety;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.common.wire.TextSafety;
 
 /**
  * For clients that resend the whole conversation (OpenAI's chat-completions format): finds the session it
@@ -30,8 +30,7 @@ class ConversationSync {
     }
 
     /** The conversation's session and the new user message to answer in it. */
-    record Synced(SessionRef session, String message) {
-    }
+    record Synced(SessionRef session, String message) {}
 
     Synced sync(TenantId tenant, String userId, UUID sessionId, List<OpenAiChatRequest.Message> messages) {
         // A message's content is read as a JSON tree, which the body's per-field text check does not reach.
@@ -43,7 +42,8 @@ class ConversationSync {
         }
         OpenAiChatRequest.Message last = messages.getLast();
         if (Role.ofMessageRole(last.role()).orElse(null) != Role.USER || !TextSafety.hasVisibleCharacter(last.text())) {
-            throw new InvalidRequestException("messages[" + (messages.size() - 1) + "]",
+            throw new InvalidRequestException(
+                    "messages[" + (messages.size() - 1) + "]",
                     "the last message must be the user's, with text to answer");
         }
         SessionRef session = resolve(tenant, userId, sessionId);
@@ -57,9 +57,13 @@ class ConversationSync {
         }
         List<TurnView> stored = sessions.allTurns(session.tenant(), session.id());
         int common = 0;
-        while (common < stored.size() && common < history.size()
+        while (common < stored.size()
+                && common < history.size()
                 && stored.get(common).role() == history.get(common).role()
-                && stored.get(common).content().strip().equals(history.get(common).content())) {
+                && stored.get(common)
+                        .content()
+                        .strip()
+                        .equals(history.get(common).content())) {
             common++;
         }
         // A conversation that continues what is stored adds its new earlier messages; one that departs from it (a
@@ -73,8 +77,8 @@ class ConversationSync {
     private SessionRef resolve(TenantId tenant, String userId, UUID sessionId) {
         if (sessionId == null) {
             if (userId == null) {
-                throw new InvalidRequestException("user",
-                        "name the end user: the request's user field or the X-Memoir-User header");
+                throw new InvalidRequestException(
+                        "user", "name the end user: the request's user field or the X-Memoir-User header");
             }
             return sessions.conversationOf(tenant, userId);
         }

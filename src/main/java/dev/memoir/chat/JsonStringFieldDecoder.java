@@ -14,6 +14,7 @@ final class JsonStringFieldDecoder {
 
     /** 0 before the top-level object, 1 inside it, more inside nested objects and arrays. */
     private int depth;
+
     private boolean closed;
     private boolean inString;
     private boolean stringIsKey;
@@ -21,6 +22,7 @@ final class JsonStringFieldDecoder {
     private boolean found;
     /** At depth 1: the next string is a key (after '{' or ','), or the next token is a value (after ':'). */
     private boolean expectKey;
+
     private boolean expectValue;
     private String lastKey;
     private final StringBuilder key = new StringBuilder();

@@ -5,11 +5,11 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Service;
 
+import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * The chat pipeline for other features (the MCP server's chat tool): a message answered with memory exactly as
@@ -27,13 +27,17 @@ public class MemoryChat {
     }
 
     /** The reply, the turns stored, and the memories the model was given. */
-    public record Reply(String reply, UUID sessionId, UUID userTurnId, UUID turnId, List<Memory> memories,
-            boolean remembered, UUID episodeId) {
-    }
+    public record Reply(
+            String reply,
+            UUID sessionId,
+            UUID userTurnId,
+            UUID turnId,
+            List<Memory> memories,
+            boolean remembered,
+            UUID episodeId) {}
 
     /** A memory given to the model for a reply, and whether the reply cited it. */
-    public record Memory(UUID id, MemoryKind kind, String topic, String text, double score, boolean cited) {
-    }
+    public record Memory(UUID id, MemoryKind kind, String topic, String text, double score, boolean cited) {}
 
     /**
      * Answers {@code message}. With a session id, in that open session of the tenant (404 unknown, 409 closed), whose
@@ -55,8 +59,15 @@ public class MemoryChat {
         }
         ChatReply reply = responder.respond(tenant, session, message, null);
         List<Memory> memories = reply.memories().stream()
-                .map(m -> new Memory(m.id(), m.kind(), m.topic(), m.text(), m.score(), m.cited())).toList();
-        return new Reply(reply.reply(), session, reply.userTurnId(), reply.turnId(), memories, reply.remembered(),
+                .map(m -> new Memory(m.id(), m.kind(), m.topic(), m.text(), m.score(), m.cited()))
+                .toList();
+        return new Reply(
+                reply.reply(),
+                session,
+                reply.userTurnId(),
+                reply.turnId(),
+                memories,
+                reply.remembered(),
                 reply.episodeId());
     }
 }

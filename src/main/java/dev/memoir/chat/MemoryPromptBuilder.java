@@ -2,7 +2,6 @@ package dev.memoir.chat;
 
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,8 +43,11 @@ final class MemoryPromptBuilder {
 
         /** The memories behind the cited entry numbers; numbers outside the list are ignored. */
         List<ScoredMemory> cited(List<Integer> numbers) {
-            return numbers.stream().distinct().filter(n -> n >= 1 && n <= numbered.size())
-                    .map(n -> numbered.get(n - 1)).toList();
+            return numbers.stream()
+                    .distinct()
+                    .filter(n -> n >= 1 && n <= numbered.size())
+                    .map(n -> numbered.get(n - 1))
+                    .toList();
         }
     }
 
@@ -65,10 +67,14 @@ final class MemoryPromptBuilder {
         for (ScoredMemory memory : recalled.memories()) {
             String entry = switch (memory.kind()) {
                 case RECURSIVE_SUMMARY -> fit(memory.text(), remaining);
-                case MEMO -> memoEvidence(memory, recalled.dialogueOf(memory), evidences.size() + 1,
-                        Math.min(remaining, tokenBudget / 2));
-                default -> fit((records.size() + 1) + ". [" + memory.kind() + dated(memory) + "] " + memory.text(),
-                        remaining);
+                case MEMO ->
+                    memoEvidence(
+                            memory,
+                            recalled.dialogueOf(memory),
+                            evidences.size() + 1,
+                            Math.min(remaining, tokenBudget / 2));
+                default ->
+                    fit((records.size() + 1) + ". [" + memory.kind() + dated(memory) + "] " + memory.text(), remaining);
             };
             if (entry == null) {
                 continue;
@@ -78,8 +84,10 @@ final class MemoryPromptBuilder {
             if (memory.kind() != MemoryKind.RECURSIVE_SUMMARY && memory.kind() != MemoryKind.MEMO) {
                 numbered.add(memory);
             }
-            (memory.kind() == MemoryKind.RECURSIVE_SUMMARY ? profile
-                    : memory.kind() == MemoryKind.MEMO ? evidences : records).add(entry);
+            (memory.kind() == MemoryKind.RECURSIVE_SUMMARY
+                            ? profile
+                            : memory.kind() == MemoryKind.MEMO ? evidences : records)
+                    .add(entry);
         }
         List<String> sections = new ArrayList<>();
         section(sections, PROFILE, profile);
@@ -90,8 +98,8 @@ final class MemoryPromptBuilder {
     }
 
     String memoEvidence(ScoredMemory memo, List<TurnView> turns, int number, int budget) {
-        String head = "(" + number + ") Topic: " + memo.topic() + "\nDate: " + dated(memo).substring(2)
-                + "\nSummary: " + memo.text() + "\nDialogue: ";
+        String head = "(" + number + ") Topic: " + memo.topic() + "\nDate: "
+                + dated(memo).substring(2) + "\nSummary: " + memo.text() + "\nDialogue: ";
         int headTokens = tokens.count(head);
         if (headTokens + MIN_USEFUL_TOKENS > budget) {
             return null;

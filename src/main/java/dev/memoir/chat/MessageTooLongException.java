@@ -8,9 +8,14 @@ import dev.memoir.common.web.ApiException;
 class MessageTooLongException extends ApiException {
 
     MessageTooLongException(int tokens, int limit, int contextTokens) {
-        super(HttpStatus.BAD_REQUEST, "message-too-long", "The message is about " + tokens + " tokens; the chat "
-                + "model's context (memoir.model.context-tokens " + contextTokens + ") has room for messages of at "
-                + "most " + limit + " tokens beside the reply's instructions. Send a shorter message, or run the "
-                + "model with a larger context");
+        super(
+                HttpStatus.BAD_REQUEST,
+                "message-too-long",
+                "The message is about " + tokens + " tokens; the chat "
+                        + "model's context (memoir.model.context-tokens " + contextTokens
+                        + ") has room for messages of at "
+                        + "most " + limit
+                        + " tokens beside the reply's instructions. Send a shorter message, or run the "
+                        + "model with a larger context");
     }
 }

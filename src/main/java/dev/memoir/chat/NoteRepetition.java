@@ -18,17 +18,18 @@ final class NoteRepetition {
 
     /** Below this share of its words found in the turns it rests on, a note says more than they do. */
     private static final double REPEAT_SHARE = 0.8;
+
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]{3,}");
 
-    private NoteRepetition() {
-    }
+    private NoteRepetition() {}
 
     /**
      * Whether a memory derived from turns (a note, a summary, a topic) says no more than those turns, all of which
      * are shown (by id, as their lines): most of its words are theirs.
      */
     static boolean repeatsShownTurns(ScoredMemory memory, Map<UUID, String> shownTurns) {
-        if (memory.kind() == MemoryKind.HISTORY || memory.provenance() == null
+        if (memory.kind() == MemoryKind.HISTORY
+                || memory.provenance() == null
                 || memory.provenance().turnIds().isEmpty()
                 || !shownTurns.keySet().containsAll(memory.provenance().turnIds())) {
             return false;

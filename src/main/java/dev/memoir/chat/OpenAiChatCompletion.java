@@ -6,23 +6,22 @@ import java.util.UUID;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** A chat completion in OpenAI's format, with what Memoir did in an extra {@code memoir} field. */
-record OpenAiChatCompletion(String id, String object, long created, String model, List<Choice> choices, Usage usage,
-        Memoir memoir) {
+record OpenAiChatCompletion(
+        String id, String object, long created, String model, List<Choice> choices, Usage usage, Memoir memoir) {
 
-    record Choice(int index, Message message, @JsonProperty("finish_reason") String finishReason) {
-    }
+    record Choice(
+            int index,
+            Message message,
+            @JsonProperty("finish_reason") String finishReason) {}
 
-    record Message(String role, String content) {
-    }
+    record Message(String role, String content) {}
 
     /** Tokens as Memoir's tokenizer counts the message and the reply (the model's own count is per step). */
-    record Usage(@JsonProperty("prompt_tokens") int promptTokens,
+    record Usage(
+            @JsonProperty("prompt_tokens") int promptTokens,
             @JsonProperty("completion_tokens") int completionTokens,
-            @JsonProperty("total_tokens") int totalTokens) {
-    }
+            @JsonProperty("total_tokens") int totalTokens) {}
 
     /** The session used, the turns stored and the memories the reply was given. */
-    record Memoir(UUID sessionId, UUID userTurnId, UUID turnId, boolean remembered,
-            List<UsedMemory> memories) {
-    }
+    record Memoir(UUID sessionId, UUID userTurnId, UUID turnId, boolean remembered, List<UsedMemory> memories) {}
 }

@@ -10,8 +10,14 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * Memoir's {@code memoir} field, as the plain completion does.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record OpenAiChatCompletionChunk(String id, String object, long created, String model, List<Choice> choices,
-        OpenAiChatCompletion.Usage usage, OpenAiChatCompletion.Memoir memoir) {
+record OpenAiChatCompletionChunk(
+        String id,
+        String object,
+        long created,
+        String model,
+        List<Choice> choices,
+        OpenAiChatCompletion.Usage usage,
+        OpenAiChatCompletion.Memoir memoir) {
 
     OpenAiChatCompletionChunk(String id, long created, String model, List<Choice> choices) {
         this(id, "chat.completion.chunk", created, model, choices, null, null);
@@ -19,10 +25,11 @@ record OpenAiChatCompletionChunk(String id, String object, long created, String 
 
     /** {@code finish_reason} is written as null until the last chunk, as OpenAI does. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    record Choice(int index, Delta delta, @JsonProperty("finish_reason") String finishReason) {
-    }
+    record Choice(
+            int index,
+            Delta delta,
+            @JsonProperty("finish_reason") String finishReason) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Delta(String role, String content) {
-    }
+    record Delta(String role, String content) {}
 }

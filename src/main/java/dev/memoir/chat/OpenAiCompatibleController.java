@@ -27,13 +27,13 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.TextSafety;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.ApiException;
-import dev.memoir.common.wire.FieldConstraints;
-import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.common.wire.TextSafety;
 
 /**
  * OpenAI's chat-completions API with long-term memory: any OpenAI client or chat UI gets Memoir's memory by
@@ -41,8 +41,10 @@ import dev.memoir.common.wire.TextSafety;
  */
 @RestController
 @RequestMapping("/v1")
-@Tag(name = "OpenAI-compatible", description = "Chat completions with memory for any OpenAI client: base URL "
-        + "http://<memoir>/v1, API key = a Memoir tenant key; errors use OpenAI's error body")
+@Tag(
+        name = "OpenAI-compatible",
+        description = "Chat completions with memory for any OpenAI client: base URL "
+                + "http://<memoir>/v1, API key = a Memoir tenant key; errors use OpenAI's error body")
 class OpenAiCompatibleController {
 
     private final ConversationSync conversations;
@@ -51,8 +53,12 @@ class OpenAiCompatibleController {
     private final TokenCounter tokens;
     private final ChatModelClient models;
 
-    OpenAiCompatibleController(ConversationSync conversations, ChatResponder responder, ReplyStreams streams,
-            TokenCounter tokens, ChatModelClient models) {
+    OpenAiCompatibleController(
+            ConversationSync conversations,
+            ChatResponder responder,
+            ReplyStreams streams,
+            TokenCounter tokens,
+            ChatModelClient models) {
         this.streams = streams;
         this.conversations = conversations;
         this.responder = responder;
@@ -60,12 +66,13 @@ class OpenAiCompatibleController {
         this.models = models;
     }
 
-    record ModelList(String object, List<Model> data) {
-    }
+    record ModelList(String object, List<Model> data) {}
 
-    record Model(String id, String object, long created, @JsonProperty("owned_by")
-            String ownedBy) {
-    }
+    record Model(
+            String id,
+            String object,
+            long created,
+            @JsonProperty("owned_by") String ownedBy) {}
 
     @GetMapping("/models")
     @Operation(summary = "The model Memoir answers with, as the model server names it")
@@ -74,7 +81,8 @@ class OpenAiCompatibleController {
     }
 
     @PostMapping("/chat/completions")
-    @Operation(summary = "Answer the conversation's last user message, with memory",
+    @Operation(
+            summary = "Answer the conversation's last user message, with memory",
             description = "The end user is the request's user field or the X-Memoir-User header. The conversation "
                     + "is the X-Memoir-Session header's session, else the user's open session (created on first "
                     + "use). Earlier messages Memoir has not stored yet are stored as turns (never twice); the last "
@@ -89,53 +97,74 @@ class OpenAiCompatibleController {
                     + "OpenAI's error body; a model failure after it ends the stream with data: {\"error\": "
                     + "{\"message\", \"type\", \"code\", \"param\"}} and no [DONE], the user's message stays "
                     + "stored.",
-            responses = {@ApiResponse(responseCode = "200", description = "The completion, or with stream true its "
-                    + "event stream", content = {
-                            @Content(mediaType = "application/json",
+            responses = {
+                @ApiResponse(
+                        responseCode = "200",
+                        description = "The completion, or with stream true its " + "event stream",
+                        content = {
+                            @Content(
+                                    mediaType = "application/json",
                                     schema = @Schema(implementation = OpenAiChatCompletion.class)),
-                            @Content(mediaType = "text/event-stream", schema = @Schema(type = "string",
-                                    description = "data: {chat.completion.chunk}, ..., data: [DONE]"),
-                                    examples = @ExampleObject(value = STREAM_EXAMPLE))}),
-                    @ApiResponse(responseCode = "400", description = "No end user, or the last message is not the "
-                            + "user's"),
-                    @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
-                    @ApiResponse(responseCode = "409", description = "The session is closed"),
-                    @ApiResponse(responseCode = "502", description = "The chat model failed or answered unusably"),
-                    @ApiResponse(responseCode = "503", description = "The chat model is unreachable or overloaded"),
-                    @ApiResponse(responseCode = "504", description = "The chat model did not answer in time, or a "
-                            + "stream did not begin within memoir.chat.stream-timeout")})
-    ResponseEntity<?> complete(TenantId tenant,
+                            @Content(
+                                    mediaType = "text/event-stream",
+                                    schema =
+                                            @Schema(
+                                                    type = "string",
+                                                    description = "data: {chat.completion.chunk}, ..., data: [DONE]"),
+                                    examples = @ExampleObject(value = STREAM_EXAMPLE))
+                        }),
+                @ApiResponse(
+                        responseCode = "400",
+                        description = "No end user, or the last message is not the " + "user's"),
+                @ApiResponse(responseCode = "404", description = "No such session for this tenant"),
+                @ApiResponse(responseCode = "409", description = "The session is closed"),
+                @ApiResponse(responseCode = "502", description = "The chat model failed or answered unusably"),
+                @ApiResponse(responseCode = "503", description = "The chat model is unreachable or overloaded"),
+                @ApiResponse(
+                        responseCode = "504",
+                        description = "The chat model did not answer in time, or a "
+                                + "stream did not begin within memoir.chat.stream-timeout")
+            })
+    ResponseEntity<?> complete(
+            TenantId tenant,
             @Parameter(description = "The end user, when the body has no user field")
-            @RequestHeader(name = "X-Memoir-User", required = false) String userHeader,
+                    @RequestHeader(name = "X-Memoir-User", required = false)
+                    String userHeader,
             @Parameter(description = "The Memoir session to continue")
-            @RequestHeader(name = "X-Memoir-Session", required = false) UUID sessionId,
+                    @RequestHeader(name = "X-Memoir-Session", required = false)
+                    UUID sessionId,
             @Valid @RequestBody OpenAiChatRequest request) {
         String userId = request.user() != null ? request.user() : userHeader;
         if (userId != null
                 && (userId.length() > FieldConstraints.USER_ID || !TextSafety.isCanonicalIdentifier(userId))) {
-            throw new InvalidRequestException(request.user() != null ? "user" : "X-Memoir-User", "must be 1 to "
-                    + FieldConstraints.USER_ID + " visible characters, without surrounding white space");
+            throw new InvalidRequestException(
+                    request.user() != null ? "user" : "X-Memoir-User",
+                    "must be 1 to " + FieldConstraints.USER_ID
+                            + " visible characters, without surrounding white space");
         }
         ConversationSync.Synced synced = conversations.sync(tenant, userId, sessionId, request.messages());
         if (Boolean.TRUE.equals(request.stream())) {
-            ChatResponder.PreparedTurn turn = responder.prepare(tenant, synced.session().id(), synced.message(),
-                    false);
+            ChatResponder.PreparedTurn turn =
+                    responder.prepare(tenant, synced.session().id(), synced.message(), false);
             return streams.stream(turn, new ChunkEvents(turn, request.includeUsage()));
         }
         ChatReply reply = responder.respond(tenant, synced.session().id(), synced.message(), false);
         int prompt = tokens.count(synced.message());
         int completion = tokens.count(reply.reply());
-        return ResponseEntity.ok(new OpenAiChatCompletion("chatcmpl-" + reply.turnId(), "chat.completion",
-                Instant.now().getEpochSecond(), reply.model(),
-                List.of(new OpenAiChatCompletion.Choice(0,
-                        new OpenAiChatCompletion.Message("assistant", reply.reply()), "stop")),
+        return ResponseEntity.ok(new OpenAiChatCompletion(
+                "chatcmpl-" + reply.turnId(),
+                "chat.completion",
+                Instant.now().getEpochSecond(),
+                reply.model(),
+                List.of(new OpenAiChatCompletion.Choice(
+                        0, new OpenAiChatCompletion.Message("assistant", reply.reply()), "stop")),
                 new OpenAiChatCompletion.Usage(prompt, completion, prompt + completion),
                 memoir(synced.session().id(), reply)));
     }
 
     private static OpenAiChatCompletion.Memoir memoir(UUID sessionId, ChatReply reply) {
-        return new OpenAiChatCompletion.Memoir(sessionId, reply.userTurnId(), reply.turnId(), reply.remembered(),
-                reply.memories());
+        return new OpenAiChatCompletion.Memoir(
+                sessionId, reply.userTurnId(), reply.turnId(), reply.remembered(), reply.memories());
     }
 
     private static final String STREAM_EXAMPLE = """
@@ -175,8 +204,8 @@ class OpenAiCompatibleController {
         }
 
         private SseEmitter.SseEventBuilder chunk(OpenAiChatCompletionChunk.Delta delta, String finishReason) {
-            return data(new OpenAiChatCompletionChunk(id, created, model(),
-                    List.of(new OpenAiChatCompletionChunk.Choice(0, delta, finishReason))));
+            return data(new OpenAiChatCompletionChunk(
+                    id, created, model(), List.of(new OpenAiChatCompletionChunk.Choice(0, delta, finishReason))));
         }
 
         private String model() {
@@ -203,15 +232,26 @@ class OpenAiCompatibleController {
         @Override
         public List<SseEmitter.SseEventBuilder> end(ChatReply reply) {
             List<SseEmitter.SseEventBuilder> events = new ArrayList<>();
-            events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, model(),
-                    List.of(new OpenAiChatCompletionChunk.Choice(0, new OpenAiChatCompletionChunk.Delta(null, null),
-                            "stop")),
-                    null, memoir(turn.session().id(), reply))));
+            events.add(data(new OpenAiChatCompletionChunk(
+                    id,
+                    "chat.completion.chunk",
+                    created,
+                    model(),
+                    List.of(new OpenAiChatCompletionChunk.Choice(
+                            0, new OpenAiChatCompletionChunk.Delta(null, null), "stop")),
+                    null,
+                    memoir(turn.session().id(), reply))));
             if (includeUsage) {
                 int prompt = tokens.count(turn.userTurn().content());
                 int completion = tokens.count(reply.reply());
-                events.add(data(new OpenAiChatCompletionChunk(id, "chat.completion.chunk", created, model(),
-                        List.of(), new OpenAiChatCompletion.Usage(prompt, completion, prompt + completion), null)));
+                events.add(data(new OpenAiChatCompletionChunk(
+                        id,
+                        "chat.completion.chunk",
+                        created,
+                        model(),
+                        List.of(),
+                        new OpenAiChatCompletion.Usage(prompt, completion, prompt + completion),
+                        null)));
             }
             events.add(SseEmitter.event().data("[DONE]"));
             return events;

@@ -39,11 +39,13 @@ class OpenAiErrorBody implements ErrorDialect {
     public Schema<?> schema() {
         return new ObjectSchema()
                 .description("OpenAI's error body, used on the /v1 paths")
-                .addProperty("error", new ObjectSchema()
-                        .addProperty("message", new StringSchema())
-                        .addProperty("type", new StringSchema().example("invalid_request_error"))
-                        .addProperty("code", new StringSchema().example("invalid-request"))
-                        .addProperty("param", new StringSchema().example("user")));
+                .addProperty(
+                        "error",
+                        new ObjectSchema()
+                                .addProperty("message", new StringSchema())
+                                .addProperty("type", new StringSchema().example("invalid_request_error"))
+                                .addProperty("code", new StringSchema().example("invalid-request"))
+                                .addProperty("param", new StringSchema().example("user")));
     }
 
     static Map<String, Object> of(HttpStatusCode status, String code, String message, String param) {

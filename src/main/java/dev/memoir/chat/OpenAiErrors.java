@@ -35,17 +35,24 @@ class OpenAiErrors {
         if (ex.status().is5xxServerError()) {
             log.warn("{}: {}", ex.code(), ex.getMessage());
         }
-        String param = ex instanceof InvalidRequestException invalid && !invalid.errors().isEmpty()
-                ? invalid.errors().getFirst().field() : null;
-        String message = ex instanceof InvalidRequestException invalid && !invalid.errors().isEmpty()
-                ? invalid.errors().getFirst().field() + ": " + invalid.errors().getFirst().message() : ex.getMessage();
+        String param = ex instanceof InvalidRequestException invalid
+                        && !invalid.errors().isEmpty()
+                ? invalid.errors().getFirst().field()
+                : null;
+        String message = ex instanceof InvalidRequestException invalid
+                        && !invalid.errors().isEmpty()
+                ? invalid.errors().getFirst().field() + ": "
+                        + invalid.errors().getFirst().message()
+                : ex.getMessage();
         return error(ex.status(), ex.code(), message, param);
     }
 
     @ExceptionHandler(MethodArgumentNotValidException.class)
     ResponseEntity<Map<String, Object>> invalid(MethodArgumentNotValidException ex) {
         var field = ex.getBindingResult().getFieldErrors().stream().findFirst();
-        return error(HttpStatus.BAD_REQUEST, "invalid-request",
+        return error(
+                HttpStatus.BAD_REQUEST,
+                "invalid-request",
                 field.map(f -> f.getField() + ": " + f.getDefaultMessage()).orElse("The request is invalid"),
                 field.map(FieldError::getField).orElse(null));
     }
@@ -53,8 +60,11 @@ class OpenAiErrors {
     @ExceptionHandler({HttpMessageNotReadableException.class, MethodArgumentTypeMismatchException.class})
     ResponseEntity<Map<String, Object>> unreadable(Exception ex) {
         String param = ex instanceof MethodArgumentTypeMismatchException mismatch ? mismatch.getName() : null;
-        return error(HttpStatus.BAD_REQUEST, param == null ? "malformed-body" : "invalid-request",
-                param == null ? "The body is not a valid chat-completions request" : param + " is not valid", param);
+        return error(
+                HttpStatus.BAD_REQUEST,
+                param == null ? "malformed-body" : "invalid-request",
+                param == null ? "The body is not a valid chat-completions request" : param + " is not valid",
+                param);
     }
 
     @ExceptionHandler(Exception.class)
@@ -63,9 +73,10 @@ class OpenAiErrors {
         return error(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "An unexpected error occurred", null);
     }
 
-    private static ResponseEntity<Map<String, Object>> error(HttpStatusCode status, String code, String message,
-            String param) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
+    private static ResponseEntity<Map<String, Object>> error(
+            HttpStatusCode status, String code, String message, String param) {
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_JSON)
                 .body(body(status, code, message, param));
     }
 

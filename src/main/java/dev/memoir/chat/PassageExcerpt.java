@@ -32,7 +32,9 @@ final class PassageExcerpt {
             return text;
         }
         SearchExplanation.Passage passage = explanation == null ? null : explanation.densePassage();
-        if (passage == null || passage.start() < 0 || passage.end() > text.length()
+        if (passage == null
+                || passage.start() < 0
+                || passage.end() > text.length()
                 || passage.start() >= passage.end()) {
             return tokens.truncate(text, passageTokens);
         }

@@ -31,8 +31,13 @@ class ReasonedReply {
     private final ChatProperties properties;
     private final ChatModelClient model;
 
-    ReasonedReply(SessionService sessions, RecursiveReasoner reasoner, ReplyOutcomes outcomes,
-            TransactionTemplate transaction, ChatProperties properties, ChatModelClient model) {
+    ReasonedReply(
+            SessionService sessions,
+            RecursiveReasoner reasoner,
+            ReplyOutcomes outcomes,
+            TransactionTemplate transaction,
+            ChatProperties properties,
+            ChatModelClient model) {
         this.model = model;
         this.sessions = sessions;
         this.reasoner = reasoner;
@@ -43,13 +48,13 @@ class ReasonedReply {
 
     ChatReply answer(SessionRef session, TurnView userTurn) {
         List<UUID> inView = sessions.turnsEndingWith(session.tenant(), userTurn.id(), properties.recentTurns()).stream()
-                .map(TurnView::id).toList();
-        RecursiveReasoner.Reasoning reasoning = reasoner.reason(session.tenant(), session.userId(),
-                userTurn.content(), List.of(), inView);
+                .map(TurnView::id)
+                .toList();
+        RecursiveReasoner.Reasoning reasoning =
+                reasoner.reason(session.tenant(), session.userId(), userTurn.content(), List.of(), inView);
         String answer = reasoning.inference().isBlank() ? UNANSWERED : reasoning.inference();
 
-        record Stored(TurnView turn, UUID episodeId) {
-        }
+        record Stored(TurnView turn, UUID episodeId) {}
         Stored stored = transaction.execute(status -> {
             TurnView reply = sessions.appendReply(session.tenant(), session.id(), userTurn.id(), answer, false);
             return new Stored(reply, outcomes.recordReasoned(session, userTurn, reply.id(), reasoning));
@@ -58,7 +63,7 @@ class ReasonedReply {
         List<UsedMemory> used = reasoning.memories().stream()
                 .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), false))
                 .toList();
-        return new ChatReply(answer, stored.turn().id(), userTurn.id(), used, false, stored.episodeId(),
-                model.configuredModel());
+        return new ChatReply(
+                answer, stored.turn().id(), userTurn.id(), used, false, stored.episodeId(), model.configuredModel());
     }
 }

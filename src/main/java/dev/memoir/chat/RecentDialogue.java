@@ -10,8 +10,7 @@ import dev.memoir.session.TurnView;
 /** The part of the current session sent verbatim with a reply: the newest turns that fit a token budget. */
 final class RecentDialogue {
 
-    private RecentDialogue() {
-    }
+    private RecentDialogue() {}
 
     /**
      * The newest turns, oldest first, whose tokens add up to at most {@code budget}; the newest turn (the message

@@ -3,10 +3,10 @@ package dev.memoir.chat;
 import java.util.List;
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * The reply step's answer (conditional-memory paper, Figure 8): the response, and in the same call whether the
@@ -36,7 +36,9 @@ record ReplyDecision(String reply, boolean remember, List<Integer> citations) {
     /** Reads the answer; one without a reply is unusable (the model is asked again by whoever retries). */
     static Optional<ReplyDecision> read(JsonNode json) {
         return LenientJson.text(json, "reply")
-                .map(reply -> new ReplyDecision(reply, LenientJson.bool(json, "remember").orElse(false),
+                .map(reply -> new ReplyDecision(
+                        reply,
+                        LenientJson.bool(json, "remember").orElse(false),
                         LenientJson.integers(json, "citations")));
     }
 }

@@ -45,8 +45,13 @@ class ReplyPrompts {
     private final ContextWindow window;
     private final int passageTokens;
 
-    ReplyPrompts(SessionService sessions, PromptTemplates templates, TokenCounter tokens, ChatProperties properties,
-            ContextWindow window, EmbeddingProperties embedding) {
+    ReplyPrompts(
+            SessionService sessions,
+            PromptTemplates templates,
+            TokenCounter tokens,
+            ChatProperties properties,
+            ContextWindow window,
+            EmbeddingProperties embedding) {
         this.passageTokens = embedding.passageTokens();
         this.sessions = sessions;
         this.templates = templates;
@@ -56,13 +61,11 @@ class ReplyPrompts {
     }
 
     /** A reply prompt, the memory laid out in it (what the reply's citations refer to), and its schema's values. */
-    record ReplyPrompt(MemoryPromptBuilder.MemoryPrompt memory, List<Message> messages,
-            Map<String, String> schemaValues) {
-    }
+    record ReplyPrompt(
+            MemoryPromptBuilder.MemoryPrompt memory, List<Message> messages, Map<String, String> schemaValues) {}
 
     /** The recent dialogue sent with a reply, and the tokens left for its memory. */
-    record Layout(String today, List<TurnView> recent, int memoryBudget) {
-    }
+    record Layout(String today, List<TurnView> recent, int memoryBudget) {}
 
     /**
      * Refuses a message the model could not read with at least a little memory beside it, before it is stored:
@@ -85,11 +88,13 @@ class ReplyPrompts {
         String today = today();
         int room = room(today);
         int dialogueBudget = properties.recentTurnsTokenBudget();
-        int memoryShare = memoryBudget + dialogueBudget <= room ? memoryBudget
+        int memoryShare = memoryBudget + dialogueBudget <= room
+                ? memoryBudget
                 : (int) ((long) room * memoryBudget / (memoryBudget + dialogueBudget));
         List<TurnView> recent = RecentDialogue.within(
                 sessions.turnsEndingWith(tenant, message.id(), properties.recentTurns()),
-                Math.min(dialogueBudget, room - memoryShare), content -> cost(content));
+                Math.min(dialogueBudget, room - memoryShare),
+                content -> cost(content));
         int used = recent.stream().mapToInt(this::cost).sum();
         return new Layout(today, recent, Math.max(0, Math.min(memoryBudget, room - used)));
     }
@@ -99,13 +104,15 @@ class ReplyPrompts {
                 ? BudgetedMemoryLayout.build(recalled, layout.memoryBudget(), tokens, passageTokens)
                 : MemoryPromptBuilder.build(recalled, layout.memoryBudget(), tokens);
         List<Message> messages = new ArrayList<>();
-        messages.add(new SystemMessage(templates.render(ReplyDecision.STEP, Map.of("memories", memory.text(),
-                "today", layout.today()))));
+        messages.add(new SystemMessage(
+                templates.render(ReplyDecision.STEP, Map.of("memories", memory.text(), "today", layout.today()))));
         for (TurnView turn : layout.recent()) {
-            messages.add(turn.role() == Role.USER ? new UserMessage(turn.content())
-                    : new AssistantMessage(turn.content()));
+            messages.add(
+                    turn.role() == Role.USER ? new UserMessage(turn.content()) : new AssistantMessage(turn.content()));
         }
-        return new ReplyPrompt(memory, messages,
+        return new ReplyPrompt(
+                memory,
+                messages,
                 Map.of("entries", Integer.toString(Math.max(1, memory.numbered().size()))));
     }
 

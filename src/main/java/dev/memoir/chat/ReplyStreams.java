@@ -42,10 +42,12 @@ class ReplyStreams {
     private final ChatResponder responder;
     private final TaskExecutor executor;
     private final ChatProperties properties;
-    private final ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1,
-            Thread.ofPlatform().name("reply-stream-deadlines").daemon().factory());
+    private final ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(
+            1, Thread.ofPlatform().name("reply-stream-deadlines").daemon().factory());
 
-    ReplyStreams(ChatResponder responder, @Qualifier("applicationTaskExecutor") TaskExecutor executor,
+    ReplyStreams(
+            ChatResponder responder,
+            @Qualifier("applicationTaskExecutor") TaskExecutor executor,
             ChatProperties properties) {
         this.responder = responder;
         this.executor = executor;
@@ -71,7 +73,9 @@ class ReplyStreams {
     /** The stream took longer than {@code memoir.chat.stream-timeout}. */
     static final class StreamTimeoutException extends ApiException {
         StreamTimeoutException() {
-            super(HttpStatus.GATEWAY_TIMEOUT, "stream-timeout",
+            super(
+                    HttpStatus.GATEWAY_TIMEOUT,
+                    "stream-timeout",
                     "The reply took longer than the stream may last (memoir.chat.stream-timeout); it is still "
                             + "stored when the model completes it");
         }
@@ -96,7 +100,8 @@ class ReplyStreams {
     }
 
     ResponseEntity<SseEmitter> stream(ChatResponder.PreparedTurn turn, Events events) {
-        SseEmitter emitter = new SseEmitter(properties.streamTimeout().plus(BACKSTOP).toMillis());
+        SseEmitter emitter =
+                new SseEmitter(properties.streamTimeout().plus(BACKSTOP).toMillis());
         answer(turn, events, emitter);
         return ResponseEntity.ok()
                 .contentType(MediaType.TEXT_EVENT_STREAM)
@@ -114,8 +119,10 @@ class ReplyStreams {
         emitter.onCompletion(stream::ended);
         // The stream's own deadline, so that it can still end with an event: once the container's timeout fires,
         // Spring has completed the emitter and nothing more can be sent.
-        ScheduledFuture<?> deadline = deadlines.schedule(() -> executor.execute(stream::timedOut),
-                properties.streamTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> deadline = deadlines.schedule(
+                () -> executor.execute(stream::timedOut),
+                properties.streamTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
         executor.execute(() -> {
             try {
                 stream.answer(turn);
@@ -194,7 +201,8 @@ class ReplyStreams {
                 emitter.completeWithError(new StreamTimeoutException());
                 return;
             }
-            log.warn("stream-timeout: a reply stream took longer than memoir.chat.stream-timeout ({})",
+            log.warn(
+                    "stream-timeout: a reply stream took longer than memoir.chat.stream-timeout ({})",
                     properties.streamTimeout());
             send(events.error(new StreamTimeoutException()));
             complete();

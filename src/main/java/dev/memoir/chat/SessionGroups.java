@@ -18,8 +18,7 @@ final class SessionGroups {
     /** The group of the memories of no session; compared by identity, as a session's group is its id. */
     static final String NO_SESSION = "Told directly";
 
-    private SessionGroups() {
-    }
+    private SessionGroups() {}
 
     /** The memory's group: its session's id, or {@link #NO_SESSION}. */
     static Object of(ScoredMemory memory) {
@@ -32,8 +31,11 @@ final class SessionGroups {
         if (group == NO_SESSION) {
             return NO_SESSION + ":";
         }
-        List<LocalDate> days = dated.stream().filter(Objects::nonNull)
-                .map(at -> LocalDate.ofInstant(at, ZoneOffset.UTC)).sorted().toList();
+        List<LocalDate> days = dated.stream()
+                .filter(Objects::nonNull)
+                .map(at -> LocalDate.ofInstant(at, ZoneOffset.UTC))
+                .sorted()
+                .toList();
         if (days.isEmpty()) {
             return "Session, date unknown:";
         }

@@ -23,6 +23,7 @@ final class StreamedReply {
     private final Consumer<String> deltas;
     /** The reply's text decoded so far, without its leading white space. */
     private final StringBuilder decoded = new StringBuilder();
+
     private int sent;
 
     StreamedReply(Consumer<String> deltas) {
@@ -49,8 +50,10 @@ final class StreamedReply {
         if (!reply.startsWith(alreadySent)) {
             // Only an answer that names its reply twice gets here (the parse keeps the last one): what was sent stays
             // sent, and the stored reply is the parsed one. Sizes only, as the text is the user's conversation.
-            log.warn("The streamed reply ({} characters) is not the start of the answer's reply ({} characters)",
-                    alreadySent.length(), reply.length());
+            log.warn(
+                    "The streamed reply ({} characters) is not the start of the answer's reply ({} characters)",
+                    alreadySent.length(),
+                    reply.length());
             return;
         }
         if (reply.length() > sent) {
@@ -69,8 +72,9 @@ final class StreamedReply {
             sure = Math.max(MAX / 2 + 1, space);
         }
         // White space may turn out to be trailing (and stripped); half a surrogate pair cannot be sent alone.
-        while (sure > sent && (Character.isWhitespace(decoded.charAt(sure - 1))
-                || Character.isHighSurrogate(decoded.charAt(sure - 1)))) {
+        while (sure > sent
+                && (Character.isWhitespace(decoded.charAt(sure - 1))
+                        || Character.isHighSurrogate(decoded.charAt(sure - 1)))) {
             sure--;
         }
         return sure;

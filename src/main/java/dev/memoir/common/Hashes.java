@@ -8,8 +8,7 @@ import java.util.HexFormat;
 /** The one digest Memoir takes of a text: SHA-256 of its UTF-8 bytes, in lowercase hex. */
 public final class Hashes {
 
-    private Hashes() {
-    }
+    private Hashes() {}
 
     public static String sha256(String text) {
         try {

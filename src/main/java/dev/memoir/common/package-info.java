@@ -5,7 +5,9 @@
  * {@code wire}: how values look in the API (wire names of enums, safe and visible text, user ids, page cursors, clock
  * skew, every field's limit). Depends on no feature.
  */
-@ApplicationModule(type = ApplicationModule.Type.OPEN, allowedDependencies = {})
+@ApplicationModule(
+        type = ApplicationModule.Type.OPEN,
+        allowedDependencies = {})
 package dev.memoir.common;
 
 import org.springframework.modulith.ApplicationModule;

@@ -9,8 +9,8 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.wire.UserIdentifier;
+import dev.memoir.tenant.TenantId;
 
 @RestController
 @Tag(name = "Memory")
@@ -23,13 +23,17 @@ class UserErasureController {
     }
 
     @DeleteMapping(path = "/memory", params = "userId")
-    @Operation(summary = "Erase everything stored for a user",
+    @Operation(
+            summary = "Erase everything stored for a user",
             description = "Deletes the user's sessions, turns and memories, and reports how many of each.",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "400", description = "Missing userId")})
-    UserErasure erase(TenantId tenant,
+            responses = {
+                @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "400", description = "Missing userId")
+            })
+    UserErasure erase(
+            TenantId tenant,
             @Parameter(description = "The user to erase", required = true) @RequestParam @UserIdentifier
-            String userId) {
+                    String userId) {
         return eraser.erase(tenant, userId);
     }
 }

@@ -61,10 +61,15 @@ class Episode extends NewUntilStored<UUID> {
 
     private Instant updatedAt;
 
-    protected Episode() {
-    }
+    protected Episode() {}
 
-    Episode(UUID tenantId, String userId, UUID sessionId, UUID questionTurnId, UUID replyTurnId, String question,
+    Episode(
+            UUID tenantId,
+            String userId,
+            UUID sessionId,
+            UUID questionTurnId,
+            UUID replyTurnId,
+            String question,
             Trial first) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
@@ -103,8 +108,18 @@ class Episode extends NewUntilStored<UUID> {
     }
 
     EpisodeView view() {
-        return new EpisodeView(id, sessionId, questionTurnId, replyTurnId, question, status, trials, learned,
-                learnedMemoryId, createdAt, updatedAt);
+        return new EpisodeView(
+                id,
+                sessionId,
+                questionTurnId,
+                replyTurnId,
+                question,
+                status,
+                trials,
+                learned,
+                learnedMemoryId,
+                createdAt,
+                updatedAt);
     }
 
     @Override

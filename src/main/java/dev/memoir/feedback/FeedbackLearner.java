@@ -6,6 +6,8 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.web.NotFoundException;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RamProperties;
@@ -14,8 +16,6 @@ import dev.memoir.session.RepliedTurn;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.jdbc.AdvisoryLocks;
-import dev.memoir.common.web.NotFoundException;
 
 /**
  * Learning from the user's feedback on a reply (RAM). The feedback is stored first, so that a failing
@@ -44,10 +44,19 @@ class FeedbackLearner {
     private final TextEmbedder embedder;
     private final AdvisoryLocks locks;
 
-    FeedbackLearner(SessionService sessions, SessionMemoryWrite memoryWrite, EpisodeRepository episodes,
-            ReplyFeedbackRepository feedbackRows, ReplyTraces traces, RecursiveReasoner reasoner,
-            LessonWriter lessons, Reranker reranker, TransactionTemplate transaction,
-            RamProperties properties, AdvisoryLocks locks, TextEmbedder embedder) {
+    FeedbackLearner(
+            SessionService sessions,
+            SessionMemoryWrite memoryWrite,
+            EpisodeRepository episodes,
+            ReplyFeedbackRepository feedbackRows,
+            ReplyTraces traces,
+            RecursiveReasoner reasoner,
+            LessonWriter lessons,
+            Reranker reranker,
+            TransactionTemplate transaction,
+            RamProperties properties,
+            AdvisoryLocks locks,
+            TextEmbedder embedder) {
         this.embedder = embedder;
         this.locks = locks;
         this.sessions = sessions;
@@ -62,25 +71,30 @@ class FeedbackLearner {
         this.properties = properties;
     }
 
-    private record Received(Episode episode, ReplyFeedback row) {
-    }
+    private record Received(Episode episode, ReplyFeedback row) {}
 
     FeedbackResult learn(TenantId tenant, FeedbackRequest request) {
         RepliedTurn replied = sessions.reply(tenant, request.turnId());
         Trial.FeedbackNote note = new Trial.FeedbackNote(
-                request.verdict() == null ? null : request.verdict().wireName(), blankToNull(request.hint()),
+                request.verdict() == null ? null : request.verdict().wireName(),
+                blankToNull(request.hint()),
                 blankToNull(request.answer()));
         Received received = transaction.execute(status -> receive(tenant, replied, note));
         Episode episode = received.episode();
         String latest = episode.getTrials().getLast().inference();
 
         boolean correct = request.verdict() == FeedbackRequest.Verdict.CORRECT
-                || (request.verdict() == null && note.answer() != null
+                || (request.verdict() == null
+                        && note.answer() != null
                         && similarity(note.answer(), latest) > properties.acceptThreshold());
         if (correct) {
             boolean firstReplyConfirmed = episode.getTrials().size() == 1;
             // An answer given with a correct verdict says it better than the reply did.
-            return end(tenant, received, EpisodeStatus.RESOLVED, note.answer() != null ? note.answer() : latest,
+            return end(
+                    tenant,
+                    received,
+                    EpisodeStatus.RESOLVED,
+                    note.answer() != null ? note.answer() : latest,
                     firstReplyConfirmed);
         }
         if (note.answer() != null) {
@@ -95,26 +109,46 @@ class FeedbackLearner {
     private Received receive(TenantId tenant, RepliedTurn replied, Trial.FeedbackNote note) {
         // The user's lock first, as every writer of the user takes it (SessionService); the reply is then read
         // again, since erasing the user may have deleted it meanwhile (404, as for any unknown turn).
-        locks.lockShared(AdvisoryLocks.Space.USER_MEMORY,
+        locks.lockShared(
+                AdvisoryLocks.Space.USER_MEMORY,
                 AdvisoryLocks.userKey(tenant.value(), replied.session().userId()));
         sessions.reply(tenant, replied.reply().id());
         locks.lock(AdvisoryLocks.Space.REPLY_EPISODE, replied.reply().id().toString());
-        Episode episode = episodes.lockByReplyTurnIdAndTenantId(replied.reply().id(), tenant.value()).orElseGet(() -> episodes.save(
-                new Episode(tenant.value(), replied.session().userId(), replied.session().id(), replied.question().id(),
-                        replied.reply().id(), replied.question().content(), new Trial(1, List.of(),
-                                replied.reply().content(), traces.memoriesGiven(tenant, replied.reply().id()), null))));
+        Episode episode = episodes.lockByReplyTurnIdAndTenantId(replied.reply().id(), tenant.value())
+                .orElseGet(() -> episodes.save(new Episode(
+                        tenant.value(),
+                        replied.session().userId(),
+                        replied.session().id(),
+                        replied.question().id(),
+                        replied.reply().id(),
+                        replied.question().content(),
+                        new Trial(
+                                1,
+                                List.of(),
+                                replied.reply().content(),
+                                traces.memoriesGiven(tenant, replied.reply().id()),
+                                null))));
         if (episode.getStatus().ended()) {
             throw new EpisodeEndedException(episode.getId());
         }
         episode.feedbackOnLatest(note);
-        ReplyFeedback row = feedbackRows.save(new ReplyFeedback(tenant.value(), replied.reply().id(), episode.getId(),
-                note.verdict(), note.hint(), note.answer(), "received"));
+        ReplyFeedback row = feedbackRows.save(new ReplyFeedback(
+                tenant.value(),
+                replied.reply().id(),
+                episode.getId(),
+                note.verdict(),
+                note.hint(),
+                note.answer(),
+                "received"));
         return new Received(episode, row);
     }
 
     private FeedbackResult retry(TenantId tenant, Received received) {
         Episode episode = received.episode();
-        RecursiveReasoner.Reasoning reasoning = reasoner.reason(tenant, episode.getUserId(), episode.getQuestion(),
+        RecursiveReasoner.Reasoning reasoning = reasoner.reason(
+                tenant,
+                episode.getUserId(),
+                episode.getQuestion(),
                 Trial.asEarlierAnswers(episode.getTrials()),
                 List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()));
         Trial trial = Trial.reasoned(episode.getTrials().size() + 1, reasoning);
@@ -124,41 +158,57 @@ class FeedbackLearner {
         EpisodeStatus status = repeats ? EpisodeStatus.NEEDS_FEEDBACK : EpisodeStatus.OPEN;
         String outcome = repeats ? "needs_feedback" : "retried";
         Episode updated = transaction.execute(tx -> {
-            locks.lockShared(AdvisoryLocks.Space.USER_MEMORY,
-                    AdvisoryLocks.userKey(tenant.value(), episode.getUserId()));
+            locks.lockShared(
+                    AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), episode.getUserId()));
             Episode locked = lockUnchanged(episode);
             locked.addTrial(trial, status);
-            feedbackRows.findByIdAndTenantId(received.row().getId(), tenant.value())
+            feedbackRows
+                    .findByIdAndTenantId(received.row().getId(), tenant.value())
                     .ifPresent(row -> row.outcome(outcome));
             return locked;
         });
-        return new FeedbackResult(received.row().getId(), updated.getId(), outcome, updated.getStatus(), inference,
-                repeats, updated.getTrials(), null);
+        return new FeedbackResult(
+                received.row().getId(),
+                updated.getId(),
+                outcome,
+                updated.getStatus(),
+                inference,
+                repeats,
+                updated.getTrials(),
+                null);
     }
 
-    private FeedbackResult end(TenantId tenant, Received received, EpisodeStatus endStatus, String truth,
-            boolean rewardReply) {
+    private FeedbackResult end(
+            TenantId tenant, Received received, EpisodeStatus endStatus, String truth, boolean rewardReply) {
         String outcome = endStatus == EpisodeStatus.EXHAUSTED ? "exhausted" : "resolved";
-        record Ended(Episode episode, Learned learned) {
-        }
-        Ended ended = memoryWrite.write(received.episode(), episode -> lessons.reflect(episode, truth),
-                (episode, reflected, hold) -> {
+        record Ended(Episode episode, Learned learned) {}
+        Ended ended = memoryWrite.write(
+                received.episode(), episode -> lessons.reflect(episode, truth), (episode, reflected, hold) -> {
                     // The user's lock and the session (the hold) before the episode's row, in the order every
                     // writer of the user takes them: erasing the user holds the first and waits for the others.
                     boolean sessionKept = hold.session(tenant, episode.getSessionId());
                     Episode locked = lockUnchanged(episode);
                     Learned learned = reflected.isPresent() && sessionKept
-                            ? lessons.place(locked, reflected.get()) : Learned.nothing();
+                            ? lessons.place(locked, reflected.get())
+                            : Learned.nothing();
                     locked.end(endStatus, learned.text(), learned.memoryId());
                     if (rewardReply) {
                         reranker.confirmReply(tenant, locked.getReplyTurnId());
                     }
-                    feedbackRows.findByIdAndTenantId(received.row().getId(), tenant.value())
+                    feedbackRows
+                            .findByIdAndTenantId(received.row().getId(), tenant.value())
                             .ifPresent(row -> row.outcome(outcome));
                     return new Ended(locked, learned);
                 });
-        return new FeedbackResult(received.row().getId(), ended.episode().getId(), outcome,
-                ended.episode().getStatus(), null, false, ended.episode().getTrials(), ended.learned());
+        return new FeedbackResult(
+                received.row().getId(),
+                ended.episode().getId(),
+                outcome,
+                ended.episode().getStatus(),
+                null,
+                false,
+                ended.episode().getTrials(),
+                ended.learned());
     }
 
     /**
@@ -183,8 +233,10 @@ class FeedbackLearner {
     }
 
     private static String hints(Episode episode) {
-        String hints = episode.getTrials().stream().map(Trial::feedback)
-                .filter(f -> f != null && f.hint() != null).map(Trial.FeedbackNote::hint)
+        String hints = episode.getTrials().stream()
+                .map(Trial::feedback)
+                .filter(f -> f != null && f.hint() != null)
+                .map(Trial.FeedbackNote::hint)
                 .collect(Collectors.joining("; "));
         return hints.isEmpty() ? "Unknown: every answer was judged incorrect." : "Unknown; the user's hints: " + hints;
     }

@@ -17,11 +17,21 @@ import dev.memoir.common.wire.WireNames;
 
 @Schema(description = "The user's feedback on a reply: a verdict, a hint, a direct answer, or any mix of them")
 record FeedbackRequest(
-        @Schema(description = "The assistant turn judged") @NotNull UUID turnId,
-        @Schema(description = "Whether the latest answer was right", example = "incorrect") Verdict verdict,
-        @Schema(description = "A hint that helps find the right answer",
-                example = "My sister's band is from Porto, not Lisbon.") @VisibleText @Size(max = 4000) String hint,
-        @Schema(description = "The right answer itself", example = "Porto") @VisibleText @Size(max = 4000) String answer) {
+        @Schema(description = "The assistant turn judged") @NotNull
+        UUID turnId,
+
+        @Schema(description = "Whether the latest answer was right", example = "incorrect")
+        Verdict verdict,
+
+        @Schema(
+                description = "A hint that helps find the right answer",
+                example = "My sister's band is from Porto, not Lisbon.")
+        @VisibleText
+        @Size(max = 4000)
+        String hint,
+
+        @Schema(description = "The right answer itself", example = "Porto") @VisibleText @Size(max = 4000)
+        String answer) {
 
     @AssertTrue(message = "give at least one of verdict, hint and answer")
     @Schema(hidden = true)
@@ -30,7 +40,8 @@ record FeedbackRequest(
     }
 
     enum Verdict {
-        CORRECT, INCORRECT;
+        CORRECT,
+        INCORRECT;
 
         @JsonValue
         String wireName() {

@@ -43,8 +43,12 @@ class LessonWriter {
     private final MemorySearches searches;
     private final SupersessionJudge supersession;
 
-    LessonWriter(MemoryStore store, ChatModelClient model, RamProperties properties,
-            SupersessionJudge supersession, MemorySearches searches) {
+    LessonWriter(
+            MemoryStore store,
+            ChatModelClient model,
+            RamProperties properties,
+            SupersessionJudge supersession,
+            MemorySearches searches) {
         this.searches = searches;
         this.supersession = supersession;
         this.store = store;
@@ -56,19 +60,32 @@ class LessonWriter {
      * A reflected memory, with the texts of the memories the model was shown beside it (by id), and what it
      * supersedes if it is added rather than written over the memory it corrects.
      */
-    record Reflection(String text, Map<UUID, String> shown, Supersession supersession) {
-    }
+    record Reflection(String text, Map<UUID, String> shown, Supersession supersession) {}
 
     /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
     Optional<Reflection> reflect(Episode episode, String truth) {
-        List<ScoredMemory> existing = searches.nearest(new TenantId(episode.getTenantId()), episode.getUserId(),
-                MemoryKind.RECORDS, searches.query(episode.getQuestion() + "\n" + truth), 3, List.of());
-        ReflectedMemory reflected = model.ask(ReflectedMemory.STEP, PromptValues.create()
-                .text("question", episode.getQuestion())
-                .items("trials", RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())), "\n",
-                        RecursiveReasoner.NO_EARLIER_TRIALS)
-                .text("truth", truth)
-                .items("existing", existing.stream().map(ScoredMemory::text).toList(), "\n", "(none)"));
+        List<ScoredMemory> existing = searches.nearest(
+                new TenantId(episode.getTenantId()),
+                episode.getUserId(),
+                MemoryKind.RECORDS,
+                searches.query(episode.getQuestion() + "\n" + truth),
+                3,
+                List.of());
+        ReflectedMemory reflected = model.ask(
+                ReflectedMemory.STEP,
+                PromptValues.create()
+                        .text("question", episode.getQuestion())
+                        .items(
+                                "trials",
+                                RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())),
+                                "\n",
+                                RecursiveReasoner.NO_EARLIER_TRIALS)
+                        .text("truth", truth)
+                        .items(
+                                "existing",
+                                existing.stream().map(ScoredMemory::text).toList(),
+                                "\n",
+                                "(none)"));
         Map<UUID, String> shown = new LinkedHashMap<>();
         existing.forEach(memory -> shown.put(memory.id(), memory.text()));
         if (!reflected.learnsSomething()) {
@@ -78,9 +95,17 @@ class LessonWriter {
         // an edit in place already replaces what it corrects. Should the nearest memory change before it is placed,
         // an added correction supersedes nothing rather than what a judgement it never had would say.
         ScoredMemory target = nearest(new TenantId(episode.getTenantId()), episode, reflected.text());
-        boolean edits = target != null && target.score() >= properties.editThreshold() && !target.kind().verbatim();
-        Supersession supersedes = edits ? Supersession.NONE : supersession.judge(new TenantId(episode.getTenantId()),
-                episode.getUserId(), reflected.text(), Instant.now(), List.of());
+        boolean edits = target != null
+                && target.score() >= properties.editThreshold()
+                && !target.kind().verbatim();
+        Supersession supersedes = edits
+                ? Supersession.NONE
+                : supersession.judge(
+                        new TenantId(episode.getTenantId()),
+                        episode.getUserId(),
+                        reflected.text(),
+                        Instant.now(),
+                        List.of());
         return Optional.of(new Reflection(reflected.text(), shown, supersedes));
     }
 
@@ -89,10 +114,10 @@ class LessonWriter {
      * ranking), leaving out the episode's own question and reply.
      */
     private ScoredMemory nearest(TenantId tenant, Episode episode, String reflected) {
-        List<ScoredMemory> nearest = searches.search(MemorySearch.of(tenant, episode.getUserId(), MemoryKind.RECORDS,
-                        searches.queryLike(reflected), 1)
-                .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
-                .using(SearchMode.DENSE));
+        List<ScoredMemory> nearest = searches.search(
+                MemorySearch.of(tenant, episode.getUserId(), MemoryKind.RECORDS, searches.queryLike(reflected), 1)
+                        .excludingTurns(List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()))
+                        .using(SearchMode.DENSE));
         return nearest.isEmpty() ? null : nearest.getFirst();
     }
 
@@ -102,16 +127,27 @@ class LessonWriter {
         TenantId tenant = new TenantId(episode.getTenantId());
         ScoredMemory found = nearest(tenant, episode, reflected);
         List<ScoredMemory> nearest = found == null ? List.of() : List.of(found);
-        if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()
+        if (!nearest.isEmpty()
+                && nearest.getFirst().score() >= properties.editThreshold()
                 && nearest.getFirst().kind().verbatim()) {
             // What was said stays as it was said: the correction is a memory of its own, resting on the same
             // turns, so that it is found beside the words that misled the reply.
             ScoredMemory misled = nearest.getFirst();
             Instant now = Instant.now();
-            MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
-                    episode.getSessionId(), misled.provenance().turnIds(), DedupKey.reflected(episode.getId()))
+            MemoryView added = store.write(new NewMemory(
+                            tenant,
+                            episode.getUserId(),
+                            MemoryKind.REFLECTED,
+                            reflected,
+                            episode.getSessionId(),
+                            misled.provenance().turnIds(),
+                            DedupKey.reflected(episode.getId()))
                     .occurred(now, now));
-            store.supersede(tenant, episode.getUserId(), added.id(), reflection.supersession().superseded());
+            store.supersede(
+                    tenant,
+                    episode.getUserId(),
+                    added.id(),
+                    reflection.supersession().superseded());
             return new Learned("added", added.id(), reflected, null, misled.id());
         }
         if (!nearest.isEmpty() && nearest.getFirst().score() >= properties.editThreshold()) {
@@ -119,13 +155,23 @@ class LessonWriter {
             // The edit replaces the text the model was shown (or, if it was not shown it, the text just found):
             // a memory changed meanwhile is not overwritten with a correction made from its old text.
             String seen = reflection.shown().getOrDefault(target.id(), target.text());
-            MemoryView edited = store.reviseIfUnchanged(tenant, target.id(), seen, reflected, episode.getSessionId(),
-                    "reflection");
+            MemoryView edited =
+                    store.reviseIfUnchanged(tenant, target.id(), seen, reflected, episode.getSessionId(), "reflection");
             return new Learned("edited", edited.id(), reflected, target.text(), null);
         }
-        MemoryView added = store.write(new NewMemory(tenant, episode.getUserId(), MemoryKind.REFLECTED, reflected,
-                episode.getSessionId(), List.of(), DedupKey.reflected(episode.getId())));
-        store.supersede(tenant, episode.getUserId(), added.id(), reflection.supersession().superseded());
+        MemoryView added = store.write(new NewMemory(
+                tenant,
+                episode.getUserId(),
+                MemoryKind.REFLECTED,
+                reflected,
+                episode.getSessionId(),
+                List.of(),
+                DedupKey.reflected(episode.getId())));
+        store.supersede(
+                tenant,
+                episode.getUserId(),
+                added.id(),
+                reflection.supersession().superseded());
         return new Learned("added", added.id(), reflected, null, null);
     }
 }

@@ -2,10 +2,10 @@ package dev.memoir.feedback;
 
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /** The memory-update step's answer (RAM, F.4): a reflected memory, or "None" when nothing is to be learned. */
 record ReflectedMemory(String text) {
@@ -21,8 +21,8 @@ record ReflectedMemory(String text) {
               "additionalProperties": false
             }""";
 
-    static final ModelStep<ReflectedMemory> STEP = ModelStep.json("memory-reflection", JSON_SCHEMA,
-            ReflectedMemory::read);
+    static final ModelStep<ReflectedMemory> STEP =
+            ModelStep.json("memory-reflection", JSON_SCHEMA, ReflectedMemory::read);
 
     /**
      * The answer; unusable (empty) without a reflected memory. "None", or a blank one, is a usable "nothing to
@@ -33,7 +33,8 @@ record ReflectedMemory(String text) {
         if (reflected == null || reflected.isContainer()) {
             return Optional.empty();
         }
-        return Optional.of(new ReflectedMemory(LenientJson.text(json, "reflected_memory").orElse("None")));
+        return Optional.of(
+                new ReflectedMemory(LenientJson.text(json, "reflected_memory").orElse("None")));
     }
 
     boolean learnsSomething() {

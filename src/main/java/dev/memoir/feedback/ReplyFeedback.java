@@ -40,11 +40,10 @@ class ReplyFeedback extends NewUntilStored<UUID> {
 
     private Instant createdAt;
 
-    protected ReplyFeedback() {
-    }
+    protected ReplyFeedback() {}
 
-    ReplyFeedback(UUID tenantId, UUID turnId, UUID episodeId, String verdict, String hint, String answer,
-            String outcome) {
+    ReplyFeedback(
+            UUID tenantId, UUID turnId, UUID episodeId, String verdict, String hint, String answer, String outcome) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.turnId = turnId;

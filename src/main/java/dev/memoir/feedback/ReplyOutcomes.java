@@ -42,11 +42,20 @@ public class ReplyOutcomes {
      * @param rerank how the reranker chose the memories, when the session reranks
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void record(SessionRef session, UUID replyTurnId, List<ScoredMemory> given, Collection<UUID> cited,
+    public void record(
+            SessionRef session,
+            UUID replyTurnId,
+            List<ScoredMemory> given,
+            Collection<UUID> cited,
             Optional<RerankTrace> rerank) {
         traces.record(session.tenant(), replyTurnId, given, List.copyOf(cited));
-        rerank.ifPresent(trace -> reranker.recordFeedback(session.tenant(), session.userId(), replyTurnId, trace,
-                given.stream().map(ScoredMemory::id).toList(), cited));
+        rerank.ifPresent(trace -> reranker.recordFeedback(
+                session.tenant(),
+                session.userId(),
+                replyTurnId,
+                trace,
+                given.stream().map(ScoredMemory::id).toList(),
+                cited));
     }
 
     /**
@@ -56,10 +65,17 @@ public class ReplyOutcomes {
      * @return the episode's id
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public UUID recordReasoned(SessionRef session, TurnView question, UUID replyTurnId,
-            RecursiveReasoner.Reasoning reasoning) {
+    public UUID recordReasoned(
+            SessionRef session, TurnView question, UUID replyTurnId, RecursiveReasoner.Reasoning reasoning) {
         traces.record(session.tenant(), replyTurnId, reasoning.memories(), List.of());
-        return episodes.save(new Episode(session.tenant().value(), session.userId(), session.id(), question.id(),
-                replyTurnId, question.content(), Trial.reasoned(1, reasoning))).getId();
+        return episodes.save(new Episode(
+                        session.tenant().value(),
+                        session.userId(),
+                        session.id(),
+                        question.id(),
+                        replyTurnId,
+                        question.content(),
+                        Trial.reasoned(1, reasoning)))
+                .getId();
     }
 }

@@ -41,8 +41,7 @@ class ReplyTrace extends NewUntilStored<UUID> {
     @Column(columnDefinition = "uuid[]")
     private UUID[] citedIds;
 
-    protected ReplyTrace() {
-    }
+    protected ReplyTrace() {}
 
     @Override
     public UUID getId() {

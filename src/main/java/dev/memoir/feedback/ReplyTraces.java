@@ -30,31 +30,39 @@ class ReplyTraces {
     /** Records a reply's trace in the transaction that stores the reply. */
     @Transactional(propagation = Propagation.MANDATORY)
     void record(TenantId tenant, UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
-        traces.save(new ReplyTrace(tenant.value(), replyTurnId, given.stream().map(ScoredMemory::id).toList(),
-                given.stream().mapToDouble(ScoredMemory::score).toArray(), cited));
+        traces.save(new ReplyTrace(
+                tenant.value(),
+                replyTurnId,
+                given.stream().map(ScoredMemory::id).toList(),
+                given.stream().mapToDouble(ScoredMemory::score).toArray(),
+                cited));
     }
 
     /** A reply's trace for the caller: 404 when the turn is unknown or another tenant's, 400 when not a reply. */
     @Transactional(readOnly = true)
     ReplyTraceView view(TenantId tenant, UUID replyTurnId) {
         RepliedTurn reply = sessions.reply(tenant, replyTurnId);
-        UUID episodeId = episodes.findByReplyTurnIdAndTenantId(replyTurnId, tenant.value()).map(Episode::getId)
+        UUID episodeId = episodes.findByReplyTurnIdAndTenantId(replyTurnId, tenant.value())
+                .map(Episode::getId)
                 .orElse(null);
-        return traces.findByTurnIdAndTenantId(replyTurnId, tenant.value()).map(trace -> {
-            List<UUID> given = trace.getMemoryIds();
-            double[] scores = trace.getScores();
-            List<UUID> cited = trace.getCitedIds();
-            List<ReplyTraceView.GivenMemory> memories = new ArrayList<>();
-            for (int i = 0; i < given.size(); i++) {
-                memories.add(new ReplyTraceView.GivenMemory(given.get(i), i < scores.length ? scores[i] : 0,
-                        cited.contains(given.get(i))));
-            }
-            return new ReplyTraceView(replyTurnId, reply.session().id(), true, memories, episodeId);
-        }).orElseGet(() -> new ReplyTraceView(replyTurnId, reply.session().id(), false, List.of(), episodeId));
+        return traces.findByTurnIdAndTenantId(replyTurnId, tenant.value())
+                .map(trace -> {
+                    List<UUID> given = trace.getMemoryIds();
+                    double[] scores = trace.getScores();
+                    List<UUID> cited = trace.getCitedIds();
+                    List<ReplyTraceView.GivenMemory> memories = new ArrayList<>();
+                    for (int i = 0; i < given.size(); i++) {
+                        memories.add(new ReplyTraceView.GivenMemory(
+                                given.get(i), i < scores.length ? scores[i] : 0, cited.contains(given.get(i))));
+                    }
+                    return new ReplyTraceView(replyTurnId, reply.session().id(), true, memories, episodeId);
+                })
+                .orElseGet(() -> new ReplyTraceView(replyTurnId, reply.session().id(), false, List.of(), episodeId));
     }
 
     List<UUID> memoriesGiven(TenantId tenant, UUID replyTurnId) {
-        return traces.findByTurnIdAndTenantId(replyTurnId, tenant.value()).map(ReplyTrace::getMemoryIds)
+        return traces.findByTurnIdAndTenantId(replyTurnId, tenant.value())
+                .map(ReplyTrace::getMemoryIds)
                 .orElse(List.of());
     }
 }

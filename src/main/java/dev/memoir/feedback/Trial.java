@@ -3,9 +3,9 @@ package dev.memoir.feedback;
 import java.util.List;
 import java.util.UUID;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 import io.swagger.v3.oas.annotations.media.Schema;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.memoir.retrieval.RecursiveReasoner;
 
@@ -17,15 +17,21 @@ import dev.memoir.retrieval.RecursiveReasoner;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record Trial(
         @Schema(description = "From 1") int number,
-        @Schema(description = "Thought, Action and Observation steps; empty for a plain chat reply") List<RecursiveReasoner.Step> steps,
-        @Schema(description = "The answer the trial reached") String inference,
+
+        @Schema(description = "Thought, Action and Observation steps; empty for a plain chat reply")
+        List<RecursiveReasoner.Step> steps,
+
+        @Schema(description = "The answer the trial reached")
+        String inference,
+
         @Schema(description = "Memories the trial drew on") List<UUID> memoryIds,
-        @Schema(description = "The user's feedback on this trial's answer, once given") FeedbackNote feedback) {
+
+        @Schema(description = "The user's feedback on this trial's answer, once given")
+        FeedbackNote feedback) {
 
     @Schema(description = "Feedback on a trial's answer")
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record FeedbackNote(String verdict, String hint, String answer) {
-    }
+    record FeedbackNote(String verdict, String hint, String answer) {}
 
     /** A trial reasoned by R^3, before any feedback on it. */
     static Trial reasoned(int number, RecursiveReasoner.Reasoning reasoning) {
@@ -34,7 +40,10 @@ record Trial(
 
     /** This trial as R^3 reads an earlier attempt: its answer and what the user said about it. */
     RecursiveReasoner.EarlierAnswer asEarlierAnswer() {
-        return new RecursiveReasoner.EarlierAnswer(number, inference, feedback == null ? null : feedback.verdict(),
+        return new RecursiveReasoner.EarlierAnswer(
+                number,
+                inference,
+                feedback == null ? null : feedback.verdict(),
                 feedback == null ? null : feedback.hint());
     }
 

@@ -20,7 +20,6 @@ class TrialsConverter implements AttributeConverter<List<Trial>, String> {
 
     @Override
     public List<Trial> convertToEntityAttribute(String json) {
-        return JSON.readValue(json, new TypeReference<List<Trial>>() {
-        });
+        return JSON.readValue(json, new TypeReference<List<Trial>>() {});
     }
 }

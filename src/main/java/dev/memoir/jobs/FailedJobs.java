@@ -22,8 +22,12 @@ import dev.memoir.common.web.ApiException;
 class FailedJobs {
 
     private static final int MAX_ERROR_LENGTH = 500;
-    private static final RowMapper<FailedJob> ROW = (rs, row) -> new FailedJob(rs.getString(1), rs.getString(2),
-            rs.getInt(3), rs.getString(4), rs.getTimestamp(5).toInstant());
+    private static final RowMapper<FailedJob> ROW = (rs, row) -> new FailedJob(
+            rs.getString(1),
+            rs.getString(2),
+            rs.getInt(3),
+            rs.getString(4),
+            rs.getTimestamp(5).toInstant());
 
     private final JdbcTemplate jdbc;
 
@@ -48,21 +52,18 @@ class FailedJobs {
         if (after == null) {
             return jdbc.query("""
                     select task_name, task_instance, failures, last_error, failed_at from failed_jobs
-                    order by failed_at desc, task_name desc, task_instance desc limit ?""",
-                    ROW, limit);
+                    order by failed_at desc, task_name desc, task_instance desc limit ?""", ROW, limit);
         }
         return jdbc.query("""
                 select task_name, task_instance, failures, last_error, failed_at from failed_jobs
                 where (failed_at, task_name, task_instance) < (?, ?, ?)
-                order by failed_at desc, task_name desc, task_instance desc limit ?""",
-                ROW, Timestamp.from(after.failedAt()), after.task(), after.instance(), limit);
+                order by failed_at desc, task_name desc, task_instance desc limit ?""", ROW, Timestamp.from(after.failedAt()), after.task(), after.instance(), limit);
     }
 
     Optional<FailedJob> remove(String task, String instance) {
         return jdbc.query("""
                 delete from failed_jobs where task_name = ? and task_instance = ?
-                returning task_name, task_instance, failures, last_error, failed_at""",
-                ROW, task, instance).stream().findFirst();
+                returning task_name, task_instance, failures, last_error, failed_at""", ROW, task, instance).stream().findFirst();
     }
 
     private double count() {
@@ -78,7 +79,9 @@ class FailedJobs {
         if (cause == null) {
             return "unknown";
         }
-        String message = cause.getMessage() == null ? "" : cause.getMessage().lines().findFirst().orElse("");
+        String message = cause.getMessage() == null
+                ? ""
+                : cause.getMessage().lines().findFirst().orElse("");
         String code = cause instanceof ApiException api ? api.code() + ": " : "";
         String text = cause.getClass().getSimpleName() + ": " + code + message;
         return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);

@@ -23,10 +23,17 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.jobs")
-public record JobProperties(@DefaultValue("5s") @NotNull @DurationMin(millis = 1) Duration pollingInterval,
+public record JobProperties(
+        @DefaultValue("5s") @NotNull @DurationMin(millis = 1)
+        Duration pollingInterval,
+
         @DefaultValue("2") @Min(1) int threads,
         @DefaultValue("8") @Min(0) int maxRetries,
-        @DefaultValue("10s") @NotNull @DurationMin(millis = 1) Duration firstRetryDelay,
-        @DefaultValue("15s") @NotNull @DurationMin(millis = 1) Duration heartbeatInterval,
-        @DefaultValue("4") @Min(1) int missedHeartbeatsLimit) {
-}
+
+        @DefaultValue("10s") @NotNull @DurationMin(millis = 1)
+        Duration firstRetryDelay,
+
+        @DefaultValue("15s") @NotNull @DurationMin(millis = 1)
+        Duration heartbeatInterval,
+
+        @DefaultValue("4") @Min(1) int missedHeartbeatsLimit) {}

@@ -1,7 +1,6 @@
 package dev.memoir.jobs;
 
 import java.util.List;
-
 import javax.sql.DataSource;
 
 import io.micrometer.observation.Observation;
@@ -38,8 +37,7 @@ class JobRunner implements SmartLifecycle {
     private final ObservationRegistry observations;
     private Scheduler scheduler;
 
-    JobRunner(DataSource dataSource, JobProperties properties, List<Task<?>> tasks,
-            ObservationRegistry observations) {
+    JobRunner(DataSource dataSource, JobProperties properties, List<Task<?>> tasks, ObservationRegistry observations) {
         this.dataSource = new TransactionAwareDataSourceProxy(dataSource);
         this.observations = observations;
         this.properties = properties;

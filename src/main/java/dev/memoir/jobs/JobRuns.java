@@ -12,8 +12,8 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.jdbc.SqlTimes;
+import dev.memoir.tenant.TenantId;
 
 /**
  * The outcome of every queued job (db-scheduler keeps a job only until it has run), for showing a session's memory
@@ -36,34 +36,41 @@ class JobRuns {
                 on conflict (task_name, task_instance) do update
                     set queued_at = now(), finished_at = null, failures = 0, last_error = null,
                         tenant_id = excluded.tenant_id
-                    where job_runs.finished_at is not null""", task, instance, tenant == null ? null : tenant.value(),
-                sessionId);
+                    where job_runs.finished_at is not null""", task, instance, tenant == null ? null : tenant.value(), sessionId);
     }
 
     /** A tenant's jobs queued and not yet done, and the lowest priority among them (null when there is none). */
-    record Backlog(int waiting, Integer lowestPriority) {
-    }
+    record Backlog(int waiting, Integer lowestPriority) {}
 
     /**
      * The tenant's jobs queued and not yet done (waiting, running or waiting to be retried), read up to
      * {@code most} of them: enough to rank a new job, without reading a long backlog in full on every queueing.
      */
     Backlog backlogOf(TenantId tenant, int most) {
-        return jdbc.queryForObject("""
+        return jdbc.queryForObject(
+                """
                 select count(*) as waiting, min(priority) as lowest from (
                     select s.priority from job_runs r
                     join scheduled_tasks s on s.task_name = r.task_name and s.task_instance = r.task_instance
                     where r.tenant_id = ? and r.finished_at is null
                     limit ?) backlog""",
                 (rs, row) -> new Backlog(rs.getInt("waiting"), (Integer) rs.getObject("lowest", Integer.class)),
-                tenant.value(), most);
+                tenant.value(),
+                most);
     }
 
     /** The tenant a job was queued for; empty for a job of no tenant, or one whose record went with its sessions. */
     Optional<TenantId> tenantOf(String task, String instance) {
-        return jdbc.query("select tenant_id from job_runs where task_name = ? and task_instance = ?",
-                (rs, row) -> rs.getObject("tenant_id", UUID.class), task, instance).stream()
-                .filter(Objects::nonNull).findFirst().map(TenantId::new);
+        return jdbc
+                .query(
+                        "select tenant_id from job_runs where task_name = ? and task_instance = ?",
+                        (rs, row) -> rs.getObject("tenant_id", UUID.class),
+                        task,
+                        instance)
+                .stream()
+                .filter(Objects::nonNull)
+                .findFirst()
+                .map(TenantId::new);
     }
 
     void forgetSessions(Collection<UUID> sessionIds) {
@@ -78,18 +85,23 @@ class JobRuns {
      * counted, so of two last jobs finishing at once at least one sees the session done (both may).
      */
     Optional<SessionJobsDone> finished(String task, String instance) {
-        List<SessionJobsDone> session = jdbc.query("""
+        List<SessionJobsDone> session = jdbc.query(
+                """
                 update job_runs set finished_at = now() where task_name = ? and task_instance = ?
                 returning tenant_id, session_id""",
-                (rs, row) -> rs.getObject("session_id") == null || rs.getObject("tenant_id") == null ? null
-                        : new SessionJobsDone(new TenantId(rs.getObject("tenant_id", UUID.class)),
+                (rs, row) -> rs.getObject("session_id") == null || rs.getObject("tenant_id") == null
+                        ? null
+                        : new SessionJobsDone(
+                                new TenantId(rs.getObject("tenant_id", UUID.class)),
                                 rs.getObject("session_id", UUID.class)),
-                task, instance);
+                task,
+                instance);
         if (session.isEmpty() || session.getFirst() == null) {
             return Optional.empty();
         }
         Long unfinished = jdbc.queryForObject(
-                "select count(*) from job_runs where session_id = ? and finished_at is null", Long.class,
+                "select count(*) from job_runs where session_id = ? and finished_at is null",
+                Long.class,
                 session.getFirst().sessionId());
         return unfinished != null && unfinished == 0 ? Optional.of(session.getFirst()) : Optional.empty();
     }
@@ -108,8 +120,7 @@ class JobRuns {
 
     /** A dead-lettered job run again by an operator. */
     void requeued(String task, String instance) {
-        jdbc.update("update job_runs set finished_at = null where task_name = ? and task_instance = ?",
-                task, instance);
+        jdbc.update("update job_runs set finished_at = null where task_name = ? and task_instance = ?", task, instance);
     }
 
     List<JobStatus> ofSession(UUID sessionId) {
@@ -140,8 +151,14 @@ class JobRuns {
         }
         String lastError = dead ? rs.getString("dead_error") : rs.getString("last_error");
         Instant next = state == JobStatus.State.pending && scheduled ? SqlTimes.instant(rs, "execution_time") : null;
-        return new JobStatus(rs.getString("task_name"), rs.getString("task_instance"), state, rs.getInt("failures"),
-                lastError, SqlTimes.instant(rs, "queued_at"), next, finished);
+        return new JobStatus(
+                rs.getString("task_name"),
+                rs.getString("task_instance"),
+                state,
+                rs.getInt("failures"),
+                lastError,
+                SqlTimes.instant(rs, "queued_at"),
+                next,
+                finished);
     }
-
 }

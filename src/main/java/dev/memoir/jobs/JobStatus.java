@@ -2,25 +2,42 @@ package dev.memoir.jobs;
 
 import java.time.Instant;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 import io.swagger.v3.oas.annotations.media.Schema;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /** Where one background job stands. */
 @Schema(description = "A background memory job and where it stands")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record JobStatus(
-        @Schema(description = "What the job writes", example = "session-summary") String task,
-        @Schema(description = "The job's id: what it works on (a session, a turn, a span of turns)") String id,
-        @Schema(description = "pending (waiting, or waiting for a retry after a failure), running, failed (every "
-                + "retry failed; an operator can run it again) or done", example = "done") State state,
+        @Schema(description = "What the job writes", example = "session-summary")
+        String task,
+
+        @Schema(description = "The job's id: what it works on (a session, a turn, a span of turns)")
+        String id,
+
+        @Schema(
+                description = "pending (waiting, or waiting for a retry after a failure), running, failed (every "
+                        + "retry failed; an operator can run it again) or done",
+                example = "done")
+        State state,
+
         @Schema(description = "Failed attempts so far") int failures,
-        @Schema(description = "The last failure, when the job failed at least once") String lastError,
+
+        @Schema(description = "The last failure, when the job failed at least once")
+        String lastError,
+
         Instant queuedAt,
-        @Schema(description = "When a pending job runs next") Instant nextAttemptAt,
+
+        @Schema(description = "When a pending job runs next")
+        Instant nextAttemptAt,
+
         Instant finishedAt) {
 
     public enum State {
-        pending, running, failed, done
+        pending,
+        running,
+        failed,
+        done
     }
 }

@@ -12,7 +12,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
-
 import javax.sql.DataSource;
 
 import org.slf4j.Logger;
@@ -36,8 +35,8 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.web.ApiException;
+import dev.memoir.tenant.TenantId;
 
 /**
  * Durable background jobs on db-scheduler: a job is a row in PostgreSQL, queued in the caller's transaction, so
@@ -61,7 +60,11 @@ public class Jobs {
     private final JobRuns runs;
     private final ApplicationEventPublisher events;
 
-    Jobs(DataSource dataSource, JobProperties properties, FailedJobs failed, JobRuns runs,
+    Jobs(
+            DataSource dataSource,
+            JobProperties properties,
+            FailedJobs failed,
+            JobRuns runs,
             ApplicationEventPublisher events) {
         this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
                 .enablePriority()
@@ -94,7 +97,9 @@ public class Jobs {
     /** Brings a waiting job forward to now; nothing when it is running, done, dead-lettered or not queued. */
     public void runNow(TaskDescriptor<Void> job, String id) {
         TaskInstanceId instance = TaskInstanceId.of(job.getTaskName(), id);
-        if (client.getScheduledExecution(instance).filter(execution -> !execution.isPicked()).isEmpty()) {
+        if (client.getScheduledExecution(instance)
+                .filter(execution -> !execution.isPicked())
+                .isEmpty()) {
             return;
         }
         try {
@@ -136,14 +141,22 @@ public class Jobs {
             log.debug("Job {} failed", execution.taskInstance, cause);
             if (failures > properties.maxRetries()) {
                 operations.remove();
-                log.error("Job {} failed {} times and waits in the dead-letter list: {}",
-                        execution.taskInstance, failures, FailedJobs.describe(cause));
+                log.error(
+                        "Job {} failed {} times and waits in the dead-letter list: {}",
+                        execution.taskInstance,
+                        failures,
+                        FailedJobs.describe(cause));
                 failed.record(execution.getTaskName(), execution.getId(), failures, cause, complete.getTimeDone());
                 return;
             }
             Duration delay = retryDelay(failures, cause);
-            log.warn("Job {} failed (attempt {} of {}), retrying in {} s: {}", execution.taskInstance, failures,
-                    properties.maxRetries() + 1, delay.toSeconds(), FailedJobs.describe(cause));
+            log.warn(
+                    "Job {} failed (attempt {} of {}), retrying in {} s: {}",
+                    execution.taskInstance,
+                    failures,
+                    properties.maxRetries() + 1,
+                    delay.toSeconds(),
+                    FailedJobs.describe(cause));
             operations.reschedule(complete, complete.getTimeDone().plus(delay));
         };
     }
@@ -215,19 +228,17 @@ public class Jobs {
      * from what is already done. Failures are retried like any job's.
      */
     public CustomTask<Void> slicedTask(TaskDescriptor<Void> job, Predicate<String> sliceLeavingMore) {
-        return Tasks.custom(job)
-                .onFailure(retriedThenDeadLettered())
-                .execute((instance, context) -> {
-                    boolean more = sliceLeavingMore.test(instance.getId());
-                    return (complete, operations) -> {
-                        if (more) {
-                            operations.reschedule(complete, Instant.now());
-                        } else {
-                            operations.remove();
-                            finished(instance);
-                        }
-                    };
-                });
+        return Tasks.custom(job).onFailure(retriedThenDeadLettered()).execute((instance, context) -> {
+            boolean more = sliceLeavingMore.test(instance.getId());
+            return (complete, operations) -> {
+                if (more) {
+                    operations.reschedule(complete, Instant.now());
+                } else {
+                    operations.remove();
+                    finished(instance);
+                }
+            };
+        });
     }
 
     /**
@@ -235,19 +246,17 @@ public class Jobs {
      * is not a failure: it counts no retry and has no limit. Failures (the work throws) are retried like any job's.
      */
     public CustomTask<Void> deferrableTask(TaskDescriptor<Void> job, Function<String, Optional<Instant>> work) {
-        return Tasks.custom(job)
-                .onFailure(retriedThenDeadLettered())
-                .execute((instance, context) -> {
-                    Optional<Instant> again = work.apply(instance.getId());
-                    return (complete, operations) -> {
-                        if (again.isPresent()) {
-                            operations.reschedule(complete, again.get());
-                        } else {
-                            operations.remove();
-                            finished(instance);
-                        }
-                    };
-                });
+        return Tasks.custom(job).onFailure(retriedThenDeadLettered()).execute((instance, context) -> {
+            Optional<Instant> again = work.apply(instance.getId());
+            return (complete, operations) -> {
+                if (again.isPresent()) {
+                    operations.reschedule(complete, again.get());
+                } else {
+                    operations.remove();
+                    finished(instance);
+                }
+            };
+        });
     }
 
     /**
@@ -266,18 +275,21 @@ public class Jobs {
      * which are gone (or, for a job queued before V35 recorded tenants and of no session, it is lost).
      */
     public OneTimeTask<Void> tenantTask(TaskDescriptor<Void> job, BiConsumer<TenantId, String> work) {
-        return task(job, id -> runs.tenantOf(job.getTaskName(), id).ifPresentOrElse(tenant -> work.accept(tenant, id),
-                () -> log.info("Job {} {} has no tenant on record: nothing to do", job.getTaskName(), id)));
+        return task(
+                job,
+                id -> runs.tenantOf(job.getTaskName(), id)
+                        .ifPresentOrElse(
+                                tenant -> work.accept(tenant, id),
+                                () -> log.info(
+                                        "Job {} {} has no tenant on record: nothing to do", job.getTaskName(), id)));
     }
 
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */
     public OneTimeTask<Void> task(TaskDescriptor<Void> job, Consumer<String> work) {
-        return Tasks.oneTime(job)
-                .onFailure(retriedThenDeadLettered())
-                .execute((instance, context) -> {
-                    work.accept(instance.getId());
-                    finished(instance);
-                });
+        return Tasks.oneTime(job).onFailure(retriedThenDeadLettered()).execute((instance, context) -> {
+            work.accept(instance.getId());
+            finished(instance);
+        });
     }
 
     /**

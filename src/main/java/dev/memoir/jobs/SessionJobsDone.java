@@ -9,5 +9,4 @@ import dev.memoir.tenant.TenantId;
  * dead-letter list). Published, outside any transaction, by the runner of the job that finished last; more jobs
  * may still be queued for the session later (a session still open).
  */
-public record SessionJobsDone(TenantId tenant, UUID sessionId) {
-}
+public record SessionJobsDone(TenantId tenant, UUID sessionId) {}

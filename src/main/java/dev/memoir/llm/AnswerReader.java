@@ -51,8 +51,8 @@ final class AnswerReader {
         ModelAnswer answer = new ModelAnswer(text, LenientJson.object(text));
         if (answer.json().isEmpty()) {
             // Sizes only: the answer may repeat the user's words, which must not outlive an erasure in the logs.
-            log.warn("The model's answer for {} is not the JSON asked for ({} characters)", step.label(),
-                    text.length());
+            log.warn(
+                    "The model's answer for {} is not the JSON asked for ({} characters)", step.label(), text.length());
         }
         return answer;
     }

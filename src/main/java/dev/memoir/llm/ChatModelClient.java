@@ -50,8 +50,14 @@ public class ChatModelClient {
     private final AnswerReader answers;
     private volatile String answeringModel;
 
-    ChatModelClient(ChatModel chatModel, ContextWindow window, PromptTemplates prompts, TokenCounter tokens,
-            ModelProperties properties, MeterRegistry meters, ObservationRegistry observations) {
+    ChatModelClient(
+            ChatModel chatModel,
+            ContextWindow window,
+            PromptTemplates prompts,
+            TokenCounter tokens,
+            ModelProperties properties,
+            MeterRegistry meters,
+            ObservationRegistry observations) {
         this.chatModel = chatModel;
         this.window = window;
         this.prompts = prompts;
@@ -78,8 +84,7 @@ public class ChatModelClient {
     }
 
     /** An answer, and the model the server says wrote it. */
-    public record Answered<T>(T answer, String model) {
-    }
+    public record Answered<T>(T answer, String model) {}
 
     /**
      * Asks the step's question, its template filled with {@code values} as the one user message, and reads the
@@ -126,28 +131,42 @@ public class ChatModelClient {
      * complete; the complete answer is then read as a whole. A failure after some pieces were handed on fails the
      * call like one before them would (and is not retried).
      */
-    public <T> Answered<T> stream(ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues,
-            Consumer<String> onText) {
+    public <T> Answered<T> stream(
+            ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues, Consumer<String> onText) {
         ModelRequest request = request(step, messages, schemaValues);
         StreamedAnswer streamed = new StreamedAnswer(onText, model -> answeringModel = model);
         // Once part of the answer went to onText, the request is not sent again: its pieces cannot be taken back.
-        meters.around(step, StreamedAnswer::usage, () -> retry.around(step, streamed::nothingHandedOn,
-                () -> streamed.read(() -> chatModel.stream(options.prompt(request, true)).toStream(),
-                        failure -> meters.failed(request, failure))));
-        return new Answered<>(answers.usable(step, streamed.text(), schemaValues),
+        meters.around(
+                step,
+                StreamedAnswer::usage,
+                () -> retry.around(
+                        step,
+                        streamed::nothingHandedOn,
+                        () -> streamed.read(
+                                () -> chatModel.stream(options.prompt(request, true))
+                                        .toStream(),
+                                failure -> meters.failed(request, failure))));
+        return new Answered<>(
+                answers.usable(step, streamed.text(), schemaValues),
                 streamed.model() != null ? streamed.model() : configuredModel());
     }
 
     private ModelRequest request(ModelStep<?> step, PromptValues values) {
-        PromptFitter.Fitted fitted = fitter.fit(step.name(), prompts.template(step.name()), values,
-                window.promptTokens(1));
+        PromptFitter.Fitted fitted =
+                fitter.fit(step.name(), prompts.template(step.name()), values, window.promptTokens(1));
         if (fitted.shortened()) {
             meters.shortened(step);
-            log.debug("The {} prompt was shortened to {} tokens to fit the model's context", step.label(),
+            log.debug(
+                    "The {} prompt was shortened to {} tokens to fit the model's context",
+                    step.label(),
                     fitted.tokens());
         }
-        return new ModelRequest(step, List.of(new UserMessage(fitted.prompt())), fitted.tokens(),
-                step.structured() ? step.schema(fitted.values()) : null, fitted.values(),
+        return new ModelRequest(
+                step,
+                List.of(new UserMessage(fitted.prompt())),
+                fitted.tokens(),
+                step.structured() ? step.schema(fitted.values()) : null,
+                fitted.values(),
                 window.timeout(fitted.tokens()));
     }
 
@@ -159,13 +178,20 @@ public class ChatModelClient {
             throw new IllegalStateException("The " + step.label() + " prompt takes " + counted + " tokens, beyond the "
                     + window.promptTokens(messages.size()) + " the model's context leaves for it");
         }
-        return new ModelRequest(step, List.copyOf(messages), counted,
-                step.structured() ? step.schema(schemaValues) : null, schemaValues, window.timeout(counted));
+        return new ModelRequest(
+                step,
+                List.copyOf(messages),
+                counted,
+                step.structured() ? step.schema(schemaValues) : null,
+                schemaValues,
+                window.timeout(counted));
     }
 
     /** The answer's text and the model the server named (the configured one if it named none). */
     private ModelReply call(ModelRequest request) {
-        ChatResponse response = meters.around(request.step(), answer -> answer,
+        ChatResponse response = meters.around(
+                request.step(),
+                answer -> answer,
                 () -> retry.around(request.step(), () -> true, () -> {
                     try {
                         return chatModel.call(options.prompt(request, false));

@@ -34,7 +34,11 @@ public class ContextWindow {
     private final Duration baseTimeout;
     private final int answerTokens;
 
-    ContextWindow(ModelProperties properties, TokenCounter tokens, PromptTemplates templates, ChatModel chatModel,
+    ContextWindow(
+            ModelProperties properties,
+            TokenCounter tokens,
+            PromptTemplates templates,
+            ChatModel chatModel,
             @Value("${spring.ai.openai.timeout:60s}") Duration baseTimeout) {
         this.properties = properties;
         this.tokens = tokens;
@@ -42,8 +46,8 @@ public class ContextWindow {
         this.baseTimeout = baseTimeout;
         this.answerTokens = answerTokens(properties, chatModel.getOptions());
         for (String name : templates.names()) {
-            int room = promptTokens(1) - tokens.count(PromptTemplates.fill(name, templates.template(name), Map.of(),
-                    true));
+            int room = promptTokens(1)
+                    - tokens.count(PromptTemplates.fill(name, templates.template(name), Map.of(), true));
             if (room < MIN_ROOM) {
                 throw new IllegalStateException("memoir.model.context-tokens " + properties.contextTokens()
                         + " is too small: with answers of " + answerTokens + " tokens the prompt of step " + name
@@ -83,7 +87,8 @@ public class ContextWindow {
      */
     public int promptTokens(int messages) {
         return (int) Math.floor((properties.contextTokens() - answerTokens) / properties.tokenizerRatio())
-                - REQUEST_OVERHEAD - MESSAGE_OVERHEAD * messages;
+                - REQUEST_OVERHEAD
+                - MESSAGE_OVERHEAD * messages;
     }
 
     /** What a one-message prompt of the step leaves for the values not given, once the template holds the rest. */

@@ -9,6 +9,5 @@ import java.util.List;
 public record EmbeddedDocument(float[] embedding, List<Passage> passages) {
 
     /** Characters {@code start} (inclusive) to {@code end} (exclusive) of the text, and their vector. */
-    public record Passage(int start, int end, float[] embedding) {
-    }
+    public record Passage(int start, int end, float[] embedding) {}
 }

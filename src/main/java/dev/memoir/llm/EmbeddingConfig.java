@@ -30,7 +30,10 @@ class EmbeddingConfig {
     }
 
     @Bean
-    TextEmbedder textEmbedder(EmbeddingModel model, EmbeddingProperties properties, TokenCounter tokens,
+    TextEmbedder textEmbedder(
+            EmbeddingModel model,
+            EmbeddingProperties properties,
+            TokenCounter tokens,
             ObservationRegistry observations) {
         int passageTokens = properties.passageTokens();
         int overlap = properties.passageOverlap();
@@ -38,11 +41,20 @@ class EmbeddingConfig {
         if (model instanceof InProcessEmbeddingModel inProcess && passageTokens > inProcess.maxTokens() * 3 / 4) {
             passageTokens = inProcess.maxTokens() * 3 / 4;
             overlap = Math.min(overlap, passageTokens / 8);
-            log.info("memoir.embedding.passage-tokens {} is more than {} reads: passages of {} tokens, {} repeated",
-                    properties.passageTokens(), properties.model(), passageTokens, overlap);
+            log.info(
+                    "memoir.embedding.passage-tokens {} is more than {} reads: passages of {} tokens, {} repeated",
+                    properties.passageTokens(),
+                    properties.model(),
+                    passageTokens,
+                    overlap);
         }
-        return new TextEmbedder(model, properties.model(), properties.effectiveQueryInstruction(),
-                properties.queryCacheSize(), new PassageSplitter(tokens, passageTokens, overlap), observations);
+        return new TextEmbedder(
+                model,
+                properties.model(),
+                properties.effectiveQueryInstruction(),
+                properties.queryCacheSize(),
+                new PassageSplitter(tokens, passageTokens, overlap),
+                observations);
     }
 
     /**

@@ -35,7 +35,10 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("memoir.embedding")
 public record EmbeddingProperties(
         @DefaultValue("in-process") @NotBlank String provider,
-        @DefaultValue(InProcessEmbeddingModel.BGE_SMALL) @NotBlank String model,
+
+        @DefaultValue(InProcessEmbeddingModel.BGE_SMALL) @NotBlank
+        String model,
+
         String queryInstruction,
         @DefaultValue("384") @Min(1) int dimensions,
         @DefaultValue("256") @Min(1) int reembedBatchSize,
@@ -61,6 +64,7 @@ public record EmbeddingProperties(
             return queryInstruction;
         }
         return InProcessEmbeddingModel.BGE_SMALL.equals(model)
-                ? "Represent this sentence for searching relevant passages: " : "";
+                ? "Represent this sentence for searching relevant passages: "
+                : "";
     }
 }

@@ -39,8 +39,9 @@ class InProcessEmbeddingModel implements EmbeddingModel, AutoCloseable {
         this.encoder = switch (name) {
             case BGE_SMALL -> encoder("bge-small-en-v1.5-q", OnnxSentenceEncoder.Pooling.CLS);
             case MINILM -> encoder("all-minilm-l6-v2-q", OnnxSentenceEncoder.Pooling.MEAN);
-            default -> throw new IllegalStateException("memoir.embedding.model '" + name
-                    + "' is not an in-process model; choose " + BGE_SMALL + " or " + MINILM);
+            default ->
+                throw new IllegalStateException("memoir.embedding.model '" + name
+                        + "' is not an in-process model; choose " + BGE_SMALL + " or " + MINILM);
         };
         AtomicInteger count = new AtomicInteger();
         this.threads = Executors.newFixedThreadPool(threads, task -> {
@@ -71,7 +72,9 @@ class InProcessEmbeddingModel implements EmbeddingModel, AutoCloseable {
             results.add(new Embedding(encoder.embed(texts.getFirst()), 0));
             return new EmbeddingResponse(results);
         }
-        List<Future<float[]>> running = texts.stream().map(text -> threads.submit(() -> encoder.embed(text))).toList();
+        List<Future<float[]>> running = texts.stream()
+                .map(text -> threads.submit(() -> encoder.embed(text)))
+                .toList();
         try {
             for (int i = 0; i < running.size(); i++) {
                 results.add(new Embedding(running.get(i).get(), i));

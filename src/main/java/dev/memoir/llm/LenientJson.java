@@ -22,8 +22,7 @@ public final class LenientJson {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private LenientJson() {
-    }
+    private LenientJson() {}
 
     /** The first JSON object in the text, if there is one that parses. */
     public static Optional<JsonNode> object(String text) {

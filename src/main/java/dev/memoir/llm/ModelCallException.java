@@ -28,16 +28,26 @@ public class ModelCallException extends ApiException {
 
     private final boolean transientFailure;
 
-    private ModelCallException(HttpStatus status, String code, String message, Throwable cause,
-            boolean transientFailure, Duration retryAfter) {
+    private ModelCallException(
+            HttpStatus status,
+            String code,
+            String message,
+            Throwable cause,
+            boolean transientFailure,
+            Duration retryAfter) {
         super(status, code, message, cause, retryAfter);
         this.transientFailure = transientFailure;
     }
 
     /** The model answered, but not with anything the step can use. */
     public static ModelCallException unusableAnswer(ModelStep<?> step, String why) {
-        return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-unusable-answer",
-                "The chat model's answer during " + step.label() + " could not be used: " + why, null, false, null);
+        return new ModelCallException(
+                HttpStatus.BAD_GATEWAY,
+                "model-unusable-answer",
+                "The chat model's answer during " + step.label() + " could not be used: " + why,
+                null,
+                false,
+                null);
     }
 
     /**
@@ -52,17 +62,28 @@ public class ModelCallException extends ApiException {
     static ModelCallException from(ModelStep<?> step, Throwable failure, String prompt, Duration timeout) {
         String where = "The chat model failed during " + step.label() + ": ";
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof InterruptedIOException || t instanceof HttpTimeoutException
+            if (t instanceof InterruptedIOException
+                    || t instanceof HttpTimeoutException
                     || t instanceof TimeoutException) {
-                return new ModelCallException(HttpStatus.GATEWAY_TIMEOUT, "model-timeout",
+                return new ModelCallException(
+                        HttpStatus.GATEWAY_TIMEOUT,
+                        "model-timeout",
                         where + "no answer within " + timeout.toSeconds() + " s (the request's timeout: "
                                 + "spring.ai.openai.timeout plus its size at memoir.model.prompt-tokens-per-second "
-                                + "and answer-tokens-per-second)", failure, false, null);
+                                + "and answer-tokens-per-second)",
+                        failure,
+                        false,
+                        null);
             }
             if (t instanceof SseException sse) {
-                return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-error",
+                return new ModelCallException(
+                        HttpStatus.BAD_GATEWAY,
+                        "model-error",
                         where + "the model server sent an error in the middle of its answer"
-                                + said(ModelServerMessage.of(sse, prompt)), failure, false, null);
+                                + said(ModelServerMessage.of(sse, prompt)),
+                        failure,
+                        false,
+                        null);
             }
             if (t instanceof OpenAIServiceException service) {
                 return fromStatus(where, service, prompt);
@@ -74,26 +95,46 @@ public class ModelCallException extends ApiException {
             while (root.getCause() != null) {
                 root = root.getCause();
             }
-            String reason = root.getMessage() == null ? root.getClass().getSimpleName()
+            String reason = root.getMessage() == null
+                    ? root.getClass().getSimpleName()
                     : root.getClass().getSimpleName() + ": " + ModelServerMessage.clean(root.getMessage(), prompt);
-            return new ModelCallException(HttpStatus.SERVICE_UNAVAILABLE, "model-unavailable",
-                    where + "the model server could not be reached (" + reason + ")", failure, true, null);
+            return new ModelCallException(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "model-unavailable",
+                    where + "the model server could not be reached (" + reason + ")",
+                    failure,
+                    true,
+                    null);
         }
-        return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-error",
-                where + "the call failed (" + failure.getClass().getSimpleName() + ")", failure, false, null);
+        return new ModelCallException(
+                HttpStatus.BAD_GATEWAY,
+                "model-error",
+                where + "the call failed (" + failure.getClass().getSimpleName() + ")",
+                failure,
+                false,
+                null);
     }
 
     private static ModelCallException fromStatus(String where, OpenAIServiceException service, String prompt) {
         int status = service.statusCode();
         String said = said(ModelServerMessage.of(service, prompt));
         if (status == 429 || status == 503) {
-            return new ModelCallException(HttpStatus.SERVICE_UNAVAILABLE, "model-unavailable",
-                    where + "the model server is overloaded (HTTP " + status + ")" + said, service, true,
+            return new ModelCallException(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "model-unavailable",
+                    where + "the model server is overloaded (HTTP " + status + ")" + said,
+                    service,
+                    true,
                     retryAfter(service.headers()));
         }
         boolean transientFailure = status == 408 || status >= 500;
-        return new ModelCallException(HttpStatus.BAD_GATEWAY, "model-error",
-                where + "the model server answered HTTP " + status + said, service, transientFailure, null);
+        return new ModelCallException(
+                HttpStatus.BAD_GATEWAY,
+                "model-error",
+                where + "the model server answered HTTP " + status + said,
+                service,
+                transientFailure,
+                null);
     }
 
     private static String said(Optional<String> message) {
@@ -104,11 +145,12 @@ public class ModelCallException extends ApiException {
     private static Duration retryAfter(Headers headers) {
         try {
             if (!headers.values("retry-after-ms").isEmpty()) {
-                return bounded(Duration.ofMillis((long) Double.parseDouble(headers.values("retry-after-ms").getFirst())));
+                return bounded(Duration.ofMillis((long)
+                        Double.parseDouble(headers.values("retry-after-ms").getFirst())));
             }
             if (!headers.values("retry-after").isEmpty()) {
-                return bounded(Duration.ofMillis((long) (Double.parseDouble(headers.values("retry-after").getFirst())
-                        * 1000)));
+                return bounded(Duration.ofMillis(
+                        (long) (Double.parseDouble(headers.values("retry-after").getFirst()) * 1000)));
             }
         } catch (NumberFormatException e) {
             // An HTTP date or garbage: the caller's own backoff applies.
@@ -117,7 +159,9 @@ public class ModelCallException extends ApiException {
     }
 
     private static Duration bounded(Duration wait) {
-        return wait.isNegative() ? Duration.ZERO : wait.compareTo(Duration.ofMinutes(1)) > 0 ? Duration.ofMinutes(1) : wait;
+        return wait.isNegative()
+                ? Duration.ZERO
+                : wait.compareTo(Duration.ofMinutes(1)) > 0 ? Duration.ofMinutes(1) : wait;
     }
 
     private static <T extends Throwable> Optional<T> cause(Throwable failure, Class<T> type) {

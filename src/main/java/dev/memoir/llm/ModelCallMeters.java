@@ -37,20 +37,23 @@ final class ModelCallMeters {
         R result = Observation.createNotStarted("memoir.model.step", observations)
                 .lowCardinalityKeyValue("memoir.model.step", step.name())
                 .observe(call);
-        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").increment();
+        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success")
+                .increment();
         tokens(step, usage.apply(result));
         return result;
     }
 
     /** Counts one failed attempt, and gives the failure as the caller sees it. */
     ModelCallException failed(ModelRequest request, RuntimeException failure) {
-        meters.counter("memoir.model.calls", "step", request.step().label(), "outcome", "error").increment();
+        meters.counter("memoir.model.calls", "step", request.step().label(), "outcome", "error")
+                .increment();
         return request.failure(failure);
     }
 
     /** Counts an answer the step could not use. */
     void unusable(ModelStep<?> step) {
-        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "unusable").increment();
+        meters.counter("memoir.model.calls", "step", step.label(), "outcome", "unusable")
+                .increment();
     }
 
     /** Counts a prompt shortened to fit the model's context. */
@@ -59,7 +62,9 @@ final class ModelCallMeters {
     }
 
     private void tokens(ModelStep<?> step, ChatResponse response) {
-        if (response == null || response.getMetadata() == null || response.getMetadata().getUsage() == null) {
+        if (response == null
+                || response.getMetadata() == null
+                || response.getMetadata().getUsage() == null) {
             return;
         }
         Usage usage = response.getMetadata().getUsage();

@@ -36,8 +36,13 @@ final class ModelCallRetry {
             } catch (ModelCallException e) {
                 boolean retry = e.isTransient() && attempt <= properties.maxRetries() && resendable.getAsBoolean();
                 Duration wait = retry ? backoff(attempt, e) : Duration.ZERO;
-                log.warn("Model call for {} failed (attempt {} of {}): {}: {}{}", step.label(), attempt,
-                        properties.maxRetries() + 1, e.code(), e.getMessage(),
+                log.warn(
+                        "Model call for {} failed (attempt {} of {}): {}: {}{}",
+                        step.label(),
+                        attempt,
+                        properties.maxRetries() + 1,
+                        e.code(),
+                        e.getMessage(),
                         retry ? "; retrying in " + wait.toMillis() + " ms" : "");
                 log.debug("Model call for {} failed", step.label(), e);
                 if (!retry) {
@@ -51,7 +56,9 @@ final class ModelCallRetry {
     private Duration backoff(int attempt, ModelCallException failure) {
         long limit = properties.retryDelay().toMillis() << Math.min(attempt - 1, 16);
         Duration jittered = Duration.ofMillis(ThreadLocalRandom.current().nextLong(limit + 1));
-        return failure.retryAfter().filter(after -> after.compareTo(jittered) > 0).orElse(jittered);
+        return failure.retryAfter()
+                .filter(after -> after.compareTo(jittered) > 0)
+                .orElse(jittered);
     }
 
     private static void sleep(Duration wait) {

@@ -39,13 +39,19 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.model")
-record ModelProperties(@DefaultValue("8192") @Min(512) @Max(10_000_000) int contextTokens,
+record ModelProperties(
+        @DefaultValue("8192") @Min(512) @Max(10_000_000) int contextTokens,
         @DefaultValue("1024") @Min(16) int answerTokens,
-        @DefaultValue("1.25") @DecimalMin("1.0") @DecimalMax("4.0") double tokenizerRatio,
+
+        @DefaultValue("1.25") @DecimalMin("1.0") @DecimalMax("4.0")
+        double tokenizerRatio,
+
         @DefaultValue("50") @Min(1) int promptTokensPerSecond,
         @DefaultValue("5") @Min(1) int answerTokensPerSecond,
         @DefaultValue("2") @Min(0) @Max(10) int maxRetries,
-        @DefaultValue("1s") @NotNull @DurationMin(millis = 1) Duration retryDelay) {
+
+        @DefaultValue("1s") @NotNull @DurationMin(millis = 1)
+        Duration retryDelay) {
 
     /** An answer may take at most half the context, so that a prompt always has room. */
     @AssertTrue(message = "memoir.model.answer-tokens must be at most half of memoir.model.context-tokens")

@@ -13,7 +13,9 @@ record ModelReply(String text, String model) {
     }
 
     private static String textOf(ChatResponse response) {
-        if (response == null || response.getResult() == null || response.getResult().getOutput() == null) {
+        if (response == null
+                || response.getResult() == null
+                || response.getResult().getOutput() == null) {
             return "";
         }
         String text = response.getResult().getOutput().getText();

@@ -40,7 +40,8 @@ class ModelServerHealth implements HealthIndicator {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
     static final String UNAVAILABLE = "UNAVAILABLE";
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final String baseUrl;
     private final String apiKey;
     private final String model;
@@ -55,17 +56,22 @@ class ModelServerHealth implements HealthIndicator {
     record Check(boolean reachable, List<String> models, String problem) {
 
         boolean lists(String model) {
-            return models.stream().anyMatch(listed -> listed.equals(model) || listed.equals(model + ":latest")
-                    || model.equals(listed + ":latest"));
+            return models.stream()
+                    .anyMatch(listed -> listed.equals(model)
+                            || listed.equals(model + ":latest")
+                            || model.equals(listed + ":latest"));
         }
     }
 
     @Override
     public Health health() {
         Check check = check();
-        Health.Builder health = check.reachable() && check.lists(model) ? Health.up()
-                : Health.status(new Status(UNAVAILABLE, "Chats and memory jobs fail until the model server answers "
-                        + "and lists the configured model"));
+        Health.Builder health = check.reachable() && check.lists(model)
+                ? Health.up()
+                : Health.status(new Status(
+                        UNAVAILABLE,
+                        "Chats and memory jobs fail until the model server answers "
+                                + "and lists the configured model"));
         health.withDetail("baseUrl", baseUrl).withDetail("model", model);
         if (!check.reachable()) {
             return health.withDetail("error", check.problem()).build();
@@ -83,11 +89,17 @@ class ModelServerHealth implements HealthIndicator {
         Thread.ofVirtual().name("model-server-check").start(() -> {
             Check check = check();
             if (!check.reachable()) {
-                log.warn("The chat model server at {} did not answer GET /models ({}); chats and memory jobs fail "
-                        + "until it does", baseUrl, check.problem());
+                log.warn(
+                        "The chat model server at {} did not answer GET /models ({}); chats and memory jobs fail "
+                                + "until it does",
+                        baseUrl,
+                        check.problem());
             } else if (!check.lists(model)) {
-                log.warn("The chat model server at {} does not list the model '{}' (spring.ai.openai.chat.model); "
-                        + "it lists {}. Pull or serve that model, or name one it has", baseUrl, model,
+                log.warn(
+                        "The chat model server at {} does not list the model '{}' (spring.ai.openai.chat.model); "
+                                + "it lists {}. Pull or serve that model, or name one it has",
+                        baseUrl,
+                        model,
                         check.models().stream().limit(20).toList());
             } else {
                 log.info("The chat model server at {} serves the model '{}'", baseUrl, model);
@@ -96,7 +108,9 @@ class ModelServerHealth implements HealthIndicator {
     }
 
     Check check() {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/models")).timeout(TIMEOUT).GET();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + "/models"))
+                .timeout(TIMEOUT)
+                .GET();
         if (apiKey != null && !apiKey.isBlank() && !apiKey.equals("none")) {
             request.header("Authorization", "Bearer " + apiKey);
         }
@@ -104,15 +118,22 @@ class ModelServerHealth implements HealthIndicator {
         try {
             response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException | IllegalArgumentException e) {
-            return new Check(false, List.of(), e.getClass().getSimpleName()
-                    + Optional.ofNullable(e.getMessage()).map(m -> ": " + ModelServerMessage.clean(m, null)).orElse(""));
+            return new Check(
+                    false,
+                    List.of(),
+                    e.getClass().getSimpleName()
+                            + Optional.ofNullable(e.getMessage())
+                                    .map(m -> ": " + ModelServerMessage.clean(m, null))
+                                    .orElse(""));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Check(false, List.of(), "interrupted");
         }
         if (response.statusCode() != 200) {
-            return new Check(false, List.of(), "HTTP " + response.statusCode() + ": "
-                    + ModelServerMessage.clean(response.body(), null));
+            return new Check(
+                    false,
+                    List.of(),
+                    "HTTP " + response.statusCode() + ": " + ModelServerMessage.clean(response.body(), null));
         }
         return new Check(true, listed(response.body()), null);
     }

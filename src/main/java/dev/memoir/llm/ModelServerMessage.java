@@ -21,8 +21,7 @@ final class ModelServerMessage {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private ModelServerMessage() {
-    }
+    private ModelServerMessage() {}
 
     /** The server's message in the failure, if it carries one. */
     static Optional<String> of(OpenAIServiceException failure, String prompt) {
@@ -53,8 +52,9 @@ final class ModelServerMessage {
         } catch (RuntimeException e) {
             return Optional.empty();
         }
-        for (JsonNode candidate : new JsonNode[] {body.path("error").path("message"), body.path("message"),
-                body.path("error"), body.path("detail")}) {
+        for (JsonNode candidate : new JsonNode[] {
+            body.path("error").path("message"), body.path("message"), body.path("error"), body.path("detail")
+        }) {
             if (candidate.isString() && !candidate.asString().isBlank()) {
                 return Optional.of(candidate.asString());
             }

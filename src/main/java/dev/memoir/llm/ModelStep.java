@@ -21,8 +21,8 @@ import tools.jackson.databind.JsonNode;
  *
  * @param <T> what the step's answer is read into ({@code String} for a plain-text step)
  */
-public record ModelStep<T>(String name, String label, String jsonSchema,
-        BiFunction<JsonNode, Map<String, String>, Optional<T>> reader) {
+public record ModelStep<T>(
+        String name, String label, String jsonSchema, BiFunction<JsonNode, Map<String, String>, Optional<T>> reader) {
 
     /**
      * The HTTP header naming the step of a chat-completions request. OpenAI-compatible servers ignore headers they
@@ -50,8 +50,8 @@ public record ModelStep<T>(String name, String label, String jsonSchema,
      * A step whose reader also gets the request's values (the same that fill the schema's placeholders), for an
      * answer that refers to what the request showed: a line of the dialogue, an option's number.
      */
-    public static <T> ModelStep<T> json(String name, String jsonSchema,
-            BiFunction<JsonNode, Map<String, String>, Optional<T>> reader) {
+    public static <T> ModelStep<T> json(
+            String name, String jsonSchema, BiFunction<JsonNode, Map<String, String>, Optional<T>> reader) {
         return new ModelStep<>(name, name, jsonSchema, reader);
     }
 

@@ -79,9 +79,10 @@ final class OnnxSentenceEncoder implements AutoCloseable {
         try (OnnxTensor inputIds = OnnxTensor.createTensor(environment, LongBuffer.wrap(ids), shape);
                 OnnxTensor attention = OnnxTensor.createTensor(environment, LongBuffer.wrap(mask), shape);
                 OnnxTensor types = OnnxTensor.createTensor(environment, LongBuffer.wrap(new long[ids.length]), shape);
-                OrtSession.Result result = session.run(typeIds
-                        ? Map.of("input_ids", inputIds, "attention_mask", attention, "token_type_ids", types)
-                        : Map.of("input_ids", inputIds, "attention_mask", attention))) {
+                OrtSession.Result result = session.run(
+                        typeIds
+                                ? Map.of("input_ids", inputIds, "attention_mask", attention, "token_type_ids", types)
+                                : Map.of("input_ids", inputIds, "attention_mask", attention))) {
             float[][] positions = ((float[][][]) result.get(0).getValue())[0];
             return pooling == Pooling.CLS ? positions[0] : mean(positions);
         } catch (OrtException e) {

@@ -26,8 +26,7 @@ final class PassageSplitter {
     }
 
     /** A passage: characters {@code start} (inclusive) to {@code end} (exclusive), and its size in tokens. */
-    record Span(int start, int end, int tokens) {
-    }
+    record Span(int start, int end, int tokens) {}
 
     List<Span> split(String text) {
         int whole = tokens.count(text);

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-
 /**
  * Embeddings computed ahead of the write that stores them, so that the write's transaction (and any lock it
  * holds) does not wait for the model. Each is taken once; the oldest are forgotten beyond a bound, so a

@@ -11,8 +11,7 @@ import java.util.Map;
 final class PromptFitter {
 
     /** A prompt ready to send: its text, its size, and each value as laid out in it. */
-    record Fitted(String prompt, int tokens, Map<String, String> values, boolean shortened) {
-    }
+    record Fitted(String prompt, int tokens, Map<String, String> values, boolean shortened) {}
 
     private final TokenCounter tokens;
 
@@ -26,8 +25,12 @@ final class PromptFitter {
         if (fitted.tokens() <= limit) {
             return fitted;
         }
-        int longest = whole.values().stream().filter(v -> !v.fixed()).flatMap(v -> v.parts().stream())
-                .mapToInt(tokens::count).max().orElse(0);
+        int longest = whole.values().stream()
+                .filter(v -> !v.fixed())
+                .flatMap(v -> v.parts().stream())
+                .mapToInt(tokens::count)
+                .max()
+                .orElse(0);
         Fitted best = null;
         int low = 0;
         int high = longest - 1;
@@ -50,8 +53,13 @@ final class PromptFitter {
 
     private Map<String, PromptValues.Value> cut(Map<String, PromptValues.Value> values, int cap) {
         Map<String, PromptValues.Value> cut = new LinkedHashMap<>();
-        values.forEach((name, value) -> cut.put(name, value.fixed() ? value
-                : value.with(value.parts().stream().map(part -> tokens.truncate(part, cap)).toList())));
+        values.forEach((name, value) -> cut.put(
+                name,
+                value.fixed()
+                        ? value
+                        : value.with(value.parts().stream()
+                                .map(part -> tokens.truncate(part, cap))
+                                .toList())));
         return cut;
     }
 

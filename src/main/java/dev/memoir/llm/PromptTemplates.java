@@ -41,7 +41,8 @@ public class PromptTemplates {
     Set<String> names() {
         try {
             Set<String> names = new TreeSet<>();
-            for (Resource resource : new PathMatchingResourcePatternResolver().getResources("classpath*:prompts/*.md")) {
+            for (Resource resource :
+                    new PathMatchingResourcePatternResolver().getResources("classpath*:prompts/*.md")) {
                 names.add(resource.getFilename().replaceFirst("\\.md$", ""));
             }
             return names;

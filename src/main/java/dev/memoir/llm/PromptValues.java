@@ -27,8 +27,7 @@ public final class PromptValues {
 
     private final Map<String, Value> values = new LinkedHashMap<>();
 
-    private PromptValues() {
-    }
+    private PromptValues() {}
 
     public static PromptValues create() {
         return new PromptValues();
@@ -55,8 +54,9 @@ public final class PromptValues {
 
     /** Items joined by {@code separator}, each shortened from its end if need be; {@code empty} when there are none. */
     public PromptValues items(String name, List<String> items, String separator, String empty) {
-        values.put(name, new Value(List.copyOf(items),
-                parts -> parts.isEmpty() ? empty : String.join(separator, parts), false));
+        values.put(
+                name,
+                new Value(List.copyOf(items), parts -> parts.isEmpty() ? empty : String.join(separator, parts), false));
         return this;
     }
 

@@ -31,9 +31,13 @@ final class RequestOptions {
         }
         OpenAiChatOptions.Builder builder = OpenAiChatOptions.builder();
         if (options != null) {
-            builder.model(options.getModel()).temperature(options.getTemperature()).topP(options.getTopP())
-                    .maxTokens(options.getMaxTokens()).stopSequences(options.getStopSequences())
-                    .frequencyPenalty(options.getFrequencyPenalty()).presencePenalty(options.getPresencePenalty());
+            builder.model(options.getModel())
+                    .temperature(options.getTemperature())
+                    .topP(options.getTopP())
+                    .maxTokens(options.getMaxTokens())
+                    .stopSequences(options.getStopSequences())
+                    .frequencyPenalty(options.getFrequencyPenalty())
+                    .presencePenalty(options.getPresencePenalty());
         }
         return builder.build();
     }
@@ -53,9 +57,8 @@ final class RequestOptions {
             headers.putAll(defaults.getCustomHeaders());
         }
         headers.put(ModelStep.HEADER, request.step().name());
-        OpenAiChatOptions.Builder options = defaults.mutate()
-                .customHeaders(headers)
-                .timeout(request.timeout());
+        OpenAiChatOptions.Builder options =
+                defaults.mutate().customHeaders(headers).timeout(request.timeout());
         if (defaults.getMaxCompletionTokens() != null) {
             options.maxTokens(null).maxCompletionTokens(window.answerTokens());
         } else {

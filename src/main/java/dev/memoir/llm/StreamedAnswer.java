@@ -92,7 +92,9 @@ final class StreamedAnswer {
 
     /** A streamed answer reports its token counts in one of its last chunks only. */
     private static boolean hasUsage(ChatResponse response) {
-        if (response == null || response.getMetadata() == null || response.getMetadata().getUsage() == null) {
+        if (response == null
+                || response.getMetadata() == null
+                || response.getMetadata().getUsage() == null) {
             return false;
         }
         Usage usage = response.getMetadata().getUsage();

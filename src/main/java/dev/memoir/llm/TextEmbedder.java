@@ -38,19 +38,26 @@ public final class TextEmbedder {
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
 
-    TextEmbedder(EmbeddingModel model, String modelName, String queryInstruction, int queryCacheSize,
-            PassageSplitter passages, ObservationRegistry observations) {
+    TextEmbedder(
+            EmbeddingModel model,
+            String modelName,
+            String queryInstruction,
+            int queryCacheSize,
+            PassageSplitter passages,
+            ObservationRegistry observations) {
         this.model = model;
         this.observations = observations;
         this.modelName = modelName;
         this.passages = passages;
         this.queryInstruction = queryInstruction == null ? "" : queryInstruction;
-        this.queryCache = queryCacheSize == 0 ? null : new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
-                return size() > queryCacheSize;
-            }
-        };
+        this.queryCache = queryCacheSize == 0
+                ? null
+                : new LinkedHashMap<>(16, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+                        return size() > queryCacheSize;
+                    }
+                };
     }
 
     public String modelName() {
@@ -118,9 +125,12 @@ public final class TextEmbedder {
      */
     public List<EmbeddedDocument> embedInPassages(List<String> texts) {
         List<EmbeddedDocument> documents = new ArrayList<>(prepared.take(texts));
-        List<Integer> missing = IntStream.range(0, texts.size()).filter(i -> documents.get(i) == null).boxed()
+        List<Integer> missing = IntStream.range(0, texts.size())
+                .filter(i -> documents.get(i) == null)
+                .boxed()
                 .toList();
-        List<EmbeddedDocument> computed = embedNowInPassages(missing.stream().map(texts::get).toList());
+        List<EmbeddedDocument> computed =
+                embedNowInPassages(missing.stream().map(texts::get).toList());
         for (int i = 0; i < missing.size(); i++) {
             documents.set(missing.get(i), computed.get(i));
         }
@@ -132,7 +142,8 @@ public final class TextEmbedder {
      * texts then takes them instead of calling the model. Each prepared text is taken once.
      */
     public void prepare(List<String> texts) {
-        List<String> missing = texts.stream().filter(text -> !prepared.has(text)).distinct().toList();
+        List<String> missing =
+                texts.stream().filter(text -> !prepared.has(text)).distinct().toList();
         List<EmbeddedDocument> embedded = embedNowInPassages(missing);
         for (int i = 0; i < missing.size(); i++) {
             prepared.put(missing.get(i), embedded.get(i));
@@ -167,11 +178,13 @@ public final class TextEmbedder {
     }
 
     private List<EmbeddedDocument> embedNowInPassages(List<String> texts) {
-        List<List<PassageSplitter.Span>> spans = texts.stream().map(passages::split).toList();
+        List<List<PassageSplitter.Span>> spans =
+                texts.stream().map(passages::split).toList();
         List<String> windows = new ArrayList<>();
         for (int i = 0; i < texts.size(); i++) {
             for (PassageSplitter.Span span : spans.get(i)) {
-                windows.add(spans.get(i).size() == 1 ? texts.get(i) : texts.get(i).substring(span.start(), span.end()));
+                windows.add(
+                        spans.get(i).size() == 1 ? texts.get(i) : texts.get(i).substring(span.start(), span.end()));
             }
         }
         List<float[]> vectors = embedDocuments(windows);

@@ -29,6 +29,10 @@ import dev.memoir.archive.ExportSource;
 import dev.memoir.archive.ImportedUser;
 import dev.memoir.archive.UserArchives;
 import dev.memoir.chat.MemoryChat;
+import dev.memoir.common.web.ApiException;
+import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.UserIdentifier;
+import dev.memoir.common.wire.VisibleText;
 import dev.memoir.memory.AddedMemory;
 import dev.memoir.memory.DialogueWindow;
 import dev.memoir.memory.MemoryChange;
@@ -42,10 +46,6 @@ import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.ApiException;
-import dev.memoir.common.wire.FieldConstraints;
-import dev.memoir.common.wire.UserIdentifier;
-import dev.memoir.common.wire.VisibleText;
 
 /**
  * Memoir's MCP tools: a user's memory to add, search, list, read, edit and delete, export and import, and a chat
@@ -73,14 +73,14 @@ class MemoryTools {
     private static final String FROM = "Only memories whose dialogue time ends at or after this instant (ISO-8601)";
     private static final String TO = "Only memories whose dialogue time starts before this instant (ISO-8601)";
     private static final String SESSION = "Only memories of this session";
-    private static final String AS_OF = "Answer as the memory stood at this instant: memories said by then and not "
-            + "yet superseded then";
-    private static final String INCLUDE_SUPERSEDED = "Also show superseded memories, each with validTo and "
-            + "supersededBy";
+    private static final String AS_OF =
+            "Answer as the memory stood at this instant: memories said by then and not " + "yet superseded then";
+    private static final String INCLUDE_SUPERSEDED =
+            "Also show superseded memories, each with validTo and " + "supersededBy";
     private static final String SUPERSEDES = "The user's live memories this one updates or contradicts: they stay, "
             + "with validTo and supersededBy, but reads see live memories only";
-    private static final String EXPIRES_AT = "When the memory expires (in the future): then it is invisible and "
-            + "deleted by the retention job";
+    private static final String EXPIRES_AT =
+            "When the memory expires (in the future): then it is invisible and " + "deleted by the retention job";
     private static final String MEMORY_ID = "The memory's id";
 
     private final MemoryStore store;
@@ -95,41 +95,69 @@ class MemoryTools {
         this.archives = archives;
     }
 
-    @McpTool(name = "add_memory", title = "Add a memory", description = """
+    @McpTool(
+            name = "add_memory",
+            title = "Add a memory",
+            description = """
             Stores a fact about a user in Memoir's long-term memory. It is searchable at once and every later chat \
             with that user recalls it. Adding the same text again for the same user returns the memory already \
             stored (created: false).""",
-            annotations = @McpAnnotations(title = "Add a memory", readOnlyHint = false, destructiveHint = false,
-                    idempotentHint = true, openWorldHint = false))
-    Map<String, Object> addMemory(McpTransportContext context,
+            annotations =
+                    @McpAnnotations(
+                            title = "Add a memory",
+                            readOnlyHint = false,
+                            destructiveHint = false,
+                            idempotentHint = true,
+                            openWorldHint = false))
+    Map<String, Object> addMemory(
+            McpTransportContext context,
             @McpToolParam(description = USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = "What to remember, as a self-contained statement")
-            @NotBlank @VisibleText @Size(max = FieldConstraints.MEMORY_TEXT) String text,
-            @McpToolParam(description = "When it was said or became true (ISO-8601); now when omitted",
-                    required = false) Instant occurredAt,
-            @McpToolParam(description = "Only fact, the default: the other kinds are written by Memoir itself",
-                    required = false) @Schema(allowableValues = "fact") MemoryKind kind,
-            @McpToolParam(description = SUPERSEDES, required = false)
-            @Size(max = FieldConstraints.SUPERSEDED_MEMORIES) List<UUID> supersedes,
+                    @NotBlank
+                    @VisibleText
+                    @Size(max = FieldConstraints.MEMORY_TEXT)
+                    String text,
+            @McpToolParam(
+                            description = "When it was said or became true (ISO-8601); now when omitted",
+                            required = false)
+                    Instant occurredAt,
+            @McpToolParam(
+                            description = "Only fact, the default: the other kinds are written by Memoir itself",
+                            required = false)
+                    @Schema(allowableValues = "fact")
+                    MemoryKind kind,
+            @McpToolParam(description = SUPERSEDES, required = false) @Size(max = FieldConstraints.SUPERSEDED_MEMORIES)
+                    List<UUID> supersedes,
             @McpToolParam(description = EXPIRES_AT, required = false) Instant expiresAt) {
-        AddedMemory added = store.add(tenant(context), userId, kind, text.strip(), occurredAt, supersedes,
-                expiresAt);
+        AddedMemory added = store.add(tenant(context), userId, kind, text.strip(), occurredAt, supersedes, expiresAt);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("created", added.created());
         answer.put("memory", added.memory());
         return answer;
     }
 
-    @McpTool(name = "search_memory", title = "Search a user's memories", description = """
+    @McpTool(
+            name = "search_memory",
+            title = "Search a user's memories",
+            description = """
             Hybrid search of a user's memories: full-text ranking of the query's words fused with embedding \
             similarity, best first, with each result's cosine similarity as score. Filters narrow it by kind, \
             dialogue time window and session.""",
-            annotations = @McpAnnotations(title = "Search memories", readOnlyHint = true, destructiveHint = false,
-                    idempotentHint = true, openWorldHint = false))
-    Map<String, Object> searchMemory(McpTransportContext context,
+            annotations =
+                    @McpAnnotations(
+                            title = "Search memories",
+                            readOnlyHint = true,
+                            destructiveHint = false,
+                            idempotentHint = true,
+                            openWorldHint = false))
+    Map<String, Object> searchMemory(
+            McpTransportContext context,
             @McpToolParam(description = USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = "What to look for: a question, keywords or a statement")
-            @NotBlank @VisibleText @Size(max = FieldConstraints.SEARCH_QUERY) String query,
+                    @NotBlank
+                    @VisibleText
+                    @Size(max = FieldConstraints.SEARCH_QUERY)
+                    String query,
             @McpToolParam(description = KINDS, required = false) Set<MemoryKind> kind,
             @McpToolParam(description = FROM, required = false) Instant from,
             @McpToolParam(description = TO, required = false) Instant to,
@@ -137,24 +165,41 @@ class MemoryTools {
             @McpToolParam(description = AS_OF, required = false) Instant asOf,
             @McpToolParam(description = INCLUDE_SUPERSEDED, required = false) Boolean includeSuperseded,
             @McpToolParam(description = "How many results; " + SEARCH_RESULTS + " when omitted", required = false)
-            @Min(1) @Max(FieldConstraints.MEMORY_PAGE) Integer limit,
-            @McpToolParam(description = "hybrid (the default) fuses both rankings; dense or lexical uses one alone",
-                    required = false) SearchMode mode) {
+                    @Min(1)
+                    @Max(FieldConstraints.MEMORY_PAGE)
+                    Integer limit,
+            @McpToolParam(
+                            description = "hybrid (the default) fuses both rankings; dense or lexical uses one alone",
+                            required = false)
+                    SearchMode mode) {
         TenantId tenant = tenant(context);
-        MemorySearch search = MemorySearch.of(tenant, userId, kinds(kind), searches.query(query.strip()),
-                limit == null ? SEARCH_RESULTS : limit)
+        MemorySearch search = MemorySearch.of(
+                        tenant,
+                        userId,
+                        kinds(kind),
+                        searches.query(query.strip()),
+                        limit == null ? SEARCH_RESULTS : limit)
                 .using(mode)
                 .at(Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)))
                 .within(sessionId, new DialogueWindow(from, to));
         return Map.of("items", searches.views(search, false));
     }
 
-    @McpTool(name = "list_memories", title = "List a user's memories", description = """
+    @McpTool(
+            name = "list_memories",
+            title = "List a user's memories",
+            description = """
             A user's memories, newest first, a page at a time. When nextCursor is in the result, more follow: call \
             again with it as cursor.""",
-            annotations = @McpAnnotations(title = "List memories", readOnlyHint = true, destructiveHint = false,
-                    idempotentHint = true, openWorldHint = false))
-    MemoryList listMemories(McpTransportContext context,
+            annotations =
+                    @McpAnnotations(
+                            title = "List memories",
+                            readOnlyHint = true,
+                            destructiveHint = false,
+                            idempotentHint = true,
+                            openWorldHint = false))
+    MemoryList listMemories(
+            McpTransportContext context,
             @McpToolParam(description = USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = KINDS, required = false) Set<MemoryKind> kind,
             @McpToolParam(description = FROM, required = false) Instant from,
@@ -163,105 +208,188 @@ class MemoryTools {
             @McpToolParam(description = AS_OF, required = false) Instant asOf,
             @McpToolParam(description = INCLUDE_SUPERSEDED, required = false) Boolean includeSuperseded,
             @McpToolParam(description = "Memories per page; " + PAGE + " when omitted", required = false)
-            @Min(1) @Max(FieldConstraints.MEMORY_PAGE) Integer limit,
+                    @Min(1)
+                    @Max(FieldConstraints.MEMORY_PAGE)
+                    Integer limit,
             @McpToolParam(description = "The previous page's nextCursor; omit for the first page", required = false)
-            @Size(max = FieldConstraints.CURSOR) String cursor) {
+                    @Size(max = FieldConstraints.CURSOR)
+                    String cursor) {
         DialogueWindow window = new DialogueWindow(from, to);
-        return searches.newest(tenant(context), userId, kinds(kind), sessionId, window,
-                Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)), cursor, limit == null ? PAGE : limit);
+        return searches.newest(
+                tenant(context),
+                userId,
+                kinds(kind),
+                sessionId,
+                window,
+                Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)),
+                cursor,
+                limit == null ? PAGE : limit);
     }
 
-    @McpTool(name = "get_memory", title = "Get a memory", description = """
+    @McpTool(
+            name = "get_memory",
+            title = "Get a memory",
+            description = """
             One memory by id, with its kind, text, version, dates and provenance (the session and turns it was \
             written from).""",
-            annotations = @McpAnnotations(title = "Get a memory", readOnlyHint = true, destructiveHint = false,
-                    idempotentHint = true, openWorldHint = false))
+            annotations =
+                    @McpAnnotations(
+                            title = "Get a memory",
+                            readOnlyHint = true,
+                            destructiveHint = false,
+                            idempotentHint = true,
+                            openWorldHint = false))
     MemoryView getMemory(McpTransportContext context, @McpToolParam(description = MEMORY_ID) UUID id) {
         return store.get(tenant(context), id);
     }
 
-    @McpTool(name = "update_memory", title = "Edit a memory", description = """
+    @McpTool(
+            name = "update_memory",
+            title = "Edit a memory",
+            description = """
             Changes what is given: a new text is re-embedded, its version grows by one and the old text is kept as \
             a revision; supersedes replaces the memories it supersedes ([] for none); expiresAt sets the expiry, \
             neverExpires clears it.""",
-            annotations = @McpAnnotations(title = "Edit a memory", readOnlyHint = false, destructiveHint = false,
-                    idempotentHint = false, openWorldHint = false))
-    MemoryView updateMemory(McpTransportContext context, @McpToolParam(description = MEMORY_ID) UUID id,
+            annotations =
+                    @McpAnnotations(
+                            title = "Edit a memory",
+                            readOnlyHint = false,
+                            destructiveHint = false,
+                            idempotentHint = false,
+                            openWorldHint = false))
+    MemoryView updateMemory(
+            McpTransportContext context,
+            @McpToolParam(description = MEMORY_ID) UUID id,
             @McpToolParam(description = "The memory's new text", required = false)
-            @NotBlank @VisibleText @Size(max = FieldConstraints.MEMORY_TEXT) String text,
-            @McpToolParam(description = SUPERSEDES, required = false)
-            @Size(max = FieldConstraints.SUPERSEDED_MEMORIES) List<UUID> supersedes,
+                    @NotBlank
+                    @VisibleText
+                    @Size(max = FieldConstraints.MEMORY_TEXT)
+                    String text,
+            @McpToolParam(description = SUPERSEDES, required = false) @Size(max = FieldConstraints.SUPERSEDED_MEMORIES)
+                    List<UUID> supersedes,
             @McpToolParam(description = EXPIRES_AT, required = false) Instant expiresAt,
-            @McpToolParam(description = "true clears the memory's expiry (many MCP clients cannot send a null "
-                    + "expiresAt)", required = false) Boolean neverExpires) {
-        MemoryChange change = new MemoryChange(text == null ? null : text.strip(), supersedes, expiresAt,
-                Boolean.TRUE.equals(neverExpires));
+            @McpToolParam(
+                            description = "true clears the memory's expiry (many MCP clients cannot send a null "
+                                    + "expiresAt)",
+                            required = false)
+                    Boolean neverExpires) {
+        MemoryChange change = new MemoryChange(
+                text == null ? null : text.strip(), supersedes, expiresAt, Boolean.TRUE.equals(neverExpires));
         return store.update(tenant(context), id, change);
     }
 
-    @McpTool(name = "delete_memory", title = "Delete a memory",
+    @McpTool(
+            name = "delete_memory",
+            title = "Delete a memory",
             description = "Deletes one memory and its revisions for good.",
-            annotations = @McpAnnotations(title = "Delete a memory", readOnlyHint = false, destructiveHint = true,
-                    idempotentHint = true, openWorldHint = false))
+            annotations =
+                    @McpAnnotations(
+                            title = "Delete a memory",
+                            readOnlyHint = false,
+                            destructiveHint = true,
+                            idempotentHint = true,
+                            openWorldHint = false))
     Map<String, Object> deleteMemory(McpTransportContext context, @McpToolParam(description = MEMORY_ID) UUID id) {
         store.delete(tenant(context), id);
         return Map.of("deleted", id);
     }
 
-    @McpTool(name = "export_user", title = "Export a user's memory", description = """
+    @McpTool(
+            name = "export_user",
+            title = "Export a user's memory",
+            description = """
             Everything Memoir holds for the user as a versioned NDJSON archive (sessions, turns, memories with their \
             validity and vectors, revisions, learning episodes): the archive GET /users/{userId}/export streams, \
             here up to 8 MB. import_user restores it in any Memoir deployment.""",
-            annotations = @McpAnnotations(title = "Export a user's memory", readOnlyHint = true,
-                    destructiveHint = false, idempotentHint = true, openWorldHint = false))
-    Map<String, Object> exportUser(McpTransportContext context,
-            @McpToolParam(description = USER_ID) @UserIdentifier String userId) {
+            annotations =
+                    @McpAnnotations(
+                            title = "Export a user's memory",
+                            readOnlyHint = true,
+                            destructiveHint = false,
+                            idempotentHint = true,
+                            openWorldHint = false))
+    Map<String, Object> exportUser(
+            McpTransportContext context, @McpToolParam(description = USER_ID) @UserIdentifier String userId) {
         return Map.of("archive", archives.export(tenant(context), userId, MAX_ARCHIVE_BYTES));
     }
 
-    @McpTool(name = "import_user", title = "Import a user's memory", description = """
+    @McpTool(
+            name = "import_user",
+            title = "Import a user's memory",
+            description = """
             Restores an archive from export_user (or GET /users/{userId}/export) as this user, who must have no \
             sessions or memories yet: whole, with new ids, or not at all. Larger archives go to POST \
             /users/{userId}/import, which streams.""",
-            annotations = @McpAnnotations(title = "Import a user's memory", readOnlyHint = false,
-                    destructiveHint = false, idempotentHint = false, openWorldHint = false))
-    ImportedUser importUser(McpTransportContext context,
+            annotations =
+                    @McpAnnotations(
+                            title = "Import a user's memory",
+                            readOnlyHint = false,
+                            destructiveHint = false,
+                            idempotentHint = false,
+                            openWorldHint = false))
+    ImportedUser importUser(
+            McpTransportContext context,
             @McpToolParam(description = USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = "The archive's NDJSON text") @NotEmpty String archive) {
         return archives.restore(tenant(context), userId, archive);
     }
 
-    @McpTool(name = "import_export", title = "Import a ChatGPT or Claude export", description = """
+    @McpTool(
+            name = "import_export",
+            title = "Import a ChatGPT or Claude export",
+            description = """
             Imports the conversations.json of a ChatGPT or Claude data export as the user's sessions, one closed \
             session per conversation, as POST /users/{userId}/import/chatgpt or /claude does: the user and \
             assistant messages become turns (ChatGPT: the branch the user ended on), the rest is skipped and \
             counted; the answer is a report per conversation. Importing the same export again adds nothing. Here \
             up to the MCP request's size; larger exports, and their zips, go to the REST endpoints, which stream.""",
-            annotations = @McpAnnotations(title = "Import a ChatGPT or Claude export", readOnlyHint = false,
-                    destructiveHint = false, idempotentHint = true, openWorldHint = false))
-    ExportReport importExport(McpTransportContext context,
+            annotations =
+                    @McpAnnotations(
+                            title = "Import a ChatGPT or Claude export",
+                            readOnlyHint = false,
+                            destructiveHint = false,
+                            idempotentHint = true,
+                            openWorldHint = false))
+    ExportReport importExport(
+            McpTransportContext context,
             @McpToolParam(description = USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = "Which assistant made the export: chatgpt or claude") @NotNull
-            ExportSource source,
+                    ExportSource source,
             @McpToolParam(description = "The export's conversations.json, as text") @NotEmpty String conversations,
-            @McpToolParam(description = "The imported sessions' memory strategy preset; the default when omitted",
-                    required = false) MemoryStrategy strategy) {
+            @McpToolParam(
+                            description = "The imported sessions' memory strategy preset; the default when omitted",
+                            required = false)
+                    MemoryStrategy strategy) {
         return archives.importExport(tenant(context), userId, source, strategy, conversations);
     }
 
-    @McpTool(name = "chat", title = "Chat with memory", description = """
+    @McpTool(
+            name = "chat",
+            title = "Chat with memory",
+            description = """
             Sends the user's message to Memoir's assistant, which answers with what it remembers about the user, \
             stores both turns and learns from the exchange. Without sessionId the user's open conversation \
             continues (started on first use).""",
-            annotations = @McpAnnotations(title = "Chat with memory", readOnlyHint = false, destructiveHint = false,
-                    idempotentHint = false, openWorldHint = true))
-    MemoryChat.Reply chat(McpTransportContext context,
+            annotations =
+                    @McpAnnotations(
+                            title = "Chat with memory",
+                            readOnlyHint = false,
+                            destructiveHint = false,
+                            idempotentHint = false,
+                            openWorldHint = true))
+    MemoryChat.Reply chat(
+            McpTransportContext context,
             @McpToolParam(description = "The user's message")
-            @NotBlank @VisibleText @Size(max = FieldConstraints.CHAT_MESSAGE) String message,
-            @McpToolParam(description = "Required without sessionId. " + USER_ID, required = false)
-            @UserIdentifier String userId,
-            @McpToolParam(description = "An open session to chat in (its user must be userId when both are given)",
-                    required = false) UUID sessionId) {
+                    @NotBlank
+                    @VisibleText
+                    @Size(max = FieldConstraints.CHAT_MESSAGE)
+                    String message,
+            @McpToolParam(description = "Required without sessionId. " + USER_ID, required = false) @UserIdentifier
+                    String userId,
+            @McpToolParam(
+                            description = "An open session to chat in (its user must be userId when both are given)",
+                            required = false)
+                    UUID sessionId) {
         return chat.reply(tenant(context), userId, sessionId, message.strip());
     }
 

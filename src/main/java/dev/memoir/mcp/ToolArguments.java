@@ -61,11 +61,12 @@ final class ToolArguments {
                 errors.add(new FieldError(parameter.getName(), problem));
             } else if (value != null) {
                 try {
-                    arguments[i] = json.convertValue(value,
-                            json.getTypeFactory().constructType(parameter.getParameterizedType()));
+                    arguments[i] = json.convertValue(
+                            value, json.getTypeFactory().constructType(parameter.getParameterizedType()));
                 } catch (JacksonException | IllegalArgumentException e) {
-                    errors.add(new FieldError(parameter.getName(), unstorableInstant(e) != null
-                            ? unstorableInstant(e) : invalidValue(parameter)));
+                    errors.add(new FieldError(
+                            parameter.getName(),
+                            unstorableInstant(e) != null ? unstorableInstant(e) : invalidValue(parameter)));
                 }
             }
         }
@@ -78,8 +79,11 @@ final class ToolArguments {
     /** Why a string argument (or one in an array) cannot be stored, as the REST API refuses it in a request body. */
     private static String textProblem(Object value) {
         if (value instanceof Collection<?> values) {
-            return values.stream().map(ToolArguments::textProblem).filter(problem -> problem != null)
-                    .findFirst().orElse(null);
+            return values.stream()
+                    .map(ToolArguments::textProblem)
+                    .filter(problem -> problem != null)
+                    .findFirst()
+                    .orElse(null);
         }
         return value instanceof String text ? TextSafety.problem(text) : null;
     }
@@ -97,10 +101,11 @@ final class ToolArguments {
     private static String invalidValue(Parameter parameter) {
         Class<?> element = elementType(parameter);
         Class<?> type = element != null ? element : parameter.getType();
-        String expected = type == UUID.class ? "a UUID"
-                : type == Instant.class ? "an ISO-8601 instant, e.g. 2024-03-01T09:00:00Z"
-                : type.isEnum() ? "one of: " + WireNames.accepted(type)
-                : null;
+        String expected = type == UUID.class
+                ? "a UUID"
+                : type == Instant.class
+                        ? "an ISO-8601 instant, e.g. 2024-03-01T09:00:00Z"
+                        : type.isEnum() ? "one of: " + WireNames.accepted(type) : null;
         if (expected == null) {
             return "has an invalid value";
         }
@@ -113,16 +118,15 @@ final class ToolArguments {
      */
     void validate(Object object, Method method, Set<String> required, Object[] arguments) {
         Parameter[] parameters = method.getParameters();
-        List<FieldError> errors = validator.forExecutables()
-                .validateParameters(object, method, arguments).stream()
+        List<FieldError> errors = validator.forExecutables().validateParameters(object, method, arguments).stream()
                 .filter(violation -> {
                     int index = parameterIndex(violation);
                     return arguments[index] != null || required.contains(parameters[index].getName());
                 })
                 .sorted(Comparator.comparingInt(ToolArguments::parameterIndex)
                         .thenComparing(ConstraintViolation::getMessage))
-                .map(violation -> new FieldError(parameters[parameterIndex(violation)].getName(),
-                        violation.getMessage()))
+                .map(violation ->
+                        new FieldError(parameters[parameterIndex(violation)].getName(), violation.getMessage()))
                 .toList();
         if (!errors.isEmpty()) {
             throw new InvalidRequestException(errors);
@@ -141,6 +145,8 @@ final class ToolArguments {
     /** The type of a collection parameter's items; null for any other parameter. */
     static Class<?> elementType(Parameter parameter) {
         ResolvableType type = ResolvableType.forType(parameter.getParameterizedType());
-        return Collection.class.isAssignableFrom(type.toClass()) ? type.asCollection().getGeneric(0).toClass() : null;
+        return Collection.class.isAssignableFrom(type.toClass())
+                ? type.asCollection().getGeneric(0).toClass()
+                : null;
     }
 }

@@ -74,24 +74,31 @@ final class ToolInputSchema {
         if (schema != null && schema.allowableValues().length > 0) {
             return List.of(schema.allowableValues());
         }
-        return Stream.of(type.getEnumConstants()).map(constant -> WireNames.of((Enum<?>) constant)).toList();
+        return Stream.of(type.getEnumConstants())
+                .map(constant -> WireNames.of((Enum<?>) constant))
+                .toList();
     }
 
     /** The parameter's constraints, with those a constraint is composed of ({@code @UserIdentifier}'s). */
     private List<Annotation> constraints(Method method, int index) {
-        MethodDescriptor described = validator.getConstraintsForClass(method.getDeclaringClass())
+        MethodDescriptor described = validator
+                .getConstraintsForClass(method.getDeclaringClass())
                 .getConstraintsForMethod(method.getName(), method.getParameterTypes());
         if (described == null) {
             return List.of();
         }
-        return described.getParameterDescriptors().stream().filter(parameter -> parameter.getIndex() == index)
-                .map(ParameterDescriptor::getConstraintDescriptors).flatMap(Set::stream)
-                .flatMap(ToolInputSchema::withComposing).<Annotation>map(ConstraintDescriptor::getAnnotation)
+        return described.getParameterDescriptors().stream()
+                .filter(parameter -> parameter.getIndex() == index)
+                .map(ParameterDescriptor::getConstraintDescriptors)
+                .flatMap(Set::stream)
+                .flatMap(ToolInputSchema::withComposing)
+                .<Annotation>map(ConstraintDescriptor::getAnnotation)
                 .toList();
     }
 
     private static Stream<ConstraintDescriptor<?>> withComposing(ConstraintDescriptor<?> constraint) {
-        return Stream.concat(Stream.of(constraint),
+        return Stream.concat(
+                Stream.of(constraint),
                 constraint.getComposingConstraints().stream().flatMap(ToolInputSchema::withComposing));
     }
 
@@ -115,8 +122,7 @@ final class ToolInputSchema {
             case NotEmpty notEmpty -> atLeast(property, least, 1);
             case Min min -> atLeast(property, "minimum", min.value());
             case Max max -> atMost(property, "maximum", max.value());
-            default -> {
-            }
+            default -> {}
         }
     }
 

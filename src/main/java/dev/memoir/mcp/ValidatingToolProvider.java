@@ -61,8 +61,7 @@ class ValidatingToolProvider extends SyncStatelessMcpToolProvider {
     }
 
     /** A tool's method and the object it is called on. */
-    private record ToolMethod(Object object, Method method) {
-    }
+    private record ToolMethod(Object object, Method method) {}
 
     @Override
     public List<SyncToolSpecification> getToolSpecifications() {
@@ -76,27 +75,40 @@ class ValidatingToolProvider extends SyncStatelessMcpToolProvider {
                 }
             }
         }
-        return super.getToolSpecifications().stream().map(specification -> {
-            Tool described = specification.tool();
-            ToolMethod target = methods.get(described.name());
-            ObjectNode schema = schemas.of(described, target.method());
-            Set<String> required = new HashSet<>();
-            schema.path("required").forEach(name -> required.add(name.asString()));
-            Tool tool = new Tool(described.name(), described.title(), described.description(),
-                    json.convertValue(schema, new TypeReference<Map<String, Object>>() { }), described.outputSchema(),
-                    described.annotations(), described.meta(), described.icons());
-            return SyncToolSpecification.builder().tool(tool)
-                    .callHandler((context, request) -> call(target, required, context, request)).build();
-        }).toList();
+        return super.getToolSpecifications().stream()
+                .map(specification -> {
+                    Tool described = specification.tool();
+                    ToolMethod target = methods.get(described.name());
+                    ObjectNode schema = schemas.of(described, target.method());
+                    Set<String> required = new HashSet<>();
+                    schema.path("required").forEach(name -> required.add(name.asString()));
+                    Tool tool = new Tool(
+                            described.name(),
+                            described.title(),
+                            described.description(),
+                            json.convertValue(schema, new TypeReference<Map<String, Object>>() {}),
+                            described.outputSchema(),
+                            described.annotations(),
+                            described.meta(),
+                            described.icons());
+                    return SyncToolSpecification.builder()
+                            .tool(tool)
+                            .callHandler((context, request) -> call(target, required, context, request))
+                            .build();
+                })
+                .toList();
     }
 
-    private CallToolResult call(ToolMethod tool, Set<String> required, McpTransportContext context,
-            CallToolRequest request) {
+    private CallToolResult call(
+            ToolMethod tool, Set<String> required, McpTransportContext context, CallToolRequest request) {
         try {
             Object[] given = arguments.convert(tool.method(), context, request.arguments());
             arguments.validate(tool.object(), tool.method(), required, given);
             Object answer = ReflectionUtils.invokeMethod(tool.method(), tool.object(), given);
-            return CallToolResult.builder().addTextContent(json.writeValueAsString(answer)).isError(false).build();
+            return CallToolResult.builder()
+                    .addTextContent(json.writeValueAsString(answer))
+                    .isError(false)
+                    .build();
         } catch (ApiException e) {
             return error(e.code() + ": " + e.getMessage());
         } catch (RuntimeException e) {

@@ -3,8 +3,8 @@ package dev.memoir.memory;
 import java.util.Objects;
 import java.util.UUID;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.Hashes;
+import dev.memoir.tenant.TenantId;
 
 /**
  * The key that makes writing a memory idempotent: a memory written again under the same key for the same user
@@ -25,8 +25,8 @@ public record DedupKey(String value) {
 
     /** A fact's: the same text added again for the same user finds the fact that has it. */
     public static DedupKey fact(TenantId tenant, String userId, String text) {
-        return new DedupKey(MemoryKind.FACT.wireName() + ":"
-                + Hashes.sha256(tenant.value() + "\n" + userId + "\n" + text));
+        return new DedupKey(
+                MemoryKind.FACT.wireName() + ":" + Hashes.sha256(tenant.value() + "\n" + userId + "\n" + text));
     }
 
     /** The user's one recursive summary's. */

@@ -1,9 +1,8 @@
 package dev.memoir.memory;
 
+import static dev.memoir.common.jdbc.SqlTimes.instant;
 import static dev.memoir.memory.store.SqlValues.uuidArray;
 import static dev.memoir.memory.store.SqlValues.uuids;
-
-import static dev.memoir.common.jdbc.SqlTimes.instant;
 
 import java.time.Instant;
 import java.util.Collection;
@@ -13,7 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
-
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -22,13 +20,13 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.jdbc.StreamingJdbc;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.store.ArchiveRestore;
 import dev.memoir.memory.store.ArchivedVectors;
 import dev.memoir.memory.supersession.SupersessionAudit;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.jdbc.AdvisoryLocks;
-import dev.memoir.common.jdbc.StreamingJdbc;
 
 /**
  * A user's memories as a user archive carries them, with their revisions and passages: read as streams in the
@@ -40,21 +38,41 @@ import dev.memoir.common.jdbc.StreamingJdbc;
 public class MemoryArchive {
 
     /** A memory as archived; {@code embedding} null when left out. */
-    public record ArchivedMemory(UUID id, MemoryKind kind, String topic, Speaker speaker, String text,
-            UUID sessionId, List<UUID> turnIds, String dedupKey, int version, Instant createdAt, Instant updatedAt,
-            Instant occurredFrom, Instant occurredTo, Instant validTo, UUID supersededBy, Instant expiresAt,
-            String embeddingModel, String embedding) {
-    }
+    public record ArchivedMemory(
+            UUID id,
+            MemoryKind kind,
+            String topic,
+            Speaker speaker,
+            String text,
+            UUID sessionId,
+            List<UUID> turnIds,
+            String dedupKey,
+            int version,
+            Instant createdAt,
+            Instant updatedAt,
+            Instant occurredFrom,
+            Instant occurredTo,
+            Instant validTo,
+            UUID supersededBy,
+            Instant expiresAt,
+            String embeddingModel,
+            String embedding) {}
 
     /** One of a memory's earlier versions, as archived. */
-    public record ArchivedRevision(UUID id, UUID memoryId, int version, String text, UUID sessionId, String reason,
-            Instant createdAt, String absorbedText, List<UUID> absorbedTurnIds) {
-    }
+    public record ArchivedRevision(
+            UUID id,
+            UUID memoryId,
+            int version,
+            String text,
+            UUID sessionId,
+            String reason,
+            Instant createdAt,
+            String absorbedText,
+            List<UUID> absorbedTurnIds) {}
 
     /** A passage of a long memory, as archived. */
-    public record ArchivedPassage(UUID memoryId, int position, int start, int end, String embeddingModel,
-            String embedding) {
-    }
+    public record ArchivedPassage(
+            UUID memoryId, int position, int start, int end, String embeddingModel, String embedding) {}
 
     /*
      * A session's deletion leaves the memories that combine sessions (topic, recursive summary, reflected) and every
@@ -81,8 +99,12 @@ public class MemoryArchive {
     private final SupersessionAudit supersessionAudit;
     private final ArchiveRestore restore;
 
-    MemoryArchive(DataSource dataSource, TextEmbedder embedder, AdvisoryLocks locks,
-            SupersessionAudit supersessionAudit, ArchiveRestore restore) {
+    MemoryArchive(
+            DataSource dataSource,
+            TextEmbedder embedder,
+            AdvisoryLocks locks,
+            SupersessionAudit supersessionAudit,
+            ArchiveRestore restore) {
         this.locks = locks;
         this.supersessionAudit = supersessionAudit;
         this.restore = restore;
@@ -106,8 +128,10 @@ public class MemoryArchive {
 
     @Transactional(propagation = Propagation.MANDATORY)
     public boolean hasMemories(TenantId tenant, String userId) {
-        return Boolean.TRUE.equals(jdbc.queryForObject("select exists (select 1 from memory_records where "
-                + "tenant_id = :tenantId and user_id = :userId)", user(tenant, userId), Boolean.class));
+        return Boolean.TRUE.equals(jdbc.queryForObject(
+                "select exists (select 1 from memory_records where " + "tenant_id = :tenantId and user_id = :userId)",
+                user(tenant, userId),
+                Boolean.class));
     }
 
     /** Those of {@code ids} that are memories of the user: the ones an import has stored so far. */
@@ -118,13 +142,11 @@ public class MemoryArchive {
         }
         return new HashSet<>(jdbc.queryForList("""
                 select id from memory_records
-                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
-                user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""", user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
     }
 
     /** A memory whose supersession breaks the API's rules, and which rule. */
-    public record SupersessionProblem(UUID memoryId, UUID supersededBy, String problem) {
-    }
+    public record SupersessionProblem(UUID memoryId, UUID supersededBy, String problem) {}
 
     /**
      * The first of the user's memories whose supersession the API would have refused: superseded by a memory the
@@ -140,17 +162,28 @@ public class MemoryArchive {
     /** Every memory of the user, expired ones included, oldest first; close the stream. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedMemory> memories(TenantId tenant, String userId) {
-        return jdbc.queryForStream("select " + MEMORY_COLUMNS + " from memory_records m "
-                + "where m.tenant_id = :tenantId and m.user_id = :userId order by m.created_at, m.id",
+        return jdbc.queryForStream(
+                "select " + MEMORY_COLUMNS + " from memory_records m "
+                        + "where m.tenant_id = :tenantId and m.user_id = :userId order by m.created_at, m.id",
                 user(tenant, userId),
-                (rs, n) -> new ArchivedMemory(rs.getObject("id", UUID.class),
-                        MemoryKind.fromWireName(rs.getString("kind")), rs.getString("topic"),
+                (rs, n) -> new ArchivedMemory(
+                        rs.getObject("id", UUID.class),
+                        MemoryKind.fromWireName(rs.getString("kind")),
+                        rs.getString("topic"),
                         rs.getString("speaker") == null ? null : Speaker.fromWireName(rs.getString("speaker")),
-                        rs.getString("text"), rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids")),
-                        rs.getString("dedup_key"), rs.getInt("version"), instant(rs, "created_at"),
-                        instant(rs, "updated_at"), instant(rs, "occurred_from"), instant(rs, "occurred_to"),
-                        instant(rs, "valid_to"), rs.getObject("superseded_by", UUID.class),
-                        instant(rs, "expires_at"), rs.getString("embedding_model"),
+                        rs.getString("text"),
+                        rs.getObject("session_id", UUID.class),
+                        uuids(rs.getArray("turn_ids")),
+                        rs.getString("dedup_key"),
+                        rs.getInt("version"),
+                        instant(rs, "created_at"),
+                        instant(rs, "updated_at"),
+                        instant(rs, "occurred_from"),
+                        instant(rs, "occurred_to"),
+                        instant(rs, "valid_to"),
+                        rs.getObject("superseded_by", UUID.class),
+                        instant(rs, "expires_at"),
+                        rs.getString("embedding_model"),
                         ArchivedVectors.base64(rs.getString("embedding"))));
     }
 
@@ -161,7 +194,8 @@ public class MemoryArchive {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedRevision> revisions(TenantId tenant, String userId) {
-        return jdbc.queryForStream("""
+        return jdbc.queryForStream(
+                """
                 select r.id, r.memory_id, r.version, r.text,
                        case when exists (select 1 from sessions s where s.id = r.session_id
                                          and s.tenant_id = :tenantId and s.user_id = r.user_id)
@@ -177,21 +211,34 @@ public class MemoryArchive {
                 from memory_records m join memory_revisions r on r.memory_id = m.id and r.tenant_id = m.tenant_id
                                                              and r.user_id = m.user_id
                 where m.tenant_id = :tenantId and m.user_id = :userId
-                order by m.created_at, m.id, r.version""", user(tenant, userId),
-                (rs, n) -> new ArchivedRevision(rs.getObject("id", UUID.class), rs.getObject("memory_id", UUID.class),
-                        rs.getInt("version"), rs.getString("text"), rs.getObject("session_id", UUID.class),
-                        rs.getString("reason"), instant(rs, "created_at"), rs.getString("absorbed_text"),
+                order by m.created_at, m.id, r.version""",
+                user(tenant, userId),
+                (rs, n) -> new ArchivedRevision(
+                        rs.getObject("id", UUID.class),
+                        rs.getObject("memory_id", UUID.class),
+                        rs.getInt("version"),
+                        rs.getString("text"),
+                        rs.getObject("session_id", UUID.class),
+                        rs.getString("reason"),
+                        instant(rs, "created_at"),
+                        rs.getString("absorbed_text"),
                         rs.getArray("absorbed_turn_ids") == null ? null : uuids(rs.getArray("absorbed_turn_ids"))));
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedPassage> passages(TenantId tenant, String userId) {
-        return jdbc.queryForStream("""
+        return jdbc.queryForStream(
+                """
                 select memory_id, position, start_char, end_char, embedding_model, embedding::text as embedding
                 from memory_passages where tenant_id = :tenantId and user_id = :userId
-                order by memory_id, position""", user(tenant, userId),
-                (rs, n) -> new ArchivedPassage(rs.getObject("memory_id", UUID.class), rs.getInt("position"),
-                        rs.getInt("start_char"), rs.getInt("end_char"), rs.getString("embedding_model"),
+                order by memory_id, position""",
+                user(tenant, userId),
+                (rs, n) -> new ArchivedPassage(
+                        rs.getObject("memory_id", UUID.class),
+                        rs.getInt("position"),
+                        rs.getInt("start_char"),
+                        rs.getInt("end_char"),
+                        rs.getString("embedding_model"),
                         ArchivedVectors.base64(rs.getString("embedding"))));
     }
 

@@ -30,8 +30,15 @@ public class MemoryDefaults {
         }
         Map<MemoryKind, Integer> topK = new EnumMap<>(defaults.topK());
         topK.putAll(stored.topK());
-        return new MemorySettings(stored.strategy(), stored.write(), stored.read(), Map.copyOf(topK),
-                stored.reflectionRounds(), stored.promptTokenBudget(), stored.rerank(), stored.reasoning(),
+        return new MemorySettings(
+                stored.strategy(),
+                stored.write(),
+                stored.read(),
+                Map.copyOf(topK),
+                stored.reflectionRounds(),
+                stored.promptTokenBudget(),
+                stored.rerank(),
+                stored.reasoning(),
                 stored.contextSelection() != null ? stored.contextSelection() : defaults.contextSelection());
     }
 }

@@ -9,9 +9,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.jdbc.AdvisoryLocks;
 
 /** Deleting memory for good because its user or session is erased: what the erasure feature needs of memory. */
 @Component
@@ -22,8 +22,8 @@ public class MemoryErasure {
     private final ApplicationEventPublisher events;
     private final JdbcTemplate jdbc;
 
-    MemoryErasure(MemoryRecordRepository records, AdvisoryLocks locks, ApplicationEventPublisher events,
-            JdbcTemplate jdbc) {
+    MemoryErasure(
+            MemoryRecordRepository records, AdvisoryLocks locks, ApplicationEventPublisher events, JdbcTemplate jdbc) {
         this.events = events;
         this.jdbc = jdbc;
         this.records = records;
@@ -61,14 +61,25 @@ public class MemoryErasure {
     public int deleteAllOfSession(TenantId tenant, String userId, UUID sessionId) {
         // Naming the session's user reads only that user's partition (no index leads with the session). Each deleted
         // memory is told to the listeners of MemoryEvent (webhooks) in this transaction, as any other deletion is.
-        List<MemoryEvent> deleted = jdbc.query("""
+        List<MemoryEvent> deleted = jdbc.query(
+                """
                 delete from memory_records where tenant_id = ? and user_id = ? and session_id = ?
                     and kind = any(?)
                 returning id, kind""",
-                (rs, n) -> new MemoryEvent(MemoryEvent.Type.DELETED, tenant, userId, rs.getObject("id", UUID.class),
-                        MemoryKind.fromWireName(rs.getString("kind")), "erasure", null),
-                tenant.value(), userId, sessionId,
-                MemoryKind.WRITTEN_FROM_ONE_SESSION.stream().map(MemoryKind::wireName).toArray(String[]::new));
+                (rs, n) -> new MemoryEvent(
+                        MemoryEvent.Type.DELETED,
+                        tenant,
+                        userId,
+                        rs.getObject("id", UUID.class),
+                        MemoryKind.fromWireName(rs.getString("kind")),
+                        "erasure",
+                        null),
+                tenant.value(),
+                userId,
+                sessionId,
+                MemoryKind.WRITTEN_FROM_ONE_SESSION.stream()
+                        .map(MemoryKind::wireName)
+                        .toArray(String[]::new));
         deleted.forEach(events::publishEvent);
         return deleted.size();
     }

@@ -13,16 +13,25 @@ import dev.memoir.tenant.TenantId;
  *               ...), for a deletion who or what deleted it ({@code client}, {@code expiry}, {@code retention});
  *               null for a creation or a supersession
  */
-public record MemoryEvent(Type type, TenantId tenant, String userId, UUID memoryId, MemoryKind kind, String reason,
-        String text, UUID supersededBy) {
+public record MemoryEvent(
+        Type type,
+        TenantId tenant,
+        String userId,
+        UUID memoryId,
+        MemoryKind kind,
+        String reason,
+        String text,
+        UUID supersededBy) {
 
-    public MemoryEvent(Type type, TenantId tenant, String userId, UUID memoryId, MemoryKind kind, String reason,
-            String text) {
+    public MemoryEvent(
+            Type type, TenantId tenant, String userId, UUID memoryId, MemoryKind kind, String reason, String text) {
         this(type, tenant, userId, memoryId, kind, reason, text, null);
     }
 
     public enum Type {
-        CREATED, UPDATED, DELETED,
+        CREATED,
+        UPDATED,
+        DELETED,
         /** No longer read: a newer memory ({@code supersededBy}) supersedes it. */
         SUPERSEDED
     }

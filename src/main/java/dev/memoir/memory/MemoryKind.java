@@ -6,6 +6,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import dev.memoir.common.wire.WireNames;
 
 /** The forms memory takes. Each is written by its own pipeline and retrieved with its own top K. */
@@ -36,30 +37,30 @@ public enum MemoryKind {
      * corrected in place by memory reflection. Memos and the recursive summary are not records: each has a
      * retrieval and an upkeep of its own.
      */
-    public static final Set<MemoryKind> RECORDS = Collections.unmodifiableSet(
-            EnumSet.of(HISTORY, SUMMARY, CONDITIONAL, TOPIC, REFLECTED, FACT));
+    public static final Set<MemoryKind> RECORDS =
+            Collections.unmodifiableSet(EnumSet.of(HISTORY, SUMMARY, CONDITIONAL, TOPIC, REFLECTED, FACT));
 
     /**
      * The kinds no session writes and every session reads, whatever its strategy: what the user corrected through
      * feedback and what a client added directly.
      */
-    public static final Set<MemoryKind> READ_BY_EVERY_SESSION = Collections.unmodifiableSet(
-            EnumSet.of(REFLECTED, FACT));
+    public static final Set<MemoryKind> READ_BY_EVERY_SESSION =
+            Collections.unmodifiableSet(EnumSet.of(REFLECTED, FACT));
 
     /**
      * The kinds written from one session alone, which erasing the session erases. Topic memories and the recursive
      * summary combine sessions, and corrections hold for every session: erasing the user removes them.
      */
-    public static final Set<MemoryKind> WRITTEN_FROM_ONE_SESSION = Collections.unmodifiableSet(
-            EnumSet.of(HISTORY, CONDITIONAL, SUMMARY, MEMO));
+    public static final Set<MemoryKind> WRITTEN_FROM_ONE_SESSION =
+            Collections.unmodifiableSet(EnumSet.of(HISTORY, CONDITIONAL, SUMMARY, MEMO));
 
     /**
      * The kinds that state facts about the user which can stop being true: a newer memory of these kinds can
      * supersede an older one. History and summaries record what was said and stay true of the dialogue; memos and
      * the recursive summary are rewritten in place.
      */
-    public static final Set<MemoryKind> FACT_BEARING = Collections.unmodifiableSet(
-            EnumSet.of(CONDITIONAL, TOPIC, REFLECTED, FACT));
+    public static final Set<MemoryKind> FACT_BEARING =
+            Collections.unmodifiableSet(EnumSet.of(CONDITIONAL, TOPIC, REFLECTED, FACT));
 
     private final String wireName;
 

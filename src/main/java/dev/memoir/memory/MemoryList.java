@@ -2,9 +2,9 @@ package dev.memoir.memory;
 
 import java.util.List;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
 import io.swagger.v3.oas.annotations.media.Schema;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.memoir.common.wire.Cursor;
 
@@ -12,8 +12,11 @@ import dev.memoir.common.wire.Cursor;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record MemoryList(
         List<MemoryView> items,
-        @Schema(description = "Pass as cursor to get the next page; absent on the last page, and for searches "
-                + "(a ranked search is not paged: raise limit instead)") String nextCursor) {
+
+        @Schema(
+                description = "Pass as cursor to get the next page; absent on the last page, and for searches "
+                        + "(a ranked search is not paged: raise limit instead)")
+        String nextCursor) {
 
     static MemoryList of(Cursor.Page<MemoryView> page) {
         return new MemoryList(page.items(), page.nextCursor());

@@ -26,15 +26,28 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.memory")
-record MemoryProperties(@DefaultValue("multi-view") @NotNull MemoryStrategy strategy,
+record MemoryProperties(
+        @DefaultValue("multi-view") @NotNull MemoryStrategy strategy,
         Map<MemoryKind, @Min(0) @Max(20) Integer> topK,
         @DefaultValue("1") @Min(0) @Max(5) int reflectionRounds,
         @DefaultValue("2000") @Min(100) @Max(100_000) int promptTokenBudget,
         @DefaultValue("budget") @NotNull ContextSelection contextSelection) {
 
-    static final Map<MemoryKind, Integer> DEFAULT_TOP_K = Map.of(MemoryKind.HISTORY, 3, MemoryKind.CONDITIONAL, 3,
-            MemoryKind.SUMMARY, 1, MemoryKind.TOPIC, 3, MemoryKind.REFLECTED, 3, MemoryKind.FACT, 3,
-            MemoryKind.MEMO, 5);
+    static final Map<MemoryKind, Integer> DEFAULT_TOP_K = Map.of(
+            MemoryKind.HISTORY,
+            3,
+            MemoryKind.CONDITIONAL,
+            3,
+            MemoryKind.SUMMARY,
+            1,
+            MemoryKind.TOPIC,
+            3,
+            MemoryKind.REFLECTED,
+            3,
+            MemoryKind.FACT,
+            3,
+            MemoryKind.MEMO,
+            5);
 
     MemoryProperties {
         Map<MemoryKind, Integer> merged = new EnumMap<>(DEFAULT_TOP_K);
@@ -45,7 +58,15 @@ record MemoryProperties(@DefaultValue("multi-view") @NotNull MemoryStrategy stra
     }
 
     MemorySettings asSettings() {
-        return new MemorySettings(strategy, strategy.kinds(), strategy.kinds(), topK, reflectionRounds,
-                promptTokenBudget, strategy.rerank(), false, contextSelection);
+        return new MemorySettings(
+                strategy,
+                strategy.kinds(),
+                strategy.kinds(),
+                topK,
+                reflectionRounds,
+                promptTokenBudget,
+                strategy.rerank(),
+                false,
+                contextSelection);
     }
 }

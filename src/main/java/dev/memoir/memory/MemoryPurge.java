@@ -53,15 +53,17 @@ public class MemoryPurge {
      * have a rule: run it seldom.
      */
     @Transactional
-    public Map<MemoryKind, Integer> pastRetention(Collection<RetentionRule> defaults,
-            Collection<RetentionRule> overrides, int batch) {
+    public Map<MemoryKind, Integer> pastRetention(
+            Collection<RetentionRule> defaults, Collection<RetentionRule> overrides, int batch) {
         if (defaults.isEmpty() && overrides.stream().allMatch(rule -> rule.keepFor() == null)) {
             return Map.of();
         }
         MapSqlParameterSource params = new MapSqlParameterSource("batch", batch)
                 .addValue("defaultKinds", kinds(defaults))
                 .addValue("defaultSeconds", seconds(defaults))
-                .addValue("overrideTenants", overrides.stream().map(RetentionRule::tenantId).toArray(UUID[]::new))
+                .addValue(
+                        "overrideTenants",
+                        overrides.stream().map(RetentionRule::tenantId).toArray(UUID[]::new))
                 .addValue("overrideKinds", kinds(overrides))
                 .addValue("overrideSeconds", seconds(overrides));
         return counted(deleted("retention", """
@@ -90,9 +92,17 @@ public class MemoryPurge {
      * the deleting transaction; answers the deleted memories' kinds.
      */
     private List<String> deleted(String reason, String sql, MapSqlParameterSource params) {
-        List<MemoryEvent> deleted = jdbc.query(sql, params, (rs, n) -> new MemoryEvent(MemoryEvent.Type.DELETED,
-                new TenantId(rs.getObject("tenant_id", UUID.class)), rs.getString("user_id"),
-                rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")), reason, null));
+        List<MemoryEvent> deleted = jdbc.query(
+                sql,
+                params,
+                (rs, n) -> new MemoryEvent(
+                        MemoryEvent.Type.DELETED,
+                        new TenantId(rs.getObject("tenant_id", UUID.class)),
+                        rs.getString("user_id"),
+                        rs.getObject("id", UUID.class),
+                        MemoryKind.fromWireName(rs.getString("kind")),
+                        reason,
+                        null));
         deleted.forEach(events::publishEvent);
         return deleted.stream().map(event -> event.kind().wireName()).toList();
     }
@@ -102,7 +112,8 @@ public class MemoryPurge {
     }
 
     private static Long[] seconds(Collection<RetentionRule> rules) {
-        return rules.stream().map(rule -> rule.keepFor() == null ? null : rule.keepFor().toSeconds())
+        return rules.stream()
+                .map(rule -> rule.keepFor() == null ? null : rule.keepFor().toSeconds())
                 .toArray(Long[]::new);
     }
 

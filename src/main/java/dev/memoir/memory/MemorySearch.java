@@ -14,9 +14,19 @@ import dev.memoir.tenant.TenantId;
  * {@code to} exclusive). A null mode means the configured default. Every search reads live memories only
  * ({@link Validity#LIVE}) unless it asks for another {@link Validity}.
  */
-public record MemorySearch(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query, int limit,
-        Collection<UUID> excludedTurnIds, Speaker speaker, UUID sessionId, Instant from, Instant to,
-        SearchMode mode, Validity validity) {
+public record MemorySearch(
+        TenantId tenant,
+        String userId,
+        Set<MemoryKind> kinds,
+        SearchQuery query,
+        int limit,
+        Collection<UUID> excludedTurnIds,
+        Speaker speaker,
+        UUID sessionId,
+        Instant from,
+        Instant to,
+        SearchMode mode,
+        Validity validity) {
 
     public MemorySearch {
         kinds = Set.copyOf(kinds);
@@ -24,34 +34,55 @@ public record MemorySearch(TenantId tenant, String userId, Set<MemoryKind> kinds
         validity = validity == null ? Validity.LIVE : validity;
     }
 
-    public static MemorySearch of(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query,
-            int limit) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, List.of(), null, null, null, null, null,
-                Validity.LIVE);
+    public static MemorySearch of(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query, int limit) {
+        return new MemorySearch(
+                tenant, userId, kinds, query, limit, List.of(), null, null, null, null, null, Validity.LIVE);
     }
 
     public MemorySearch at(Validity which) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, sessionId, from, to,
-                mode, which);
+        return new MemorySearch(
+                tenant, userId, kinds, query, limit, excludedTurnIds, speaker, sessionId, from, to, mode, which);
     }
 
     public MemorySearch excludingTurns(Collection<UUID> turnIds) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, turnIds, speaker, sessionId, from, to, mode,
-                validity);
+        return new MemorySearch(
+                tenant, userId, kinds, query, limit, turnIds, speaker, sessionId, from, to, mode, validity);
     }
 
     public MemorySearch ofSpeaker(Speaker only) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, only, sessionId, from, to,
-                mode, validity);
+        return new MemorySearch(
+                tenant, userId, kinds, query, limit, excludedTurnIds, only, sessionId, from, to, mode, validity);
     }
 
     public MemorySearch within(UUID session, DialogueWindow window) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, session, window.from(),
-                window.to(), mode, validity);
+        return new MemorySearch(
+                tenant,
+                userId,
+                kinds,
+                query,
+                limit,
+                excludedTurnIds,
+                speaker,
+                session,
+                window.from(),
+                window.to(),
+                mode,
+                validity);
     }
 
     public MemorySearch using(SearchMode searchMode) {
-        return new MemorySearch(tenant, userId, kinds, query, limit, excludedTurnIds, speaker, sessionId, from, to,
-                searchMode, validity);
+        return new MemorySearch(
+                tenant,
+                userId,
+                kinds,
+                query,
+                limit,
+                excludedTurnIds,
+                speaker,
+                sessionId,
+                from,
+                to,
+                searchMode,
+                validity);
     }
 }

@@ -12,10 +12,10 @@ import io.micrometer.observation.ObservationRegistry;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.wire.Cursor;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.wire.Cursor;
 
 /**
  * Finding a user's memories: every search of memory, hybrid unless it says otherwise, and the newest-first
@@ -49,9 +49,15 @@ public class MemorySearches {
     @Transactional(readOnly = true)
     public List<ScoredMemory> search(MemorySearch search) {
         return hits(search).stream()
-                .map(hit -> new ScoredMemory(hit.memory().id(), hit.memory().kind(), hit.memory().topic(),
-                        hit.memory().text(), hit.similarity() == null ? 0 : hit.similarity(),
-                        hit.memory().provenance(), hit.memory().occurredFrom(), hit.memory().occurredTo(),
+                .map(hit -> new ScoredMemory(
+                        hit.memory().id(),
+                        hit.memory().kind(),
+                        hit.memory().topic(),
+                        hit.memory().text(),
+                        hit.similarity() == null ? 0 : hit.similarity(),
+                        hit.memory().provenance(),
+                        hit.memory().occurredFrom(),
+                        hit.memory().occurredTo(),
                         hit.explanation()))
                 .toList();
     }
@@ -61,17 +67,23 @@ public class MemorySearches {
      * any of the excluded turns (those already in the prompt verbatim).
      */
     @Transactional(readOnly = true)
-    public List<ScoredMemory> nearest(TenantId tenant, String userId, Collection<MemoryKind> kinds,
-            SearchQuery query, int limit, Collection<UUID> excludedTurnIds) {
-        return search(MemorySearch.of(tenant, userId, Set.copyOf(kinds), query, limit)
-                .excludingTurns(excludedTurnIds));
+    public List<ScoredMemory> nearest(
+            TenantId tenant,
+            String userId,
+            Collection<MemoryKind> kinds,
+            SearchQuery query,
+            int limit,
+            Collection<UUID> excludedTurnIds) {
+        return search(
+                MemorySearch.of(tenant, userId, Set.copyOf(kinds), query, limit).excludingTurns(excludedTurnIds));
     }
 
     /** The user's memories of one kind and speaker that best match a query, best first. */
     @Transactional(readOnly = true)
-    public List<ScoredMemory> nearestOfSpeaker(TenantId tenant, String userId, MemoryKind kind, Speaker speaker,
-            SearchQuery query, int limit) {
-        return search(MemorySearch.of(tenant, userId, Set.of(kind), query, limit).ofSpeaker(speaker));
+    public List<ScoredMemory> nearestOfSpeaker(
+            TenantId tenant, String userId, MemoryKind kind, Speaker speaker, SearchQuery query, int limit) {
+        return search(
+                MemorySearch.of(tenant, userId, Set.of(kind), query, limit).ofSpeaker(speaker));
     }
 
     /** Search results as the API shows them, with each result's ranking when {@code explain} is asked. */
@@ -88,13 +100,22 @@ public class MemorySearches {
      * @param cursor the previous page's {@code nextCursor}; null for the first page (400 naming cursor if garbled)
      */
     @Transactional(readOnly = true)
-    public MemoryList newest(TenantId tenant, String userId, Collection<MemoryKind> kinds, UUID sessionId,
-            DialogueWindow window, Validity validity, String cursor, int limit) {
+    public MemoryList newest(
+            TenantId tenant,
+            String userId,
+            Collection<MemoryKind> kinds,
+            UUID sessionId,
+            DialogueWindow window,
+            Validity validity,
+            String cursor,
+            int limit) {
         Cursor after = Cursor.decode(cursor, "memory", 2);
         List<MemoryView> fetched = hybridSearch.newest(
-                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1).within(sessionId, window)
+                MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1)
+                        .within(sessionId, window)
                         .at(validity),
-                after == null ? null : after.instant(0), after == null ? null : after.uuid(1));
+                after == null ? null : after.instant(0),
+                after == null ? null : after.uuid(1));
         return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));
     }
 
@@ -103,9 +124,14 @@ public class MemorySearches {
             return List.of();
         }
         Observation observation = Observation.createNotStarted("memoir.memory.search", observations)
-                .lowCardinalityKeyValue("memoir.search.mode", hybridSearch.mode(search).wireName())
-                .highCardinalityKeyValue("memoir.search.kinds", search.kinds().stream().map(MemoryKind::wireName)
-                        .sorted().collect(Collectors.joining(",")))
+                .lowCardinalityKeyValue(
+                        "memoir.search.mode", hybridSearch.mode(search).wireName())
+                .highCardinalityKeyValue(
+                        "memoir.search.kinds",
+                        search.kinds().stream()
+                                .map(MemoryKind::wireName)
+                                .sorted()
+                                .collect(Collectors.joining(",")))
                 .highCardinalityKeyValue("memoir.search.limit", Integer.toString(search.limit()));
         return observation.observe(() -> {
             List<HybridSearchRepository.Hit> found = hybridSearch.search(search, embedder.modelName());

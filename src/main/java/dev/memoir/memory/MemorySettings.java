@@ -13,23 +13,38 @@ import io.swagger.v3.oas.annotations.media.Schema;
  */
 @Schema(description = "A session's memory strategy, resolved against the service defaults")
 public record MemorySettings(
-        @Schema(description = "The preset the kinds came from", example = "multi-view") MemoryStrategy strategy,
-        @Schema(description = "Memory kinds written from this session") Set<MemoryKind> write,
-        @Schema(description = "Memory kinds retrieved for this session's replies") Set<MemoryKind> read,
+        @Schema(description = "The preset the kinds came from", example = "multi-view")
+        MemoryStrategy strategy,
+
+        @Schema(description = "Memory kinds written from this session")
+        Set<MemoryKind> write,
+
+        @Schema(description = "Memory kinds retrieved for this session's replies")
+        Set<MemoryKind> read,
+
         @Schema(description = "Memories retrieved per kind (for memos: the candidates shown to the model)")
         Map<MemoryKind, Integer> topK,
+
         @Schema(description = "Self-reflection rounds that may search again; 0 turns self-reflection off")
         int reflectionRounds,
+
         @Schema(description = "Most tokens of memory a reply prompt carries; lower-ranked memories are trimmed")
         int promptTokenBudget,
+
         @Schema(description = "Whether retrieval goes through the learned reranker (in place of self-reflection)")
         boolean rerank,
-        @Schema(description = "Whether replies reason step by step over memory (R^3: Search and Finish) instead of "
-                + "retrieving once; a chat request can ask for it too") boolean reasoning,
-        @Schema(description = "How the reply's memory context is chosen: budget (one ranking over every kind read, "
-                + "shown until promptTokenBudget is full; self-reflection orders and adds) or per-kind (the "
-                + "papers' reading: topK of each kind, narrowed by self-reflection or the reranker)",
-                example = "budget") ContextSelection contextSelection) {
+
+        @Schema(
+                description = "Whether replies reason step by step over memory (R^3: Search and Finish) instead of "
+                        + "retrieving once; a chat request can ask for it too")
+        boolean reasoning,
+
+        @Schema(
+                description = "How the reply's memory context is chosen: budget (one ranking over every kind read, "
+                        + "shown until promptTokenBudget is full; self-reflection orders and adds) or per-kind (the "
+                        + "papers' reading: topK of each kind, narrowed by self-reflection or the reranker)",
+                example = "budget")
+        ContextSelection contextSelection) {
 
     public boolean writes(MemoryKind kind) {
         return write.contains(kind);
@@ -62,8 +77,7 @@ public record MemorySettings(
                 Map.copyOf(mergedTopK),
                 override.reflectionRounds() != null ? override.reflectionRounds() : reflectionRounds,
                 override.promptTokenBudget() != null ? override.promptTokenBudget() : promptTokenBudget,
-                override.rerank() != null ? override.rerank()
-                        : override.strategy() != null ? chosen.rerank() : rerank,
+                override.rerank() != null ? override.rerank() : override.strategy() != null ? chosen.rerank() : rerank,
                 override.reasoning() != null ? override.reasoning() : reasoning,
                 override.contextSelection() != null ? override.contextSelection() : contextSelection);
     }

@@ -14,6 +14,10 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.NotFoundException;
+import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.revision.MemoryRevision;
 import dev.memoir.memory.revision.MemoryRevisions;
 import dev.memoir.memory.store.MemoryRecord;
@@ -23,10 +27,6 @@ import dev.memoir.memory.supersession.SupersessionRules;
 import dev.memoir.memory.supersession.Supersessions;
 import dev.memoir.memory.supersession.UnjudgedFactAdded;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.jdbc.AdvisoryLocks;
-import dev.memoir.common.wire.ClockSkew;
-import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.common.web.NotFoundException;
 
 /**
  * Stores memories and their versions: what Memoir's pipelines write, revise, merge and supersede, and what a
@@ -47,9 +47,15 @@ public class MemoryStore {
     private final AdvisoryLocks locks;
     private final ApplicationEventPublisher events;
 
-    MemoryStore(MemoryRecordRepository records, NewRecords newRecords, ClockSkew clockSkew,
-            Supersessions supersessions, SupersessionRules supersessionRules, MemoryRevisions revisions,
-            AdvisoryLocks locks, ApplicationEventPublisher events) {
+    MemoryStore(
+            MemoryRecordRepository records,
+            NewRecords newRecords,
+            ClockSkew clockSkew,
+            Supersessions supersessions,
+            SupersessionRules supersessionRules,
+            MemoryRevisions revisions,
+            AdvisoryLocks locks,
+            ApplicationEventPublisher events) {
         this.records = records;
         this.clockSkew = clockSkew;
         this.newRecords = newRecords;
@@ -90,12 +96,20 @@ public class MemoryStore {
      * @param expiresAt  when the memory expires; null for never (400 naming expiresAt if not in the future)
      */
     @Transactional
-    public AddedMemory add(TenantId tenant, String userId, MemoryKind kind, String text, Instant occurredAt,
-            List<UUID> supersedes, Instant expiresAt) {
+    public AddedMemory add(
+            TenantId tenant,
+            String userId,
+            MemoryKind kind,
+            String text,
+            Instant occurredAt,
+            List<UUID> supersedes,
+            Instant expiresAt) {
         requireFuture(expiresAt);
         if (kind != null && !kind.addable()) {
-            throw new InvalidRequestException("kind", "cannot be " + kind + ": only fact memories can be added; "
-                    + "the other kinds are written by Memoir from dialogue and feedback");
+            throw new InvalidRequestException(
+                    "kind",
+                    "cannot be " + kind + ": only fact memories can be added; "
+                            + "the other kinds are written by Memoir from dialogue and feedback");
         }
         if (occurredAt != null && occurredAt.isAfter(clockSkew.latestAllowed())) {
             throw new InvalidRequestException("occurredAt", "is in the future: " + occurredAt);
@@ -104,12 +118,13 @@ public class MemoryStore {
         locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
         DedupKey dedupKey = DedupKey.fact(tenant, userId, text);
         locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey.value());
-        AddedMemory added = store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
-                .occurred(occurredAt, occurredAt));
+        AddedMemory added = store(
+                new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey).occurred(occurredAt, occurredAt));
         boolean changed = false;
         MemoryRecord record = null;
         if (expiresAt != null || (supersedes != null && !supersedes.isEmpty())) {
-            record = records.lockByIdAndTenantId(added.memory().id(), tenant.value()).orElseThrow();
+            record = records.lockByIdAndTenantId(added.memory().id(), tenant.value())
+                    .orElseThrow();
         }
         if (expiresAt != null) {
             record.expireAt(expiresAt);
@@ -117,8 +132,8 @@ public class MemoryStore {
         }
         if (supersedes != null && !supersedes.isEmpty()) {
             // The same fact added again names more that it supersedes: added to what it superseded before.
-            List<UUID> wanted = new ArrayList<>(added.created() ? List.of()
-                    : supersessions.supersededBy(tenant.value(), userId, record.getId()));
+            List<UUID> wanted = new ArrayList<>(
+                    added.created() ? List.of() : supersessions.supersededBy(tenant.value(), userId, record.getId()));
             wanted.addAll(supersedes);
             supersessionRules.replace(record, wanted);
             changed = true;
@@ -147,8 +162,8 @@ public class MemoryStore {
 
     private AddedMemory store(NewMemory memory) {
         if (memory.dedupKey() != null) {
-            Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(memory.tenant().value(),
-                    memory.userId(), memory.dedupKey().value());
+            Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(
+                    memory.tenant().value(), memory.userId(), memory.dedupKey().value());
             if (existing.isPresent() && existing.get().unexpired()) {
                 return new AddedMemory(view(existing.get()), false);
             }
@@ -218,8 +233,8 @@ public class MemoryStore {
      * the caller to make its change again from the new text.
      */
     @Transactional
-    public MemoryView reviseIfUnchanged(TenantId tenant, UUID id, String expectedText, String text, UUID sessionId,
-            String reason) {
+    public MemoryView reviseIfUnchanged(
+            TenantId tenant, UUID id, String expectedText, String text, UUID sessionId, String reason) {
         MemoryRecord record = lock(tenant, id);
         if (!record.getText().equals(expectedText)) {
             throw new MemoryChangedException(id);
@@ -239,8 +254,14 @@ public class MemoryStore {
      * merge fails rather than overwrite that change, and the job that asked for it is retried on the new text.
      */
     @Transactional
-    public MemoryView merge(TenantId tenant, UUID id, String mergedFrom, String mergedText, UUID sessionId,
-            String absorbedText, List<UUID> absorbedTurnIds) {
+    public MemoryView merge(
+            TenantId tenant,
+            UUID id,
+            String mergedFrom,
+            String mergedText,
+            UUID sessionId,
+            String absorbedText,
+            List<UUID> absorbedTurnIds) {
         MemoryRecord record = lock(tenant, id);
         if (!record.getText().equals(mergedFrom)) {
             throw new MemoryChangedException(id);
@@ -274,7 +295,8 @@ public class MemoryStore {
     @Transactional(readOnly = true)
     public Optional<MemoryView> findByDedupKey(TenantId tenant, String userId, DedupKey dedupKey) {
         return records.findByTenantIdAndUserIdAndDedupKey(tenant.value(), userId, dedupKey.value())
-                .filter(MemoryRecord::unexpired).map(this::view);
+                .filter(MemoryRecord::unexpired)
+                .map(this::view);
     }
 
     @Transactional
@@ -291,7 +313,8 @@ public class MemoryStore {
 
     /** The tenant's memory, unless it has expired: an expired memory is invisible until it is deleted. */
     private MemoryRecord find(TenantId tenant, UUID id) {
-        return records.findByIdAndTenantId(id, tenant.value()).filter(MemoryRecord::unexpired)
+        return records.findByIdAndTenantId(id, tenant.value())
+                .filter(MemoryRecord::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));
     }
 

@@ -12,6 +12,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import dev.memoir.common.wire.WireNames;
 
 /** Named memory strategies: the forms a session writes and reads. */

@@ -9,9 +9,9 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.common.jdbc.UserIdScan;
+import dev.memoir.tenant.TenantId;
 
 /**
  * The users a tenant's memories belong to, and how much each has, read off the memory index without scanning every
@@ -46,13 +46,13 @@ public class MemoryUsers {
         if (userIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.query("""
+        return jdbc.query(
+                """
                 select user_id, count(*) as memories, max(created_at) as last_written_at from memory_records
                 where tenant_id = :tenantId and user_id in (:userIds)
                 group by user_id""",
                 new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
-                (rs, row) -> new UserMemories(rs.getString("user_id"), rs.getLong("memories"),
-                        SqlTimes.instant(rs, "last_written_at")));
+                (rs, row) -> new UserMemories(
+                        rs.getString("user_id"), rs.getLong("memories"), SqlTimes.instant(rs, "last_written_at")));
     }
-
 }

@@ -10,12 +10,29 @@ import dev.memoir.tenant.TenantId;
  * A memory to store. {@code dedupKey}, when given, makes the write idempotent: a second write with the same key
  * returns the first record instead of adding another (retried jobs rely on this).
  */
-public record NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-        List<UUID> turnIds, DedupKey dedupKey, String topic, Speaker speaker, Instant occurredFrom,
+public record NewMemory(
+        TenantId tenant,
+        String userId,
+        MemoryKind kind,
+        String text,
+        UUID sessionId,
+        List<UUID> turnIds,
+        DedupKey dedupKey,
+        String topic,
+        Speaker speaker,
+        Instant occurredFrom,
         Instant occurredTo) {
 
-    public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-            List<UUID> turnIds, DedupKey dedupKey, String topic, Speaker speaker) {
+    public NewMemory(
+            TenantId tenant,
+            String userId,
+            MemoryKind kind,
+            String text,
+            UUID sessionId,
+            List<UUID> turnIds,
+            DedupKey dedupKey,
+            String topic,
+            Speaker speaker) {
         this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, null, null);
     }
 
@@ -27,13 +44,26 @@ public record NewMemory(TenantId tenant, String userId, MemoryKind kind, String 
         return new NewMemory(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, from, to);
     }
 
-    public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-            List<UUID> turnIds, DedupKey dedupKey) {
+    public NewMemory(
+            TenantId tenant,
+            String userId,
+            MemoryKind kind,
+            String text,
+            UUID sessionId,
+            List<UUID> turnIds,
+            DedupKey dedupKey) {
         this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, null, null);
     }
 
-    public NewMemory(TenantId tenant, String userId, MemoryKind kind, String text, UUID sessionId,
-            List<UUID> turnIds, DedupKey dedupKey, String topic) {
+    public NewMemory(
+            TenantId tenant,
+            String userId,
+            MemoryKind kind,
+            String text,
+            UUID sessionId,
+            List<UUID> turnIds,
+            DedupKey dedupKey,
+            String topic) {
         this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, null);
     }
 }

@@ -8,6 +8,13 @@ import java.util.UUID;
  * ({@code score}, 0 while the memory awaits re-embedding by a newly configured model), the dialogue time it
  * records, and how the search ranked it.
  */
-public record ScoredMemory(UUID id, MemoryKind kind, String topic, String text, double score, Provenance provenance,
-        Instant occurredFrom, Instant occurredTo, SearchExplanation explanation) {
-}
+public record ScoredMemory(
+        UUID id,
+        MemoryKind kind,
+        String topic,
+        String text,
+        double score,
+        Provenance provenance,
+        Instant occurredFrom,
+        Instant occurredTo,
+        SearchExplanation explanation) {}

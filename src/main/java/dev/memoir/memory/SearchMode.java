@@ -3,6 +3,7 @@ package dev.memoir.memory;
 import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import dev.memoir.common.wire.WireNames;
 
 /** Which rankings a search uses. Hybrid fuses both; the others exist to compare and to explain. */

@@ -4,11 +4,13 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import dev.memoir.common.wire.WireNames;
 
 /** Whose traits a topic memory describes. */
 public enum Speaker {
-    USER, ASSISTANT;
+    USER,
+    ASSISTANT;
 
     @JsonValue
     public String wireName() {

@@ -34,8 +34,7 @@ public class SupersessionJudge {
     private final SupersessionProperties properties;
     private final MemorySearches searches;
 
-    SupersessionJudge(ChatModelClient model, SupersessionProperties properties,
-            MemorySearches searches) {
+    SupersessionJudge(ChatModelClient model, SupersessionProperties properties, MemorySearches searches) {
         this.searches = searches;
         this.model = model;
         this.properties = properties;
@@ -52,14 +51,19 @@ public class SupersessionJudge {
     }
 
     /** As {@link #judge(TenantId, String, String, Instant, List)}, against memories of some fact-bearing kinds. */
-    public Supersession judge(TenantId tenant, String userId, String text, Instant said, List<UUID> excluded,
-            Set<MemoryKind> kinds) {
+    public Supersession judge(
+            TenantId tenant, String userId, String text, Instant said, List<UUID> excluded, Set<MemoryKind> kinds) {
         if (!properties.enabled()) {
             return Supersession.NONE;
         }
         Instant when = said == null ? Instant.now() : said;
-        List<ScoredMemory> close = searches.search(MemorySearch.of(tenant, userId, kinds,
-                        searches.queryLike(text), properties.candidates() + excluded.size())
+        List<ScoredMemory> close = searches
+                .search(MemorySearch.of(
+                                tenant,
+                                userId,
+                                kinds,
+                                searches.queryLike(text),
+                                properties.candidates() + excluded.size())
                         .using(SearchMode.DENSE))
                 .stream()
                 .filter(m -> !excluded.contains(m.id()))
@@ -70,14 +74,21 @@ public class SupersessionJudge {
         if (close.isEmpty()) {
             return Supersession.NONE;
         }
-        SupersessionAnswer answer = model.ask(SupersessionAnswer.STEP, PromptValues.create()
-                .items("existing", IntStream.range(0, close.size())
-                        .mapToObj(i -> i + ". (said " + day(close.get(i).occurredFrom()) + ") "
-                                + close.get(i).text())
-                        .toList(), "\n", "")
-                .fixed("said", day(when))
-                .text("memory", text)
-                .fixed("last", Integer.toString(close.size() - 1)));
+        SupersessionAnswer answer = model.ask(
+                SupersessionAnswer.STEP,
+                PromptValues.create()
+                        .items(
+                                "existing",
+                                IntStream.range(0, close.size())
+                                        .mapToObj(i -> i + ". (said "
+                                                + day(close.get(i).occurredFrom()) + ") "
+                                                + close.get(i).text())
+                                        .toList(),
+                                "\n",
+                                "")
+                        .fixed("said", day(when))
+                        .text("memory", text)
+                        .fixed("last", Integer.toString(close.size() - 1)));
         List<UUID> superseded = new ArrayList<>();
         UUID repeated = null;
         List<UUID> repeatedFacts = new ArrayList<>();
@@ -93,8 +104,7 @@ public class SupersessionJudge {
             }
         }
         if (!superseded.isEmpty() || repeated != null) {
-            log.info("Supersession of user {}'s memories: {} superseded, repeated by {}", userId, superseded,
-                    repeated);
+            log.info("Supersession of user {}'s memories: {} superseded, repeated by {}", userId, superseded, repeated);
         }
         return new Supersession(List.copyOf(superseded), Optional.ofNullable(repeated), List.copyOf(repeatedFacts));
     }

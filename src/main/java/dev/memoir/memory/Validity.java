@@ -26,8 +26,10 @@ public record Validity(Instant asOf, boolean includeSuperseded) {
             return includeSuperseded ? ALL : LIVE;
         }
         if (includeSuperseded) {
-            throw new InvalidRequestException("asOf", "cannot be combined with includeSuperseded: asOf shows what "
-                    + "was live at that instant, includeSuperseded everything");
+            throw new InvalidRequestException(
+                    "asOf",
+                    "cannot be combined with includeSuperseded: asOf shows what "
+                            + "was live at that instant, includeSuperseded everything");
         }
         if (asOf.isAfter(Instant.now())) {
             throw new InvalidRequestException("asOf", "is in the future: " + asOf);

@@ -11,6 +11,5 @@ import java.util.UUID;
  * @param scores       the reranker's score of each candidate
  * @param shownIds     the memories passed on to the reply, in order
  */
-public record RerankTrace(float[] query, List<UUID> candidateIds, double[] scores, List<UUID> shownIds,
-        long modelVersion) {
-}
+public record RerankTrace(
+        float[] query, List<UUID> candidateIds, double[] scores, List<UUID> shownIds, long modelVersion) {}

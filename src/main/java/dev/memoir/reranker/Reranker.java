@@ -40,7 +40,11 @@ public class Reranker {
     // The most recently used tenants' decoded weights (about 1.2 MB each at 384 dimensions); others are read again.
     private final Map<UUID, Loaded> cache;
 
-    Reranker(RerankerWeightsRepository weights, RerankerFeedbackRepository feedback, MemoryStore store, Jobs jobs,
+    Reranker(
+            RerankerWeightsRepository weights,
+            RerankerFeedbackRepository feedback,
+            MemoryStore store,
+            Jobs jobs,
             RerankerProperties properties) {
         this.weights = weights;
         this.feedback = feedback;
@@ -56,12 +60,10 @@ public class Reranker {
         });
     }
 
-    private record Loaded(long version, RerankerModel model) {
-    }
+    private record Loaded(long version, RerankerModel model) {}
 
     /** The reranked memories and the trace to store as feedback. */
-    public record Reranked(List<ScoredMemory> shown, RerankTrace trace) {
-    }
+    public record Reranked(List<ScoredMemory> shown, RerankTrace trace) {}
 
     /** How many candidates retrieval should hand over. */
     public int candidateCount() {
@@ -85,10 +87,13 @@ public class Reranker {
     }
 
     private Reranked rerank(TenantId tenant, float[] query, List<ScoredMemory> candidates, int topK) {
-        Map<UUID, float[]> embeddings = store.embeddings(tenant, candidates.stream().map(ScoredMemory::id).toList());
-        List<ScoredMemory> present = candidates.stream().filter(c -> embeddings.containsKey(c.id())).toList();
+        Map<UUID, float[]> embeddings = store.embeddings(
+                tenant, candidates.stream().map(ScoredMemory::id).toList());
+        List<ScoredMemory> present =
+                candidates.stream().filter(c -> embeddings.containsKey(c.id())).toList();
         Loaded loaded = model(tenant, query.length);
-        double[] scores = loaded.model().scores(query, present.stream().map(c -> embeddings.get(c.id())).toList());
+        double[] scores = loaded.model()
+                .scores(query, present.stream().map(c -> embeddings.get(c.id())).toList());
         int[] chosen = properties.learning()
                 ? RerankerModel.gumbelTopK(scores, topK, properties.temperature(), random)
                 : Arrays.copyOf(RerankerModel.ranking(scores), Math.min(topK, scores.length));
@@ -96,8 +101,14 @@ public class Reranker {
         for (int index : chosen) {
             shown.add(present.get(index));
         }
-        return new Reranked(shown, new RerankTrace(query, present.stream().map(ScoredMemory::id).toList(), scores,
-                shown.stream().map(ScoredMemory::id).toList(), loaded.version()));
+        return new Reranked(
+                shown,
+                new RerankTrace(
+                        query,
+                        present.stream().map(ScoredMemory::id).toList(),
+                        scores,
+                        shown.stream().map(ScoredMemory::id).toList(),
+                        loaded.version()));
     }
 
     /**
@@ -109,12 +120,25 @@ public class Reranker {
      * @param citedIds every memory the reply cited
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void recordFeedback(TenantId tenant, String userId, UUID turnId, RerankTrace trace,
-            Collection<UUID> givenIds, Collection<UUID> citedIds) {
+    public void recordFeedback(
+            TenantId tenant,
+            String userId,
+            UUID turnId,
+            RerankTrace trace,
+            Collection<UUID> givenIds,
+            Collection<UUID> citedIds) {
         List<UUID> shown = trace.shownIds().stream().filter(givenIds::contains).toList();
         List<UUID> cited = trace.shownIds().stream().filter(citedIds::contains).toList();
-        feedback.save(new RerankerFeedback(tenant.value(), userId, turnId, trace.query(), trace.candidateIds(),
-                trace.scores(), shown, cited, trace.modelVersion()));
+        feedback.save(new RerankerFeedback(
+                tenant.value(),
+                userId,
+                turnId,
+                trace.query(),
+                trace.candidateIds(),
+                trace.scores(),
+                shown,
+                cited,
+                trace.modelVersion()));
         if (properties.learning()
                 && feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()) >= properties.batchSize()) {
             jobs.queue(TRAINING, tenant, tenant.toString());
@@ -127,13 +151,14 @@ public class Reranker {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void confirmReply(TenantId tenant, UUID turnId) {
-        feedback.findFirstByTenantIdAndTurnIdOrderByCreatedAtAsc(tenant.value(), turnId).ifPresent(reply -> {
-            reply.confirmed();
-            if (properties.learning()
-                    && feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()) >= properties.batchSize()) {
-                jobs.queue(TRAINING, tenant, tenant.toString());
-            }
-        });
+        feedback.findFirstByTenantIdAndTurnIdOrderByCreatedAtAsc(tenant.value(), turnId)
+                .ifPresent(reply -> {
+                    reply.confirmed();
+                    if (properties.learning()
+                            && feedback.countByTenantIdAndTrainedAtIsNull(tenant.value()) >= properties.batchSize()) {
+                        jobs.queue(TRAINING, tenant, tenant.toString());
+                    }
+                });
     }
 
     /**

@@ -1,12 +1,12 @@
 package dev.memoir.reranker;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 
 import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,20 +32,28 @@ class RerankerController {
     }
 
     @GetMapping("/history")
-    @Operation(summary = "How the tenant's reranker did over time, version by version",
+    @Operation(
+            summary = "How the tenant's reranker did over time, version by version",
             description = "The most recent reranked replies, grouped by the reranker version that served them, "
                     + "oldest first: each version's average reward and the share of cited memories its own scores "
                     + "put in the top K, beside the share plain retrieval order would have.",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "400", description = "Invalid replies")})
-    RerankerHistory history(TenantId tenant,
+            responses = {
+                @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "400", description = "Invalid replies")
+            })
+    RerankerHistory history(
+            TenantId tenant,
             @Parameter(description = "How many of the most recent reranked replies to cover, 1 to 5000")
-            @RequestParam(defaultValue = "1000") @Min(1) @Max(5000) int replies) {
+                    @RequestParam(defaultValue = "1000")
+                    @Min(1)
+                    @Max(5000)
+                    int replies) {
         return reranker.history(tenant, replies);
     }
 
     @GetMapping
-    @Operation(summary = "The tenant's learned reranker: version, updates, recent reward and recall",
+    @Operation(
+            summary = "The tenant's learned reranker: version, updates, recent reward and recall",
             description = "Recall compares, over the recent replies, how many cited memories plain retrieval order "
                     + "would have put in the top K with how many the current reranker does.",
             responses = @ApiResponse(responseCode = "200"))
@@ -54,7 +62,8 @@ class RerankerController {
     }
 
     @PostMapping("/reset")
-    @Operation(summary = "Reset the tenant's reranker to the identity (ranks as retrieval does)",
+    @Operation(
+            summary = "Reset the tenant's reranker to the identity (ranks as retrieval does)",
             description = "Feedback gathered so far is kept but not learned from again.",
             responses = @ApiResponse(responseCode = "200"))
     RerankerStatus reset(TenantId tenant) {

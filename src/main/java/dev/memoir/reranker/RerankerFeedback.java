@@ -65,16 +65,23 @@ class RerankerFeedback extends NewUntilStored<UUID> {
 
     private Instant createdAt;
 
-    protected RerankerFeedback() {
-    }
+    protected RerankerFeedback() {}
 
     @Override
     public UUID getId() {
         return id;
     }
 
-    RerankerFeedback(UUID tenantId, String userId, UUID turnId, float[] queryEmbedding, List<UUID> candidateIds,
-            double[] scores, List<UUID> shownIds, List<UUID> citedIds, long modelVersion) {
+    RerankerFeedback(
+            UUID tenantId,
+            String userId,
+            UUID turnId,
+            float[] queryEmbedding,
+            List<UUID> candidateIds,
+            double[] scores,
+            List<UUID> shownIds,
+            List<UUID> citedIds,
+            long modelVersion) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.userId = userId;
@@ -131,7 +138,10 @@ class RerankerFeedback extends NewUntilStored<UUID> {
             return 0;
         }
         List<UUID> cited = getCitedIds();
-        return getShownIds().stream().mapToDouble(id -> cited.contains(id) ? 1 : -1).average().orElse(0);
+        return getShownIds().stream()
+                .mapToDouble(id -> cited.contains(id) ? 1 : -1)
+                .average()
+                .orElse(0);
     }
 
     void trained() {

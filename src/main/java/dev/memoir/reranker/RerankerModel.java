@@ -198,8 +198,7 @@ final class RerankerModel {
      * One reply as training data: the query, every candidate, and a reward per candidate (+1 cited, -1 shown
      * but not cited, 0 not shown).
      */
-    record Sample(float[] query, List<float[]> memories, double[] rewards) {
-    }
+    record Sample(float[] query, List<float[]> memories, double[] rewards) {}
 
     static final class Gradient {
         private final double[] wq;

@@ -24,13 +24,21 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.reranker")
-record RerankerProperties(@DefaultValue("20") @Min(1) int candidates,
+record RerankerProperties(
+        @DefaultValue("20") @Min(1) int candidates,
         @DefaultValue("5") @Min(1) int topK,
         @DefaultValue("true") boolean learning,
-        @DefaultValue("0.05") @DecimalMin(value = "0.0", inclusive = false) double learningRate,
-        @DefaultValue("0.1") @DecimalMin(value = "0.0", inclusive = false) double temperature,
+
+        @DefaultValue("0.05") @DecimalMin(value = "0.0", inclusive = false)
+        double learningRate,
+
+        @DefaultValue("0.1") @DecimalMin(value = "0.0", inclusive = false)
+        double temperature,
+
         @DefaultValue("8") @Min(1) int batchSize,
-        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0") double baselineMomentum,
+
+        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0")
+        double baselineMomentum,
+
         @DefaultValue("100") @Min(1) int statsWindow,
-        @DefaultValue("256") @Min(1) int cachedTenants) {
-}
+        @DefaultValue("256") @Min(1) int cachedTenants) {}

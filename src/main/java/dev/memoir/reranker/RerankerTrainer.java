@@ -4,16 +4,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+
+import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.jobs.Jobs;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * RMM's retrospective reflection, learning side: online REINFORCE on stored feedback, a batch per update, one
@@ -29,8 +30,12 @@ class RerankerTrainer {
     private final TransactionTemplate transaction;
     private final RerankerProperties properties;
 
-    RerankerTrainer(RerankerWeightsRepository weights, RerankerFeedbackRepository feedback, MemoryStore store,
-            TransactionTemplate transaction, RerankerProperties properties) {
+    RerankerTrainer(
+            RerankerWeightsRepository weights,
+            RerankerFeedbackRepository feedback,
+            MemoryStore store,
+            TransactionTemplate transaction,
+            RerankerProperties properties) {
         this.weights = weights;
         this.feedback = feedback;
         this.store = store;
@@ -46,8 +51,8 @@ class RerankerTrainer {
     }
 
     private boolean trainOneBatch(UUID tenantId) {
-        List<RerankerFeedback> batch = feedback.findByTenantIdAndTrainedAtIsNullOrderByCreatedAtAsc(tenantId,
-                Limit.of(properties.batchSize()));
+        List<RerankerFeedback> batch = feedback.findByTenantIdAndTrainedAtIsNullOrderByCreatedAtAsc(
+                tenantId, Limit.of(properties.batchSize()));
         if (batch.size() < properties.batchSize()) {
             return false;
         }
@@ -55,12 +60,13 @@ class RerankerTrainer {
         weights.createIfAbsent(tenantId, dimensions);
         RerankerWeights stored = weights.lock(tenantId).orElseThrow();
         // Re-read under the lock: another worker may have trained on these rows meanwhile.
-        batch = feedback.findByTenantIdAndTrainedAtIsNullOrderByCreatedAtAsc(tenantId, Limit.of(properties.batchSize()));
+        batch = feedback.findByTenantIdAndTrainedAtIsNullOrderByCreatedAtAsc(
+                tenantId, Limit.of(properties.batchSize()));
         if (batch.size() < properties.batchSize()) {
             return false;
         }
-        RerankerModel model = stored.getDimensions() == dimensions ? stored.model()
-                : RerankerModel.identity(dimensions);
+        RerankerModel model =
+                stored.getDimensions() == dimensions ? stored.model() : RerankerModel.identity(dimensions);
         RerankerModel.Gradient gradient = model.newGradient();
         double rewardSum = 0;
         for (RerankerFeedback reply : batch) {
@@ -73,8 +79,8 @@ class RerankerTrainer {
         }
         model.apply(gradient, properties.learningRate());
         double momentum = properties.baselineMomentum();
-        double baseline = momentum == 0 ? 0
-                : momentum * stored.getBaseline() + (1 - momentum) * rewardSum / batch.size();
+        double baseline =
+                momentum == 0 ? 0 : momentum * stored.getBaseline() + (1 - momentum) * rewardSum / batch.size();
         stored.learned(model, baseline);
         return true;
     }
@@ -82,17 +88,19 @@ class RerankerTrainer {
     /** The reply as a training sample: +1 for cited memories, -1 for shown ones not cited, 0 for the rest. */
     private RerankerModel.Sample sample(UUID tenantId, RerankerFeedback reply) {
         Map<UUID, float[]> embeddings = store.embeddings(new TenantId(tenantId), reply.getCandidateIds());
-        List<UUID> present = reply.getCandidateIds().stream().filter(embeddings::containsKey).toList();
+        List<UUID> present =
+                reply.getCandidateIds().stream().filter(embeddings::containsKey).toList();
         if (present.isEmpty() || reply.getShownIds().isEmpty()) {
             return null;
         }
         double[] rewards = new double[present.size()];
         for (int i = 0; i < present.size(); i++) {
             UUID id = present.get(i);
-            rewards[i] = reply.getCitedIds().contains(id) ? 1 : reply.getShownIds().contains(id) ? -1 : 0;
+            rewards[i] =
+                    reply.getCitedIds().contains(id) ? 1 : reply.getShownIds().contains(id) ? -1 : 0;
         }
-        return new RerankerModel.Sample(reply.getQueryEmbedding(), present.stream().map(embeddings::get).toList(),
-                rewards);
+        return new RerankerModel.Sample(
+                reply.getQueryEmbedding(), present.stream().map(embeddings::get).toList(), rewards);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -27,8 +27,7 @@ class RerankerWeights {
 
     private Instant updatedAt;
 
-    protected RerankerWeights() {
-    }
+    protected RerankerWeights() {}
 
     RerankerWeights(UUID tenantId, int dimensions) {
         this.tenantId = tenantId;

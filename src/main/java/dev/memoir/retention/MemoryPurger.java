@@ -14,10 +14,10 @@ import org.springframework.stereotype.Component;
 
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 
+import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryPurge;
 import dev.memoir.memory.RetentionRule;
-import dev.memoir.jobs.Jobs;
 
 /**
  * Deletes expired memories and those past their retention, completely (revisions, passages and provenance with
@@ -29,16 +29,15 @@ class MemoryPurger {
     private static final Logger log = LoggerFactory.getLogger(MemoryPurger.class);
 
     /** What one run deleted. */
-    record Purged(int expired, int pastRetention) {
-    }
+    record Purged(int expired, int pastRetention) {}
 
     private final RetentionProperties properties;
     private final TenantRetentions tenantRules;
     private final MemoryPurge purge;
     private final MeterRegistry meters;
 
-    MemoryPurger(RetentionProperties properties, TenantRetentions tenantRules,
-            MeterRegistry meters, MemoryPurge purge) {
+    MemoryPurger(
+            RetentionProperties properties, TenantRetentions tenantRules, MeterRegistry meters, MemoryPurge purge) {
         this.purge = purge;
         this.properties = properties;
         this.tenantRules = tenantRules;
@@ -53,7 +52,8 @@ class MemoryPurger {
             expired += count(batch, "expired");
         } while (total(batch) == properties.batch());
         List<RetentionRule> defaults = properties.byKind().entrySet().stream()
-                .map(e -> new RetentionRule(null, e.getKey(), e.getValue())).toList();
+                .map(e -> new RetentionRule(null, e.getKey(), e.getValue()))
+                .toList();
         List<RetentionRule> overrides = tenantRules.all();
         int pastRetention = 0;
         do {
@@ -69,8 +69,10 @@ class MemoryPurger {
     private int count(Map<MemoryKind, Integer> purged, String reason) {
         purged.forEach((kind, count) -> Counter.builder("memoir.retention.purged")
                 .description("Memories deleted for good because they expired or outlived their retention")
-                .tag("kind", kind.wireName()).tag("reason", reason)
-                .register(meters).increment(count));
+                .tag("kind", kind.wireName())
+                .tag("reason", reason)
+                .register(meters)
+                .increment(count));
         return total(purged);
     }
 

@@ -25,12 +25,12 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.NotFoundException;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.RetentionRule;
 import dev.memoir.tenant.OperatorAccess;
 import dev.memoir.tenant.TenantDirectory;
-import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.common.web.NotFoundException;
 
 @RestController
 @RequestMapping("/admin/tenants/{tenantId}/retention")
@@ -38,23 +38,31 @@ import dev.memoir.common.web.NotFoundException;
 class RetentionController {
 
     @Schema(description = "How long one kind of a tenant's memories is kept")
-    record KindRetention(@Schema(example = "history") MemoryKind kind,
-            @Schema(description = "ISO-8601 duration from when Memoir wrote the memory; null: kept for good",
-                    example = "P365D") Duration keepFor,
-            @Schema(description = "tenant: the operator's rule for this tenant; default: memoir.retention.<kind>",
-                    allowableValues = {"tenant", "default"}) String source) {
-    }
+    record KindRetention(
+            @Schema(example = "history") MemoryKind kind,
+
+            @Schema(
+                    description = "ISO-8601 duration from when Memoir wrote the memory; null: kept for good",
+                    example = "P365D")
+            Duration keepFor,
+
+            @Schema(
+                    description = "tenant: the operator's rule for this tenant; default: memoir.retention.<kind>",
+                    allowableValues = {"tenant", "default"})
+            String source) {}
 
     @Schema(description = "A tenant's retention, kind by kind")
-    record TenantRetention(UUID tenantId, List<KindRetention> kinds) {
-    }
+    record TenantRetention(UUID tenantId, List<KindRetention> kinds) {}
 
     @Schema(description = "A tenant's own retention of one memory kind")
-    record RetentionUpdate(@Schema(description = "ISO-8601 duration, at least a minute; null keeps this tenant's "
-            + "memories of the kind for good. Required: an empty body is refused, not read as null",
-            example = "P30D", requiredMode = Schema.RequiredMode.REQUIRED)
-            @JsonProperty(required = true) Duration keepFor) {
-    }
+    record RetentionUpdate(
+            @Schema(
+                    description = "ISO-8601 duration, at least a minute; null keeps this tenant's "
+                            + "memories of the kind for good. Required: an empty body is refused, not read as null",
+                    example = "P30D",
+                    requiredMode = Schema.RequiredMode.REQUIRED)
+            @JsonProperty(required = true)
+            Duration keepFor) {}
 
     private final TenantRetentions rules;
     private final RetentionProperties properties;
@@ -67,32 +75,42 @@ class RetentionController {
     }
 
     @GetMapping
-    @Operation(summary = "Show how long each kind of a tenant's memories is kept",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key"),
-                    @ApiResponse(responseCode = "404", description = "No such tenant")})
+    @Operation(
+            summary = "Show how long each kind of a tenant's memories is kept",
+            responses = {
+                @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key"),
+                @ApiResponse(responseCode = "404", description = "No such tenant")
+            })
     TenantRetention get(OperatorAccess operator, @PathVariable UUID tenantId) {
         requireTenant(tenantId);
         Map<MemoryKind, Duration> defaults = properties.byKind();
         Map<MemoryKind, RetentionRule> own = new EnumMap<>(MemoryKind.class);
         rules.of(tenantId).forEach(rule -> own.put(rule.kind(), rule));
-        return new TenantRetention(tenantId, Arrays.stream(MemoryKind.values())
-                .map(kind -> own.containsKey(kind)
-                        ? new KindRetention(kind, own.get(kind).keepFor(), "tenant")
-                        : new KindRetention(kind, defaults.get(kind), "default"))
-                .toList());
+        return new TenantRetention(
+                tenantId,
+                Arrays.stream(MemoryKind.values())
+                        .map(kind -> own.containsKey(kind)
+                                ? new KindRetention(kind, own.get(kind).keepFor(), "tenant")
+                                : new KindRetention(kind, defaults.get(kind), "default"))
+                        .toList());
     }
 
     @PutMapping("/{kind}")
-    @Operation(summary = "Set a tenant's own retention of one memory kind",
+    @Operation(
+            summary = "Set a tenant's own retention of one memory kind",
             description = "Overrides memoir.retention.<kind> for this tenant: its memories of the kind are deleted "
                     + "by the retention job once older than keepFor (counted from when Memoir wrote them); null "
                     + "keeps them for good.",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "400", description = "Unknown kind, or keepFor under a minute"),
-                    @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key"),
-                    @ApiResponse(responseCode = "404", description = "No such tenant")})
-    TenantRetention put(OperatorAccess operator, @PathVariable UUID tenantId,
+            responses = {
+                @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "400", description = "Unknown kind, or keepFor under a minute"),
+                @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key"),
+                @ApiResponse(responseCode = "404", description = "No such tenant")
+            })
+    TenantRetention put(
+            OperatorAccess operator,
+            @PathVariable UUID tenantId,
             @Parameter(description = "The memory kind", example = "history") @PathVariable MemoryKind kind,
             @RequestBody RetentionUpdate update) {
         requireTenant(tenantId);
@@ -105,10 +123,13 @@ class RetentionController {
 
     @DeleteMapping("/{kind}")
     @ResponseStatus(HttpStatus.OK)
-    @Operation(summary = "Remove a tenant's own retention of one memory kind: the deployment's applies again",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key"),
-                    @ApiResponse(responseCode = "404", description = "No such tenant")})
+    @Operation(
+            summary = "Remove a tenant's own retention of one memory kind: the deployment's applies again",
+            responses = {
+                @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key"),
+                @ApiResponse(responseCode = "404", description = "No such tenant")
+            })
     TenantRetention remove(OperatorAccess operator, @PathVariable UUID tenantId, @PathVariable MemoryKind kind) {
         requireTenant(tenantId);
         rules.remove(tenantId, kind);

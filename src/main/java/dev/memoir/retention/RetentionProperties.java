@@ -24,12 +24,19 @@ import dev.memoir.memory.MemoryKind;
  */
 @Validated
 @ConfigurationProperties("memoir.retention")
-record RetentionProperties(@DefaultValue("1h") @NotNull @DurationMin(seconds = 1) Duration purgeInterval,
+record RetentionProperties(
+        @DefaultValue("1h") @NotNull @DurationMin(seconds = 1)
+        Duration purgeInterval,
+
         @DefaultValue("1000") @Min(1) @Max(100_000) int batch,
-        @DurationMin(minutes = 1) Duration history, @DurationMin(minutes = 1) Duration summary,
-        @DurationMin(minutes = 1) Duration conditional, @DurationMin(minutes = 1) Duration memo,
-        @DurationMin(minutes = 1) Duration recursiveSummary, @DurationMin(minutes = 1) Duration topic,
-        @DurationMin(minutes = 1) Duration reflected, @DurationMin(minutes = 1) Duration fact) {
+        @DurationMin(minutes = 1) Duration history,
+        @DurationMin(minutes = 1) Duration summary,
+        @DurationMin(minutes = 1) Duration conditional,
+        @DurationMin(minutes = 1) Duration memo,
+        @DurationMin(minutes = 1) Duration recursiveSummary,
+        @DurationMin(minutes = 1) Duration topic,
+        @DurationMin(minutes = 1) Duration reflected,
+        @DurationMin(minutes = 1) Duration fact) {
 
     /** The kinds with a retention, and how long each is kept. */
     Map<MemoryKind, Duration> byKind() {

@@ -22,7 +22,9 @@ class TenantRetentions {
 
     List<RetentionRule> all() {
         return jdbc.sql("select tenant_id, kind, extract(epoch from keep_for)::bigint as seconds from tenant_retention")
-                .query((rs, n) -> rule(rs.getObject("tenant_id", UUID.class), rs.getString("kind"),
+                .query((rs, n) -> rule(
+                        rs.getObject("tenant_id", UUID.class),
+                        rs.getString("kind"),
                         rs.getObject("seconds", Long.class)))
                 .list();
     }
@@ -32,7 +34,9 @@ class TenantRetentions {
                 select tenant_id, kind, extract(epoch from keep_for)::bigint as seconds from tenant_retention
                 where tenant_id = :tenantId order by kind""")
                 .param("tenantId", tenantId)
-                .query((rs, n) -> rule(rs.getObject("tenant_id", UUID.class), rs.getString("kind"),
+                .query((rs, n) -> rule(
+                        rs.getObject("tenant_id", UUID.class),
+                        rs.getString("kind"),
                         rs.getObject("seconds", Long.class)))
                 .list();
     }
@@ -42,18 +46,22 @@ class TenantRetentions {
                 insert into tenant_retention (tenant_id, kind, keep_for)
                 values (:tenantId, :kind, make_interval(secs => cast(:seconds as bigint)))
                 on conflict (tenant_id, kind) do update set keep_for = excluded.keep_for""")
-                .param("tenantId", tenantId).param("kind", kind.wireName())
+                .param("tenantId", tenantId)
+                .param("kind", kind.wireName())
                 .param("seconds", keepFor == null ? null : keepFor.toSeconds())
                 .update();
     }
 
     boolean remove(UUID tenantId, MemoryKind kind) {
         return jdbc.sql("delete from tenant_retention where tenant_id = :tenantId and kind = :kind")
-                .param("tenantId", tenantId).param("kind", kind.wireName()).update() > 0;
+                        .param("tenantId", tenantId)
+                        .param("kind", kind.wireName())
+                        .update()
+                > 0;
     }
 
     private static RetentionRule rule(UUID tenantId, String kind, Long seconds) {
-        return new RetentionRule(tenantId, MemoryKind.fromWireName(kind),
-                seconds == null ? null : Duration.ofSeconds(seconds));
+        return new RetentionRule(
+                tenantId, MemoryKind.fromWireName(kind), seconds == null ? null : Duration.ofSeconds(seconds));
     }
 }

@@ -40,7 +40,10 @@ class BudgetContextRetriever {
     private final Reranker reranker;
     private final ContextProperties properties;
 
-    BudgetContextRetriever(MemorySearches searches, SelfReflectiveRetriever reflection, Reranker reranker,
+    BudgetContextRetriever(
+            MemorySearches searches,
+            SelfReflectiveRetriever reflection,
+            Reranker reranker,
             ContextProperties properties) {
         this.searches = searches;
         this.reflection = reflection;
@@ -49,13 +52,12 @@ class BudgetContextRetriever {
     }
 
     /** The records in the order the prompt should consider them, how many searches ran, and what was added. */
-    record Ranked(List<ScoredMemory> memories, int searches, List<String> keywords, Optional<RerankTrace> rerank) {
-    }
+    record Ranked(List<ScoredMemory> memories, int searches, List<String> keywords, Optional<RerankTrace> rerank) {}
 
     Ranked retrieve(SessionRef session, String message, SearchQuery query, Collection<UUID> excludedTurnIds) {
         Set<MemoryKind> kinds = RecordRetriever.readKinds(session);
-        List<ScoredMemory> found = searches.nearest(session.tenant(), session.userId(), kinds, query,
-                properties.candidates(), excludedTurnIds);
+        List<ScoredMemory> found = searches.nearest(
+                session.tenant(), session.userId(), kinds, query, properties.candidates(), excludedTurnIds);
         if (session.settings().rerank()) {
             Reranker.Reranked ordered = reranker.order(session.tenant(), query.embedding(), found);
             return new Ranked(ordered.shown(), 1, List.of(), Optional.of(ordered.trace()));
@@ -79,9 +81,17 @@ class BudgetContextRetriever {
                 break;
             }
             keywords.addAll(verdict.get().keywords());
-            SearchQuery extended = searches.query(message + "\n" + String.join(", ", verdict.get().keywords()));
-            ranking = fused(ranking, searches.nearest(session.tenant(), session.userId(), kinds, extended,
-                    properties.candidates(), excludedTurnIds));
+            SearchQuery extended = searches.query(
+                    message + "\n" + String.join(", ", verdict.get().keywords()));
+            ranking = fused(
+                    ranking,
+                    searches.nearest(
+                            session.tenant(),
+                            session.userId(),
+                            kinds,
+                            extended,
+                            properties.candidates(),
+                            excludedTurnIds));
             searchCount++;
         }
         return new Ranked(namedFirst(named, ranking), searchCount, keywords, Optional.empty());
@@ -102,7 +112,8 @@ class BudgetContextRetriever {
             }
         }
         return memories.values().stream()
-                .sorted(Comparator.comparingDouble((ScoredMemory m) -> scores.get(m.id())).reversed())
+                .sorted(Comparator.comparingDouble((ScoredMemory m) -> scores.get(m.id()))
+                        .reversed())
                 .toList();
     }
 

@@ -19,7 +19,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.context")
-record ContextProperties(@DefaultValue("80") @Min(1) @Max(500) int candidates,
+record ContextProperties(
+        @DefaultValue("80") @Min(1) @Max(500) int candidates,
         @DefaultValue("10") @Min(1) @Max(50) int reflectionShown,
-        @DefaultValue("1") @Min(0) @Max(5) int neighbours) {
-}
+        @DefaultValue("1") @Min(0) @Max(5) int neighbours) {}

@@ -38,8 +38,13 @@ class MemoRetriever {
     }
 
     List<ScoredMemory> retrieve(SessionRef session, String message, SearchQuery query) {
-        List<ScoredMemory> candidates = searches.nearest(session.tenant(), session.userId(), Set.of(MemoryKind.MEMO),
-                query, session.settings().topK(MemoryKind.MEMO), List.of());
+        List<ScoredMemory> candidates = searches.nearest(
+                session.tenant(),
+                session.userId(),
+                Set.of(MemoryKind.MEMO),
+                query,
+                session.settings().topK(MemoryKind.MEMO),
+                List.of());
         if (candidates.isEmpty()) {
             return List.of();
         }
@@ -47,18 +52,24 @@ class MemoRetriever {
         List<ScoredMemory> options = new ArrayList<>(candidates);
         options.add(noto, null);
         List<String> numbered = IntStream.range(0, options.size())
-                .mapToObj(i -> "(" + (i + 1) + ") " + (options.get(i) == null ? "NOTO. None of the others."
-                        : options.get(i).topic() + ". " + options.get(i).text()))
+                .mapToObj(i -> "(" + (i + 1) + ") "
+                        + (options.get(i) == null
+                                ? "NOTO. None of the others."
+                                : options.get(i).topic() + ". " + options.get(i).text()))
                 .toList();
-        List<Integer> chosen = model.askOrEmpty(MemoSelection.STEP, PromptValues.create()
-                        .fixed("count", Integer.toString(options.size()))
-                        .text("query", message)
-                        .items("options", numbered, "\n", ""))
-                .map(MemoSelection::selected).orElse(List.of());
+        List<Integer> chosen = model.askOrEmpty(
+                        MemoSelection.STEP,
+                        PromptValues.create()
+                                .fixed("count", Integer.toString(options.size()))
+                                .text("query", message)
+                                .items("options", numbered, "\n", ""))
+                .map(MemoSelection::selected)
+                .orElse(List.of());
         if (chosen.contains(noto + 1)) {
             return List.of();
         }
-        List<ScoredMemory> selected = chosen.stream().distinct()
+        List<ScoredMemory> selected = chosen.stream()
+                .distinct()
                 .filter(n -> n >= 1 && n <= options.size())
                 .map(n -> options.get(n - 1))
                 .toList();

@@ -3,10 +3,10 @@ package dev.memoir.retrieval;
 import java.util.List;
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /** The memo-retrieval step's answer (MemoChat, Table 7): the numbers of the chosen topic options. */
 record MemoSelection(List<Integer> selected) {
@@ -23,8 +23,8 @@ record MemoSelection(List<Integer> selected) {
               "additionalProperties": false
             }""";
 
-    static final ModelStep<MemoSelection> STEP = ModelStep.json("memo-retrieval", JSON_SCHEMA,
-            json -> Optional.of(from(json)));
+    static final ModelStep<MemoSelection> STEP =
+            ModelStep.json("memo-retrieval", JSON_SCHEMA, json -> Optional.of(from(json)));
 
     static MemoSelection from(JsonNode json) {
         return new MemoSelection(LenientJson.integers(json, "selected"));

@@ -44,8 +44,13 @@ public class MemoryRecall {
     private final BudgetContextRetriever budgeted;
     private final ContextProperties context;
 
-    MemoryRecall(MemoRetriever memos, SelfReflectiveRetriever records, Reranker reranker,
-            SessionService sessions, MemorySearches searches, BudgetContextRetriever budgeted,
+    MemoryRecall(
+            MemoRetriever memos,
+            SelfReflectiveRetriever records,
+            Reranker reranker,
+            SessionService sessions,
+            MemorySearches searches,
+            BudgetContextRetriever budgeted,
             ContextProperties context) {
         this.searches = searches;
         this.budgeted = budgeted;
@@ -60,15 +65,16 @@ public class MemoryRecall {
         List<ScoredMemory> recalled = new ArrayList<>();
         Map<UUID, List<TurnView>> dialogues = Map.of();
         boolean readsRecursive = session.settings().reads(MemoryKind.RECURSIVE_SUMMARY);
-        boolean readsMemos = session.settings().reads(MemoryKind.MEMO) && session.settings().topK(MemoryKind.MEMO) > 0;
+        boolean readsMemos =
+                session.settings().reads(MemoryKind.MEMO) && session.settings().topK(MemoryKind.MEMO) > 0;
         boolean budget = session.settings().contextSelection() == ContextSelection.BUDGET;
-        SearchQuery query = budget || readsRecursive || readsMemos || session.settings().rerank()
-                ? searches.query(message) : null;
+        SearchQuery query =
+                budget || readsRecursive || readsMemos || session.settings().rerank() ? searches.query(message) : null;
         if (readsRecursive || readsMemos) {
             if (readsRecursive) {
                 // One per user: the nearest is the one.
-                recalled.addAll(searches.nearest(session.tenant(), session.userId(),
-                        Set.of(MemoryKind.RECURSIVE_SUMMARY), query, 1, List.of()));
+                recalled.addAll(searches.nearest(
+                        session.tenant(), session.userId(), Set.of(MemoryKind.RECURSIVE_SUMMARY), query, 1, List.of()));
             }
             if (readsMemos) {
                 List<ScoredMemory> chosen = memos.retrieve(session, message, query);
@@ -79,13 +85,19 @@ public class MemoryRecall {
         if (budget) {
             BudgetContextRetriever.Ranked ranked = budgeted.retrieve(session, message, query, turnsInPrompt);
             recalled.addAll(ranked.memories());
-            return new Retrieval(recalled, dialogues, ranked.searches(), ranked.keywords(), ranked.rerank(),
-                    ContextSelection.BUDGET, surroundings(session, ranked.memories(), turnsInPrompt));
+            return new Retrieval(
+                    recalled,
+                    dialogues,
+                    ranked.searches(),
+                    ranked.keywords(),
+                    ranked.rerank(),
+                    ContextSelection.BUDGET,
+                    surroundings(session, ranked.memories(), turnsInPrompt));
         }
         Set<MemoryKind> recordKinds = RecordRetriever.readKinds(session);
         if (session.settings().rerank()) {
-            List<ScoredMemory> candidates = searches.nearest(session.tenant(), session.userId(), recordKinds, query,
-                    reranker.candidateCount(), turnsInPrompt);
+            List<ScoredMemory> candidates = searches.nearest(
+                    session.tenant(), session.userId(), recordKinds, query, reranker.candidateCount(), turnsInPrompt);
             Reranker.Reranked reranked = reranker.rerank(session.tenant(), query.embedding(), candidates);
             recalled.addAll(reranked.shown());
             return new Retrieval(recalled, dialogues, 1, List.of(), Optional.of(reranked.trace()));
@@ -99,11 +111,12 @@ public class MemoryRecall {
      * Each history memory's turn with its neighbours, read in one query, by memory id; a neighbour the prompt sends
      * verbatim anyway (the recent dialogue) is left out.
      */
-    private Map<UUID, List<TurnView>> surroundings(SessionRef session, List<ScoredMemory> records,
-            Collection<UUID> turnsInPrompt) {
+    private Map<UUID, List<TurnView>> surroundings(
+            SessionRef session, List<ScoredMemory> records, Collection<UUID> turnsInPrompt) {
         Map<UUID, UUID> memoryOfTurn = new HashMap<>();
         for (ScoredMemory memory : records) {
-            if (memory.kind() == MemoryKind.HISTORY && memory.provenance().turnIds().size() == 1) {
+            if (memory.kind() == MemoryKind.HISTORY
+                    && memory.provenance().turnIds().size() == 1) {
                 memoryOfTurn.putIfAbsent(memory.provenance().turnIds().getFirst(), memory.id());
             }
         }
@@ -112,21 +125,32 @@ public class MemoryRecall {
         }
         Map<UUID, List<TurnView>> around = new HashMap<>();
         sessions.turnsAround(session.tenant(), memoryOfTurn.keySet(), context.neighbours())
-                .forEach((turnId, turns) -> around.put(memoryOfTurn.get(turnId), turns.stream()
-                        .filter(turn -> turn.id().equals(turnId) || !turnsInPrompt.contains(turn.id()))
-                        .toList()));
+                .forEach((turnId, turns) -> around.put(
+                        memoryOfTurn.get(turnId),
+                        turns.stream()
+                                .filter(turn -> turn.id().equals(turnId) || !turnsInPrompt.contains(turn.id()))
+                                .toList()));
         return around;
     }
 
     /** The chosen memos' dialogues, read in one query. */
     private Map<UUID, List<TurnView>> dialogues(TenantId tenant, List<ScoredMemory> memos) {
-        List<UUID> turnIds = memos.stream().flatMap(memo -> memo.provenance().turnIds().stream()).distinct().toList();
+        List<UUID> turnIds = memos.stream()
+                .flatMap(memo -> memo.provenance().turnIds().stream())
+                .distinct()
+                .toList();
         if (turnIds.isEmpty()) {
             return Map.of();
         }
         Map<UUID, TurnView> turns = sessions.turnsByIds(tenant, turnIds).stream()
                 .collect(Collectors.toMap(TurnView::id, Function.identity()));
-        return memos.stream().collect(Collectors.toMap(ScoredMemory::id, memo -> memo.provenance().turnIds().stream()
-                .map(turns::get).filter(Objects::nonNull).toList(), (a, b) -> a));
+        return memos.stream()
+                .collect(Collectors.toMap(
+                        ScoredMemory::id,
+                        memo -> memo.provenance().turnIds().stream()
+                                .map(turns::get)
+                                .filter(Objects::nonNull)
+                                .toList(),
+                        (a, b) -> a));
     }
 }

@@ -22,10 +22,16 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.ram")
-public record RamProperties(@DefaultValue("6") @Min(1) int maxSteps,
+public record RamProperties(
+        @DefaultValue("6") @Min(1) int maxSteps,
         @DefaultValue("3") @Min(1) int searchResults,
         @DefaultValue("4") @Min(1) int maxTrials,
-        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0") double acceptThreshold,
-        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0") double repeatThreshold,
-        @DefaultValue("0.7") @DecimalMin("0.0") @DecimalMax("1.0") double editThreshold) {
-}
+
+        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0")
+        double acceptThreshold,
+
+        @DefaultValue("0.9") @DecimalMin("0.0") @DecimalMax("1.0")
+        double repeatThreshold,
+
+        @DefaultValue("0.7") @DecimalMin("0.0") @DecimalMax("1.0")
+        double editThreshold) {}

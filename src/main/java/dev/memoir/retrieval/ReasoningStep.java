@@ -2,16 +2,17 @@ package dev.memoir.retrieval;
 
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /** One step of R^3 as the model answers it (RAM, F.2): a thought and an action, Search or Finish. */
 record ReasoningStep(String thought, Action action, String argument) {
 
     enum Action {
-        SEARCH, FINISH
+        SEARCH,
+        FINISH
     }
 
     private static final String JSON_SCHEMA = """
@@ -27,8 +28,8 @@ record ReasoningStep(String thought, Action action, String argument) {
             }""";
 
     /** One search step of R^3; counted with the final inference as reasoning. */
-    static final ModelStep<ReasoningStep> STEP = ModelStep.json("r3-step", JSON_SCHEMA, ReasoningStep::from)
-            .labelled("reasoning");
+    static final ModelStep<ReasoningStep> STEP =
+            ModelStep.json("r3-step", JSON_SCHEMA, ReasoningStep::from).labelled("reasoning");
 
     /** The step, if it names a known action with an argument; also reads "Search[...]" written out. */
     static Optional<ReasoningStep> from(JsonNode json) {
@@ -38,7 +39,9 @@ record ReasoningStep(String thought, Action action, String argument) {
         if (argument.isEmpty()) {
             return Optional.empty();
         }
-        String value = argument.get().replaceFirst("(?i)^(search|finish)\\[(.*)]$", "$2").strip();
+        String value = argument.get()
+                .replaceFirst("(?i)^(search|finish)\\[(.*)]$", "$2")
+                .strip();
         if (action.startsWith("search")) {
             return Optional.of(new ReasoningStep(thought, Action.SEARCH, value));
         }

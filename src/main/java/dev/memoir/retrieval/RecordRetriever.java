@@ -45,8 +45,13 @@ class RecordRetriever {
         SearchQuery search = searches.query(query);
         List<ScoredMemory> found = new ArrayList<>();
         for (MemoryKind kind : readKinds(session)) {
-            found.addAll(searches.nearest(session.tenant(), session.userId(), Set.of(kind), search,
-                    session.settings().topK(kind), excludedTurnIds));
+            found.addAll(searches.nearest(
+                    session.tenant(),
+                    session.userId(),
+                    Set.of(kind),
+                    search,
+                    session.settings().topK(kind),
+                    excludedTurnIds));
         }
         return found;
     }

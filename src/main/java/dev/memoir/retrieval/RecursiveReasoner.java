@@ -37,7 +37,8 @@ import dev.memoir.tenant.TenantId;
 public class RecursiveReasoner {
 
     /** The answer of a trial that ran out of steps, from what it found; counted with the search steps as reasoning. */
-    private static final ModelStep<String> INFERENCE = ModelStep.text("r3-inference").labelled("reasoning");
+    private static final ModelStep<String> INFERENCE =
+            ModelStep.text("r3-inference").labelled("reasoning");
 
     private final ChatModelClient model;
     private final RamProperties properties;
@@ -59,12 +60,10 @@ public class RecursiveReasoner {
 
     @Schema(description = "One reasoning step: a thought, an action (search or finish) and what it observed")
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Step(String thought, String action, String argument, String observation) {
-    }
+    public record Step(String thought, String action, String argument, String observation) {}
 
     /** An earlier attempt at the question and what the user said about it (verdict and hint may be null). */
-    public record EarlierAnswer(int number, String answer, String verdict, String hint) {
-    }
+    public record EarlierAnswer(int number, String answer, String verdict, String hint) {}
 
     /**
      * Reasons once over the user's memory.
@@ -72,18 +71,27 @@ public class RecursiveReasoner {
      * @param earlier         earlier answers to the question, with the user's feedback on them
      * @param excludedTurnIds turns whose memories are not searched: the question and replies already in view
      */
-    public Reasoning reason(TenantId tenant, String userId, String question, List<EarlierAnswer> earlier,
+    public Reasoning reason(
+            TenantId tenant,
+            String userId,
+            String question,
+            List<EarlierAnswer> earlier,
             Collection<UUID> excludedTurnIds) {
         List<Step> steps = new ArrayList<>();
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
         List<String> earlierTrials = describe(earlier);
         for (int step = 1; step <= properties.maxSteps(); step++) {
-            Optional<ReasoningStep> next = model.askOrEmpty(ReasoningStep.STEP, PromptValues.create()
-                    .text("question", question)
-                    .items("earlier", earlierTrials, "\n", NO_EARLIER_TRIALS)
-                    .items("scratchpad", scratchpad(steps), "", ""));
+            Optional<ReasoningStep> next = model.askOrEmpty(
+                    ReasoningStep.STEP,
+                    PromptValues.create()
+                            .text("question", question)
+                            .items("earlier", earlierTrials, "\n", NO_EARLIER_TRIALS)
+                            .items("scratchpad", scratchpad(steps), "", ""));
             if (next.isEmpty()) {
-                steps.add(new Step(null, "invalid", null,
+                steps.add(new Step(
+                        null,
+                        "invalid",
+                        null,
                         "No valid action: answer with search and keywords, or finish and the answer."));
                 continue;
             }
@@ -92,48 +100,80 @@ public class RecursiveReasoner {
                 steps.add(new Step(reasoning.thought(), "finish", reasoning.argument(), null));
                 return done(steps, reasoning.argument(), found);
             }
-            List<ScoredMemory> results = searches.nearest(tenant, userId, EnumSet.allOf(MemoryKind.class),
-                    searches.query(reasoning.argument()), properties.searchResults(), excludedTurnIds);
+            List<ScoredMemory> results = searches.nearest(
+                    tenant,
+                    userId,
+                    EnumSet.allOf(MemoryKind.class),
+                    searches.query(reasoning.argument()),
+                    properties.searchResults(),
+                    excludedTurnIds);
             results.forEach(m -> found.merge(m.id(), m, (a, b) -> a.score() >= b.score() ? a : b));
-            steps.add(new Step(reasoning.thought(), "search", reasoning.argument(), results.isEmpty()
-                    ? "Nothing found." : results.stream().map(ScoredMemory::text).collect(Collectors.joining(" | "))));
+            steps.add(new Step(
+                    reasoning.thought(),
+                    "search",
+                    reasoning.argument(),
+                    results.isEmpty()
+                            ? "Nothing found."
+                            : results.stream().map(ScoredMemory::text).collect(Collectors.joining(" | "))));
         }
         return done(steps, infer(question, earlier, found), found);
     }
 
     private String infer(String question, List<EarlierAnswer> earlier, Map<UUID, ScoredMemory> found) {
-        return model.ask(INFERENCE, PromptValues.create()
-                .text("question", question)
-                .items("feedback", describe(earlier), "\n", NO_EARLIER_TRIALS)
-                .items("memories", found.values().stream().map(ScoredMemory::text).toList(), "\n",
-                        "(nothing found)"))
+        return model.ask(
+                        INFERENCE,
+                        PromptValues.create()
+                                .text("question", question)
+                                .items("feedback", describe(earlier), "\n", NO_EARLIER_TRIALS)
+                                .items(
+                                        "memories",
+                                        found.values().stream()
+                                                .map(ScoredMemory::text)
+                                                .toList(),
+                                        "\n",
+                                        "(nothing found)"))
                 .strip();
     }
 
     private static Reasoning done(List<Step> steps, String inference, Map<UUID, ScoredMemory> found) {
         List<ScoredMemory> memories = found.values().stream()
-                .sorted(Comparator.comparingDouble(ScoredMemory::score).reversed()).toList();
+                .sorted(Comparator.comparingDouble(ScoredMemory::score).reversed())
+                .toList();
         return new Reasoning(List.copyOf(steps), inference, memories);
     }
 
     /** The steps so far, one item each, so that a long observation is shortened within its own step. */
     private static List<String> scratchpad(List<Step> steps) {
-        return IntStream.range(0, steps.size()).mapToObj(i -> {
-            Step s = steps.get(i);
-            int n = i + 1;
-            StringBuilder line = new StringBuilder();
-            if (s.thought() != null) {
-                line.append("Thought ").append(n).append(": ").append(s.thought()).append('\n');
-            }
-            if (s.argument() != null) {
-                line.append("Action ").append(n).append(": ").append(s.action().equals("search") ? "Search[" : "Finish[")
-                        .append(s.argument()).append("]\n");
-            }
-            if (s.observation() != null) {
-                line.append("Observation ").append(n).append(": ").append(s.observation()).append('\n');
-            }
-            return line.toString();
-        }).toList();
+        return IntStream.range(0, steps.size())
+                .mapToObj(i -> {
+                    Step s = steps.get(i);
+                    int n = i + 1;
+                    StringBuilder line = new StringBuilder();
+                    if (s.thought() != null) {
+                        line.append("Thought ")
+                                .append(n)
+                                .append(": ")
+                                .append(s.thought())
+                                .append('\n');
+                    }
+                    if (s.argument() != null) {
+                        line.append("Action ")
+                                .append(n)
+                                .append(": ")
+                                .append(s.action().equals("search") ? "Search[" : "Finish[")
+                                .append(s.argument())
+                                .append("]\n");
+                    }
+                    if (s.observation() != null) {
+                        line.append("Observation ")
+                                .append(n)
+                                .append(": ")
+                                .append(s.observation())
+                                .append('\n');
+                    }
+                    return line.toString();
+                })
+                .toList();
     }
 
     /** What a prompt shows when there is no earlier trial. */
@@ -141,16 +181,22 @@ public class RecursiveReasoner {
 
     /** Earlier answers and the feedback on them, one item per trial, as the scratchpad shows them. */
     public static List<String> describe(List<EarlierAnswer> earlier) {
-        return earlier.stream().map(t -> {
-            StringBuilder text = new StringBuilder("Trial ").append(t.number()).append(" answered: ")
-                    .append(t.answer());
-            if (t.verdict() != null) {
-                text.append("\n  The user said this is ").append(t.verdict()).append('.');
-            }
-            if (t.hint() != null) {
-                text.append("\n  The user's hint: ").append(t.hint());
-            }
-            return text.toString();
-        }).toList();
+        return earlier.stream()
+                .map(t -> {
+                    StringBuilder text = new StringBuilder("Trial ")
+                            .append(t.number())
+                            .append(" answered: ")
+                            .append(t.answer());
+                    if (t.verdict() != null) {
+                        text.append("\n  The user said this is ")
+                                .append(t.verdict())
+                                .append('.');
+                    }
+                    if (t.hint() != null) {
+                        text.append("\n  The user's hint: ").append(t.hint());
+                    }
+                    return text.toString();
+                })
+                .toList();
     }
 }

@@ -3,10 +3,10 @@ package dev.memoir.retrieval;
 import java.util.List;
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * The model's judgement of retrieved memories (conditional-memory paper, Figure 10): whether they suffice to answer,
@@ -28,12 +28,13 @@ record ReflectionVerdict(boolean sufficient, List<Integer> relevant, List<String
               "additionalProperties": false
             }""";
 
-    static final ModelStep<ReflectionVerdict> STEP = ModelStep.json("self-reflection", JSON_SCHEMA,
-            ReflectionVerdict::from);
+    static final ModelStep<ReflectionVerdict> STEP =
+            ModelStep.json("self-reflection", JSON_SCHEMA, ReflectionVerdict::from);
 
     /** The verdict, or empty without a readable {@code sufficient}: then the memories are used as found. */
     static Optional<ReflectionVerdict> from(JsonNode json) {
-        return LenientJson.bool(json, "sufficient").map(sufficient -> new ReflectionVerdict(sufficient,
-                LenientJson.integers(json, "relevant"), LenientJson.strings(json, "keywords")));
+        return LenientJson.bool(json, "sufficient")
+                .map(sufficient -> new ReflectionVerdict(
+                        sufficient, LenientJson.integers(json, "relevant"), LenientJson.strings(json, "keywords")));
     }
 }

@@ -23,12 +23,21 @@ import dev.memoir.session.TurnView;
  * @param surroundings each history memory's turn with its neighbours in its session, in dialogue order, by memory
  *                     id (read for budget selection only)
  */
-public record Retrieval(List<ScoredMemory> memories, Map<UUID, List<TurnView>> dialogues, int searches,
-        List<String> keywords, Optional<RerankTrace> rerank, ContextSelection selection,
+public record Retrieval(
+        List<ScoredMemory> memories,
+        Map<UUID, List<TurnView>> dialogues,
+        int searches,
+        List<String> keywords,
+        Optional<RerankTrace> rerank,
+        ContextSelection selection,
         Map<UUID, List<TurnView>> surroundings) {
 
-    public Retrieval(List<ScoredMemory> memories, Map<UUID, List<TurnView>> dialogues, int searches,
-            List<String> keywords, Optional<RerankTrace> rerank) {
+    public Retrieval(
+            List<ScoredMemory> memories,
+            Map<UUID, List<TurnView>> dialogues,
+            int searches,
+            List<String> keywords,
+            Optional<RerankTrace> rerank) {
         this(memories, dialogues, searches, keywords, rerank, ContextSelection.PER_KIND, Map.of());
     }
 

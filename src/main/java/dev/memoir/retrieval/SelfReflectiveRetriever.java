@@ -71,10 +71,12 @@ class SelfReflectiveRetriever {
         List<String> numbered = IntStream.range(0, candidates.size())
                 .mapToObj(i -> (i + 1) + ". " + candidates.get(i).text())
                 .toList();
-        return model.askOrEmpty(ReflectionVerdict.STEP, PromptValues.create()
-                .items("memories", numbered, "\n", "")
-                .text("message", message)
-                .fixed("count", Integer.toString(candidates.size())));
+        return model.askOrEmpty(
+                ReflectionVerdict.STEP,
+                PromptValues.create()
+                        .items("memories", numbered, "\n", "")
+                        .text("message", message)
+                        .fixed("count", Integer.toString(candidates.size())));
     }
 
     private static void addAll(Map<UUID, ScoredMemory> found, List<ScoredMemory> more) {
@@ -84,6 +86,8 @@ class SelfReflectiveRetriever {
     }
 
     private static List<ScoredMemory> ranked(Map<UUID, ScoredMemory> found) {
-        return found.values().stream().sorted(Comparator.comparingDouble(ScoredMemory::score).reversed()).toList();
+        return found.values().stream()
+                .sorted(Comparator.comparingDouble(ScoredMemory::score).reversed())
+                .toList();
     }
 }

@@ -20,12 +20,12 @@ public record DialogueFormat(Numbering numbering, RoleNames roles, String separa
     public static final DialogueFormat LINES = new DialogueFormat(Numbering.NONE, RoleNames.LABEL, "\n");
 
     /** "(line 1) user: ..." lines, numbered from one, for memo writing's line ranges (MemoChat). */
-    public static final DialogueFormat NUMBERED_LINES = new DialogueFormat(Numbering.LINES_FROM_ONE,
-            RoleNames.WIRE, "\n");
+    public static final DialogueFormat NUMBERED_LINES =
+            new DialogueFormat(Numbering.LINES_FROM_ONE, RoleNames.WIRE, "\n");
 
     /** "[Turn 0] USER: ..." lines, numbered from zero, for topic extraction's turn references (RMM). */
-    public static final DialogueFormat NUMBERED_TURNS = new DialogueFormat(Numbering.TURNS_FROM_ZERO,
-            RoleNames.UPPER_CASE, "\n");
+    public static final DialogueFormat NUMBERED_TURNS =
+            new DialogueFormat(Numbering.TURNS_FROM_ZERO, RoleNames.UPPER_CASE, "\n");
 
     /** "user: ... ### assistant: ..." on one line, for a memo's dialogue shown as evidence in the reply prompt. */
     public static final DialogueFormat INLINE = new DialogueFormat(Numbering.NONE, RoleNames.WIRE, " ### ");
@@ -49,7 +49,8 @@ public record DialogueFormat(Numbering numbering, RoleNames roles, String separa
 
     /** The dialogue as one text, its turns numbered by their position in the list. */
     public String render(List<TurnView> turns) {
-        return IntStream.range(0, turns.size()).mapToObj(i -> entry(turns.get(i), i))
+        return IntStream.range(0, turns.size())
+                .mapToObj(i -> entry(turns.get(i), i))
                 .collect(Collectors.joining(separator));
     }
 

@@ -1,5 +1,4 @@
 package dev.memoir.session;
 
 /** What erasing a user removed from the session tables. */
-public record ErasedSessions(int sessions, int turns) {
-}
+public record ErasedSessions(int sessions, int turns) {}

@@ -6,10 +6,12 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+
 import dev.memoir.common.wire.WireNames;
 
 public enum Role {
-    USER, ASSISTANT;
+    USER,
+    ASSISTANT;
 
     @JsonValue
     public String wireName() {

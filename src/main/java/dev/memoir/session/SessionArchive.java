@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -22,10 +21,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.StreamingJdbc;
+import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.session.store.MemorySettingsConverter;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.common.jdbc.StreamingJdbc;
 
 /**
  * A user's sessions and turns as a user archive carries them: read as streams, oldest first, and written back
@@ -38,15 +37,28 @@ public class SessionArchive {
      * A session as archived; {@code settings} is its memory settings' JSON, {@code title} an imported
      * conversation's title (null for others, and in archives made before sessions had titles).
      */
-    public record ArchivedSession(UUID id, String status, String settings, Instant createdAt, Instant updatedAt,
-            Instant closedAt, Instant firstTurnAt, Instant lastTurnAt, String title) {
-    }
+    public record ArchivedSession(
+            UUID id,
+            String status,
+            String settings,
+            Instant createdAt,
+            Instant updatedAt,
+            Instant closedAt,
+            Instant firstTurnAt,
+            Instant lastTurnAt,
+            String title) {}
 
     /** A turn as archived. */
-    public record ArchivedTurn(UUID id, UUID sessionId, int seq, String role, String speaker, String content,
-            Instant createdAt, Instant occurredAt, UUID replyTo) {
-    }
-
+    public record ArchivedTurn(
+            UUID id,
+            UUID sessionId,
+            int seq,
+            String role,
+            String speaker,
+            String content,
+            Instant createdAt,
+            Instant occurredAt,
+            UUID replyTo) {}
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -57,8 +69,10 @@ public class SessionArchive {
     /** Whether the user has any session. */
     @Transactional(propagation = Propagation.MANDATORY)
     public boolean hasSessions(TenantId tenant, String userId) {
-        return Boolean.TRUE.equals(jdbc.queryForObject("select exists (select 1 from sessions where tenant_id = "
-                + ":tenantId and user_id = :userId)", user(tenant, userId), Boolean.class));
+        return Boolean.TRUE.equals(jdbc.queryForObject(
+                "select exists (select 1 from sessions where tenant_id = " + ":tenantId and user_id = :userId)",
+                user(tenant, userId),
+                Boolean.class));
     }
 
     /** Those of {@code ids} that are sessions of the user: the ones an import has stored so far. */
@@ -69,8 +83,7 @@ public class SessionArchive {
         }
         return new HashSet<>(jdbc.queryForList("""
                 select id from sessions
-                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
-                user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""", user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
     }
 
     /** Those of {@code ids} that are turns of the user's sessions: the ones an import has stored so far. */
@@ -81,21 +94,29 @@ public class SessionArchive {
         }
         return new HashSet<>(jdbc.queryForList("""
                 select t.id from turns t join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
-                where t.tenant_id = :tenantId and s.user_id = :userId and t.id = any(cast(:ids as uuid[]))""",
-                user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+                where t.tenant_id = :tenantId and s.user_id = :userId and t.id = any(cast(:ids as uuid[]))""", user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
     }
 
     /** Read in the caller's transaction; close the stream. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedSession> sessions(TenantId tenant, String userId) {
-        return jdbc.queryForStream("""
+        return jdbc.queryForStream(
+                """
                 select id, status, settings::text as settings, created_at, updated_at, closed_at, first_turn_at,
                        last_turn_at, title
                 from sessions where tenant_id = :tenantId and user_id = :userId
-                order by created_at, id""", user(tenant, userId), (rs, n) -> new ArchivedSession(
-                rs.getObject("id", UUID.class), rs.getString("status"), rs.getString("settings"),
-                instant(rs, "created_at"), instant(rs, "updated_at"), instant(rs, "closed_at"),
-                instant(rs, "first_turn_at"), instant(rs, "last_turn_at"), rs.getString("title")));
+                order by created_at, id""",
+                user(tenant, userId),
+                (rs, n) -> new ArchivedSession(
+                        rs.getObject("id", UUID.class),
+                        rs.getString("status"),
+                        rs.getString("settings"),
+                        instant(rs, "created_at"),
+                        instant(rs, "updated_at"),
+                        instant(rs, "closed_at"),
+                        instant(rs, "first_turn_at"),
+                        instant(rs, "last_turn_at"),
+                        rs.getString("title")));
     }
 
     /** The turns of the user's sessions, in the sessions' order and each session's order. */
@@ -116,41 +137,64 @@ public class SessionArchive {
             try {
                 MemorySettingsConverter.read(session.settings());
             } catch (RuntimeException e) {
-                throw new InvalidRequestException("archive", "session " + session.id()
-                        + " has memory settings Memoir cannot read");
+                throw new InvalidRequestException(
+                        "archive", "session " + session.id() + " has memory settings Memoir cannot read");
             }
         }
-        jdbc.batchUpdate("""
+        jdbc.batchUpdate(
+                """
                 insert into sessions (id, tenant_id, user_id, status, settings, created_at, updated_at, closed_at,
                                       first_turn_at, last_turn_at, title)
                 values (:id, :tenantId, :userId, :status, cast(:settings as jsonb), :createdAt, :updatedAt,
-                        :closedAt, :firstTurnAt, :lastTurnAt, :title)""", sessions.stream().map(s -> user(tenant, userId)
-                .addValue("id", s.id()).addValue("status", s.status()).addValue("settings", s.settings())
-                .addValue("createdAt", timestamptz(s.createdAt())).addValue("updatedAt", timestamptz(s.updatedAt()))
-                .addValue("closedAt", timestamptz(s.closedAt())).addValue("firstTurnAt", timestamptz(s.firstTurnAt()))
-                .addValue("lastTurnAt", timestamptz(s.lastTurnAt())).addValue("title", s.title())).toArray(MapSqlParameterSource[]::new));
+                        :closedAt, :firstTurnAt, :lastTurnAt, :title)""",
+                sessions.stream()
+                        .map(s -> user(tenant, userId)
+                                .addValue("id", s.id())
+                                .addValue("status", s.status())
+                                .addValue("settings", s.settings())
+                                .addValue("createdAt", timestamptz(s.createdAt()))
+                                .addValue("updatedAt", timestamptz(s.updatedAt()))
+                                .addValue("closedAt", timestamptz(s.closedAt()))
+                                .addValue("firstTurnAt", timestamptz(s.firstTurnAt()))
+                                .addValue("lastTurnAt", timestamptz(s.lastTurnAt()))
+                                .addValue("title", s.title()))
+                        .toArray(MapSqlParameterSource[]::new));
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public void restoreTurns(TenantId tenant, List<ArchivedTurn> turns) {
-        jdbc.batchUpdate("""
+        jdbc.batchUpdate(
+                """
                 insert into turns (id, tenant_id, session_id, seq, role, speaker_name, content, created_at, occurred_at,
                                    reply_to)
                 values (:id, :tenantId, :sessionId, :seq, :role, :speaker, :content, :createdAt, :occurredAt,
                         :replyTo)""",
-                turns.stream().map(t -> new MapSqlParameterSource().addValue("id", t.id())
-                        .addValue("tenantId", tenant.value())
-                        .addValue("sessionId", t.sessionId()).addValue("seq", t.seq()).addValue("role", t.role())
-                        .addValue("speaker", t.speaker()).addValue("content", t.content())
-                        .addValue("createdAt", timestamptz(t.createdAt()))
-                        .addValue("occurredAt", timestamptz(t.occurredAt()))
-                        .addValue("replyTo", t.replyTo())).toArray(MapSqlParameterSource[]::new));
+                turns.stream()
+                        .map(t -> new MapSqlParameterSource()
+                                .addValue("id", t.id())
+                                .addValue("tenantId", tenant.value())
+                                .addValue("sessionId", t.sessionId())
+                                .addValue("seq", t.seq())
+                                .addValue("role", t.role())
+                                .addValue("speaker", t.speaker())
+                                .addValue("content", t.content())
+                                .addValue("createdAt", timestamptz(t.createdAt()))
+                                .addValue("occurredAt", timestamptz(t.occurredAt()))
+                                .addValue("replyTo", t.replyTo()))
+                        .toArray(MapSqlParameterSource[]::new));
     }
 
     private static ArchivedTurn turn(ResultSet rs, int row) throws SQLException {
-        return new ArchivedTurn(rs.getObject("id", UUID.class), rs.getObject("session_id", UUID.class),
-                rs.getInt("seq"), rs.getString("role"), rs.getString("speaker_name"), rs.getString("content"),
-                instant(rs, "created_at"), instant(rs, "occurred_at"), rs.getObject("reply_to", UUID.class));
+        return new ArchivedTurn(
+                rs.getObject("id", UUID.class),
+                rs.getObject("session_id", UUID.class),
+                rs.getInt("seq"),
+                rs.getString("role"),
+                rs.getString("speaker_name"),
+                rs.getString("content"),
+                instant(rs, "created_at"),
+                instant(rs, "occurred_at"),
+                rs.getObject("reply_to", UUID.class));
     }
 
     private static String uuidArray(Collection<UUID> ids) {

@@ -39,8 +39,7 @@ public class SessionMemoryWrite {
     }
 
     /** The session a memory is written from and the turns it is written from. */
-    public record SessionDialogue(SessionRef session, List<TurnView> turns) {
-    }
+    public record SessionDialogue(SessionRef session, List<TurnView> turns) {}
 
     /**
      * Holds a session for the store phase's transaction, so that erasing it waits until what is stored is
@@ -70,7 +69,8 @@ public class SessionMemoryWrite {
     public Optional<SessionDialogue> read(TenantId tenant, UUID sessionId, Supplier<List<TurnView>> turns) {
         Optional<SessionRef> session = sessions.findForJob(tenant, sessionId);
         List<TurnView> read = turns.get();
-        return session.isEmpty() || read.isEmpty() ? Optional.empty()
+        return session.isEmpty() || read.isEmpty()
+                ? Optional.empty()
                 : Optional.of(new SessionDialogue(session.get(), read));
     }
 
@@ -78,13 +78,17 @@ public class SessionMemoryWrite {
      * A write from a session's dialogue: {@code decide} asks the model what to write (empty: nothing worth storing,
      * and no transaction is opened), {@code store} stores it if the session is still there.
      */
-    public <D> void write(Optional<SessionDialogue> dialogue, Function<SessionDialogue, Optional<D>> decide,
+    public <D> void write(
+            Optional<SessionDialogue> dialogue,
+            Function<SessionDialogue, Optional<D>> decide,
             BiConsumer<SessionDialogue, D> store) {
-        dialogue.ifPresent(read -> decide.apply(read).ifPresent(decided -> transaction.executeWithoutResult(status -> {
-            if (locks.holdForMemoryWrite(read.session().tenant(), read.session().id())) {
-                store.accept(read, decided);
-            }
-        })));
+        dialogue.ifPresent(read -> decide.apply(read)
+                .ifPresent(decided -> transaction.executeWithoutResult(status -> {
+                    if (locks.holdForMemoryWrite(
+                            read.session().tenant(), read.session().id())) {
+                        store.accept(read, decided);
+                    }
+                })));
     }
 
     /**

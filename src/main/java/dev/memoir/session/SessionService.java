@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.session.store.Session;
@@ -20,7 +21,6 @@ import dev.memoir.session.store.SessionStatus;
 import dev.memoir.session.turns.TurnReader;
 import dev.memoir.session.turns.TurnRecorder;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.jdbc.AdvisoryLocks;
 
 /**
  * Sessions and their turns. The methods that take a {@link TenantId} serve a caller's request and check that the
@@ -48,8 +48,14 @@ public class SessionService {
     private final TurnReader reader;
     private final SessionDeletion deletion;
 
-    SessionService(SessionRepository sessions, MemoryDefaults memoryDefaults, AdvisoryLocks advisoryLocks,
-            SessionLocks locks, TurnRecorder recorder, TurnReader reader, SessionDeletion deletion) {
+    SessionService(
+            SessionRepository sessions,
+            MemoryDefaults memoryDefaults,
+            AdvisoryLocks advisoryLocks,
+            SessionLocks locks,
+            TurnRecorder recorder,
+            TurnReader reader,
+            SessionDeletion deletion) {
         this.sessions = sessions;
         this.memoryDefaults = memoryDefaults;
         this.advisoryLocks = advisoryLocks;
@@ -67,8 +73,8 @@ public class SessionService {
     public SessionRef conversationOf(TenantId tenant, String userId) {
         locks.holdUser(tenant.value(), userId);
         advisoryLocks.lock(AdvisoryLocks.Space.CONVERSATION, AdvisoryLocks.userKey(tenant.value(), userId));
-        Session session = sessions.findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(tenant.value(), userId,
-                        SessionStatus.OPEN)
+        Session session = sessions.findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(
+                        tenant.value(), userId, SessionStatus.OPEN)
                 .orElseGet(() -> sessions.save(new Session(tenant.value(), userId, memoryDefaults.resolve(null))));
         return session.ref();
     }
@@ -97,8 +103,13 @@ public class SessionService {
      * The close publishes {@link SessionClosed}, so the session's close memories are queued as for a client's
      * close: sessions imported one after another close, and fold into the recursive summary, in that order.
      */
-    public SessionRef importClosed(TenantId tenant, String userId, MemorySettingsOverride memory, String title,
-            List<NewTurn> newTurns, Consumer<SessionRef> alsoInTransaction) {
+    public SessionRef importClosed(
+            TenantId tenant,
+            String userId,
+            MemorySettingsOverride memory,
+            String title,
+            List<NewTurn> newTurns,
+            Consumer<SessionRef> alsoInTransaction) {
         return recorder.importClosed(tenant, userId, memory, title, newTurns, alsoInTransaction);
     }
 
@@ -111,8 +122,8 @@ public class SessionService {
      * @param questionWorthRemembering the reply judged the question worth remembering: listeners of
      *                                 {@link TurnsRecorded} write its conditional memory if the session keeps one
      */
-    public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content,
-            boolean questionWorthRemembering) {
+    public TurnView appendReply(
+            TenantId tenant, UUID sessionId, UUID question, String content, boolean questionWorthRemembering) {
         return recorder.appendReply(tenant, sessionId, question, content, questionWorthRemembering);
     }
 
@@ -155,8 +166,7 @@ public class SessionService {
     /** A session as background jobs see it, by the tenant the job was queued for. */
     @Transactional(readOnly = true)
     Optional<SessionRef> findForJob(TenantId tenant, UUID sessionId) {
-        return sessions.findByIdAndTenantId(sessionId, tenant.value())
-                .map(Session::ref);
+        return sessions.findByIdAndTenantId(sessionId, tenant.value()).map(Session::ref);
     }
 
     /**

@@ -9,9 +9,9 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.common.jdbc.UserIdScan;
+import dev.memoir.tenant.TenantId;
 
 /**
  * The users a tenant's sessions belong to, and how many sessions each has, read off the sessions index without
@@ -43,15 +43,18 @@ public class SessionUsers {
         if (userIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.query("""
+        return jdbc.query(
+                """
                 select user_id, count(*) as sessions, max(updated_at) as last_active_at,
                        max(last_turn_at) as last_said_at
                 from sessions
                 where tenant_id = :tenantId and user_id in (:userIds)
                 group by user_id""",
                 new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
-                (rs, row) -> new UserSessions(rs.getString("user_id"), rs.getLong("sessions"),
-                        SqlTimes.instant(rs, "last_active_at"), SqlTimes.instant(rs, "last_said_at")));
+                (rs, row) -> new UserSessions(
+                        rs.getString("user_id"),
+                        rs.getLong("sessions"),
+                        SqlTimes.instant(rs, "last_active_at"),
+                        SqlTimes.instant(rs, "last_said_at")));
     }
-
 }

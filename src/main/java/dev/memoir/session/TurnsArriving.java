@@ -11,5 +11,4 @@ import dev.memoir.tenant.TenantId;
  * their slow preparation here (embedding a megabyte of imported turns, say), so that the locked transaction that
  * stores the turns and publishes {@link TurnsRecorded} stays short.
  */
-public record TurnsArriving(TenantId tenant, UUID sessionId, MemorySettings settings, List<NewTurn> turns) {
-}
+public record TurnsArriving(TenantId tenant, UUID sessionId, MemorySettings settings, List<NewTurn> turns) {}

@@ -13,6 +13,10 @@ import dev.memoir.tenant.TenantId;
  * @param worthRemembering user turns that a reply among these turns judged worth remembering (conditional
  *                         memory); empty for imported turns
  */
-public record TurnsRecorded(TenantId tenant, String userId, UUID sessionId, MemorySettings settings,
-        List<TurnView> turns, List<UUID> worthRemembering) {
-}
+public record TurnsRecorded(
+        TenantId tenant,
+        String userId,
+        UUID sessionId,
+        MemorySettings settings,
+        List<TurnView> turns,
+        List<UUID> worthRemembering) {}

@@ -25,8 +25,7 @@ class ApiKey {
 
     private Instant revokedAt;
 
-    protected ApiKey() {
-    }
+    protected ApiKey() {}
 
     ApiKey(UUID tenantId, String keyHash, String keyPrefix) {
         this.id = UUID.randomUUID();

@@ -36,8 +36,8 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     private final SecurityProperties properties;
     private final ProblemWriter problemWriter;
 
-    ApiKeyAuthenticationFilter(TenantService tenantService, SecurityProperties properties,
-            ProblemWriter problemWriter) {
+    ApiKeyAuthenticationFilter(
+            TenantService tenantService, SecurityProperties properties, ProblemWriter problemWriter) {
         this.tenantService = tenantService;
         this.properties = properties;
         this.problemWriter = problemWriter;
@@ -73,7 +73,8 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         Optional<String> key = bearerKey(request);
         if (isHealthPath(pathWithinApplication(request))) {
-            boolean operator = key.isPresent() && properties.hasBootstrapKey()
+            boolean operator = key.isPresent()
+                    && properties.hasBootstrapKey()
                     && ApiKeys.sameKey(key.get(), properties.bootstrapKey());
             chain.doFilter(operator ? new OperatorRequest(request) : request, response);
             return;

@@ -13,8 +13,7 @@ final class ApiKeys {
     static final String PREFIX = "mk_";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private ApiKeys() {
-    }
+    private ApiKeys() {}
 
     static String newKey() {
         byte[] bytes = new byte[32];

@@ -64,8 +64,7 @@ class FairWriteQueue {
         }
     }
 
-    private record Waiter(CompletableFuture<Place> granted) {
-    }
+    private record Waiter(CompletableFuture<Place> granted) {}
 
     private final TenantLimits limits;
     private final ReentrantLock lock = new ReentrantLock();
@@ -77,9 +76,11 @@ class FairWriteQueue {
     FairWriteQueue(TenantLimits limits, MeterRegistry meters) {
         this.limits = limits;
         Gauge.builder("memoir.writes.running", this, FairWriteQueue::running)
-                .description("Writing requests this instance works on").register(meters);
+                .description("Writing requests this instance works on")
+                .register(meters);
         Gauge.builder("memoir.writes.waiting", this, FairWriteQueue::waiting)
-                .description("Writing requests waiting for their turn").register(meters);
+                .description("Writing requests waiting for their turn")
+                .register(meters);
     }
 
     int running() {
@@ -193,7 +194,8 @@ class FairWriteQueue {
             if (lane.waiting.isEmpty() || !underItsBound(lane)) {
                 continue;
             }
-            if (best == null || lane.running < best.running
+            if (best == null
+                    || lane.running < best.running
                     || lane.running == best.running && lane.lastServed < best.lastServed) {
                 best = lane;
             }

@@ -20,8 +20,7 @@ final class OperatorPaths {
     private static final Set<String> OPERATOR_ROOTS = Set.of("admin", "actuator");
     private static final int MAX_DECODE_ROUNDS = 5;
 
-    private OperatorPaths() {
-    }
+    private OperatorPaths() {}
 
     static boolean isOperatorPath(String rawPath) {
         String first = firstSegment(canonical(rawPath));
@@ -64,8 +63,10 @@ final class OperatorPaths {
         int i = 0;
         while (i < path.length()) {
             char c = path.charAt(i);
-            if (c == '%' && i + 2 < path.length()
-                    && Character.digit(path.charAt(i + 1), 16) >= 0 && Character.digit(path.charAt(i + 2), 16) >= 0) {
+            if (c == '%'
+                    && i + 2 < path.length()
+                    && Character.digit(path.charAt(i + 1), 16) >= 0
+                    && Character.digit(path.charAt(i + 2), 16) >= 0) {
                 bytes.write(Character.digit(path.charAt(i + 1), 16) * 16 + Character.digit(path.charAt(i + 2), 16));
                 i += 3;
             } else {

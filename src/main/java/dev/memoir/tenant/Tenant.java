@@ -18,8 +18,7 @@ class Tenant {
 
     private Instant createdAt;
 
-    protected Tenant() {
-    }
+    protected Tenant() {}
 
     Tenant(String name) {
         this.id = UUID.randomUUID();

@@ -2,6 +2,7 @@ package dev.memoir.tenant;
 
 import java.util.List;
 
+import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.MethodParameter;
 import org.springframework.web.bind.support.WebDataBinderFactory;
@@ -10,9 +11,6 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
-
-
-import org.springdoc.core.utils.SpringDocUtils;
 
 /**
  * Lets controllers declare a {@link TenantId} parameter, filled from the authenticated key, and operator handlers an
@@ -38,8 +36,11 @@ class TenantArgumentResolver implements HandlerMethodArgumentResolver, WebMvcCon
     }
 
     @Override
-    public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer container,
-            NativeWebRequest request, WebDataBinderFactory binderFactory) {
+    public Object resolveArgument(
+            MethodParameter parameter,
+            ModelAndViewContainer container,
+            NativeWebRequest request,
+            WebDataBinderFactory binderFactory) {
         if (parameter.getParameterType().equals(OperatorAccess.class)) {
             Object operator = request.getAttribute(OperatorAccess.ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
             if (!(operator instanceof OperatorAccess)) {
@@ -47,8 +48,8 @@ class TenantArgumentResolver implements HandlerMethodArgumentResolver, WebMvcCon
             }
             return operator;
         }
-        Object tenant = request.getAttribute(ApiKeyAuthenticationFilter.TENANT_ATTRIBUTE,
-                RequestAttributes.SCOPE_REQUEST);
+        Object tenant =
+                request.getAttribute(ApiKeyAuthenticationFilter.TENANT_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
         if (tenant == null) {
             throw new IllegalStateException("No authenticated tenant on this request");
         }

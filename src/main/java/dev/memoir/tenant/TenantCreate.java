@@ -1,11 +1,12 @@
 package dev.memoir.tenant;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import dev.memoir.common.wire.VisibleText;
 
 record TenantCreate(
-        @Schema(description = "Display name of the tenant", example = "acme")
-        @NotBlank @VisibleText @Size(max = 200) String name) {
-}
+        @Schema(description = "Display name of the tenant", example = "acme") @NotBlank @VisibleText @Size(max = 200)
+        String name) {}

@@ -8,5 +8,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 record TenantCreated(
         @Schema(description = "Tenant id") UUID id,
         @Schema(description = "Tenant name") String name,
-        @Schema(description = "API key for `Authorization: Bearer ...`; only its hash is stored") String apiKey) {
-}
+
+        @Schema(description = "API key for `Authorization: Bearer ...`; only its hash is stored")
+        String apiKey) {}

@@ -17,7 +17,8 @@ public record TenantId(UUID value) {
      */
     public static Optional<TenantId> of(ServletRequest request) {
         return request.getAttribute(ApiKeyAuthenticationFilter.TENANT_ATTRIBUTE) instanceof TenantId tenant
-                ? Optional.of(tenant) : Optional.empty();
+                ? Optional.of(tenant)
+                : Optional.empty();
     }
 
     @Override

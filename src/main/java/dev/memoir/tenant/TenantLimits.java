@@ -29,9 +29,14 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.tenant-limits")
-record TenantLimits(@DefaultValue("32") @Min(1) int concurrentWrites,
+record TenantLimits(
+        @DefaultValue("32") @Min(1) int concurrentWrites,
         @DefaultValue("24") @Min(1) int tenantWrites,
-        @DefaultValue("20s") @NotNull @DurationMin(millis = 1) Duration maxWait,
+
+        @DefaultValue("20s") @NotNull @DurationMin(millis = 1)
+        Duration maxWait,
+
         @DefaultValue("200") @Min(0) int maxWaiting,
-        @DefaultValue("2s") @NotNull @DurationMin(millis = 1) Duration retryAfter) {
-}
+
+        @DefaultValue("2s") @NotNull @DurationMin(millis = 1)
+        Duration retryAfter) {}

@@ -4,5 +4,4 @@ import java.util.UUID;
 
 import org.springframework.data.jpa.repository.JpaRepository;
 
-interface TenantRepository extends JpaRepository<Tenant, UUID> {
-}
+interface TenantRepository extends JpaRepository<Tenant, UUID> {}

@@ -10,8 +10,8 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.web.ConflictException;
-import dev.memoir.common.wire.Cursor;
 import dev.memoir.common.web.NotFoundException;
+import dev.memoir.common.wire.Cursor;
 
 @Service
 class TenantService {
@@ -29,7 +29,8 @@ class TenantService {
     @Transactional
     TenantCreated create(String name) {
         Tenant tenant = tenants.save(new Tenant(name.strip()));
-        return new TenantCreated(tenant.getId(), tenant.getName(), issueKey(tenant.getId()).apiKey());
+        return new TenantCreated(
+                tenant.getId(), tenant.getName(), issueKey(tenant.getId()).apiKey());
     }
 
     /**
@@ -60,11 +61,14 @@ class TenantService {
                 .param("afterTime", after == null ? null : Timestamp.from(after.instant(0)))
                 .param("afterId", after == null ? null : after.uuid(1))
                 .param("limit", limit + 1)
-                .query((rs, row) -> new TenantView(rs.getObject("id", UUID.class), rs.getString("name"),
-                        rs.getTimestamp("created_at").toInstant(), rs.getInt("active_keys")))
+                .query((rs, row) -> new TenantView(
+                        rs.getObject("id", UUID.class),
+                        rs.getString("name"),
+                        rs.getTimestamp("created_at").toInstant(),
+                        rs.getInt("active_keys")))
                 .list();
-        Cursor.Page<TenantView> page = Cursor.page(fetched, limit,
-                t -> Cursor.encode("tenants", t.createdAt(), t.id()));
+        Cursor.Page<TenantView> page =
+                Cursor.page(fetched, limit, t -> Cursor.encode("tenants", t.createdAt(), t.id()));
         return new TenantPage(page.items(), page.nextCursor());
     }
 
@@ -78,7 +82,8 @@ class TenantService {
     ApiKeyList keys(UUID tenantId) {
         requireTenant(tenantId);
         return new ApiKeyList(apiKeys.findByTenantIdOrderByCreatedAtAscIdAsc(tenantId).stream()
-                .map(ApiKey::view).toList());
+                .map(ApiKey::view)
+                .toList());
     }
 
     /** A new key in place of the old one, which is refused from the moment this commits. */
@@ -109,7 +114,8 @@ class TenantService {
 
     private ApiKeyCreated issueKey(UUID tenantId) {
         String key = ApiKeys.newKey();
-        ApiKeyView view = apiKeys.save(new ApiKey(tenantId, ApiKeys.hash(key), key.substring(0, 8))).view();
+        ApiKeyView view = apiKeys.save(new ApiKey(tenantId, ApiKeys.hash(key), key.substring(0, 8)))
+                .view();
         return new ApiKeyCreated(view.id(), view.prefix(), view.createdAt(), key);
     }
 }

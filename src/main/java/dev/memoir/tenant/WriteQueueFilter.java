@@ -56,11 +56,16 @@ class WriteQueueFilter extends OncePerRequestFilter {
         }
         if (place == null) {
             response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(writes.retryAfterSeconds()));
-            problemWriter.write(request, response, Problems.of(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
-                    "The service is busy with other writing requests and this one found no turn within "
-                            + writes.maxWait().toSeconds() + " s, or this tenant already has "
-                            + "memoir.tenant-limits.max-waiting requests waiting; retry after the Retry-After "
-                            + "header's seconds"));
+            problemWriter.write(
+                    request,
+                    response,
+                    Problems.of(
+                            HttpStatus.TOO_MANY_REQUESTS,
+                            "too-many-requests",
+                            "The service is busy with other writing requests and this one found no turn within "
+                                    + writes.maxWait().toSeconds() + " s, or this tenant already has "
+                                    + "memoir.tenant-limits.max-waiting requests waiting; retry after the Retry-After "
+                                    + "header's seconds"));
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }

@@ -10,12 +10,12 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 
+import dev.memoir.common.wire.Cursor;
 import dev.memoir.memory.MemoryUsers;
 import dev.memoir.memory.UserMemories;
 import dev.memoir.session.SessionUsers;
 import dev.memoir.session.UserSessions;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.wire.Cursor;
 
 /**
  * A tenant's users. There is no user table: a user exists through their sessions and memories (a user may have
@@ -40,20 +40,25 @@ class UserDirectory {
         // The first limit + 1 users of the union are among the first limit + 1 of each side.
         List<String> candidates = new ArrayList<>(sessionUsers.userIdsAfter(tenant, after, contains, limit + 1));
         candidates.addAll(memoryUsers.userIdsAfter(tenant, after, contains, limit + 1));
-        Cursor.Page<String> page = Cursor.page(inDatabaseOrder(candidates, limit + 1), limit,
-                userId -> Cursor.encode("users", userId));
+        Cursor.Page<String> page =
+                Cursor.page(inDatabaseOrder(candidates, limit + 1), limit, userId -> Cursor.encode("users", userId));
 
         Map<String, UserSessions> sessionCounts = sessionUsers.sessionsOf(tenant, page.items()).stream()
                 .collect(Collectors.toMap(UserSessions::userId, Function.identity()));
         Map<String, UserMemories> memoryCounts = memoryUsers.memoriesOf(tenant, page.items()).stream()
                 .collect(Collectors.toMap(UserMemories::userId, Function.identity()));
-        List<UserView> users = page.items().stream().map(userId -> {
-            UserSessions s = sessionCounts.get(userId);
-            UserMemories m = memoryCounts.get(userId);
-            return new UserView(userId, s == null ? 0 : s.sessions(), m == null ? 0 : m.memories(),
-                    latest(s == null ? null : s.lastActiveAt(), m == null ? null : m.lastWrittenAt()),
-                    s == null ? null : s.lastSaidAt());
-        }).toList();
+        List<UserView> users = page.items().stream()
+                .map(userId -> {
+                    UserSessions s = sessionCounts.get(userId);
+                    UserMemories m = memoryCounts.get(userId);
+                    return new UserView(
+                            userId,
+                            s == null ? 0 : s.sessions(),
+                            m == null ? 0 : m.memories(),
+                            latest(s == null ? null : s.lastActiveAt(), m == null ? null : m.lastWrittenAt()),
+                            s == null ? null : s.lastSaidAt());
+                })
+                .toList();
         return new UserList(users, page.nextCursor());
     }
 
@@ -65,8 +70,11 @@ class UserDirectory {
         if (userIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.queryForList("select distinct u from unnest(?::text[]) as u order by u limit ?", String.class,
-                userIds.toArray(String[]::new), limit);
+        return jdbc.queryForList(
+                "select distinct u from unnest(?::text[]) as u order by u limit ?",
+                String.class,
+                userIds.toArray(String[]::new),
+                limit);
     }
 
     private static Instant latest(Instant a, Instant b) {

@@ -8,14 +8,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
-import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.jobs.Jobs;
@@ -79,13 +79,20 @@ class MemoriesWrittenWait {
         if (memoryJobs.stream().anyMatch(job -> job.state() != JobStatus.State.done)) {
             return Optional.of(Instant.now().plus(RECHECK));
         }
-        transaction.executeWithoutResult(status -> sessions.hold(tenant, sessionId).ifPresent(session -> {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("userId", session.userId());
-            data.put("sessionId", sessionId);
-            data.put("jobs", memoryJobs.stream().map(JobStatus::task).distinct().sorted().toList());
-            outbox.fanOut(tenant, WebhookEvent.SESSION_MEMORIES_WRITTEN, session.userId(), data, null);
-        }));
+        transaction.executeWithoutResult(status -> sessions.hold(tenant, sessionId)
+                .ifPresent(session -> {
+                    Map<String, Object> data = new LinkedHashMap<>();
+                    data.put("userId", session.userId());
+                    data.put("sessionId", sessionId);
+                    data.put(
+                            "jobs",
+                            memoryJobs.stream()
+                                    .map(JobStatus::task)
+                                    .distinct()
+                                    .sorted()
+                                    .toList());
+                    outbox.fanOut(tenant, WebhookEvent.SESSION_MEMORIES_WRITTEN, session.userId(), data, null);
+                }));
         return Optional.empty();
     }
 

@@ -26,8 +26,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.tenant.TenantId;
 
 @RestController
 @RequestMapping("/webhooks")
@@ -41,14 +41,19 @@ class WebhookController {
     }
 
     @PostMapping
-    @Operation(summary = "Register an endpoint for memory events",
+    @Operation(
+            summary = "Register an endpoint for memory events",
             description = "Memoir generates the endpoint's signing secret and returns it once. Deliveries follow "
                     + "Standard Webhooks: POSTed JSON {type, timestamp, data} with webhook-id, webhook-timestamp and "
                     + "webhook-signature (v1, HMAC-SHA256 over id.timestamp.body). See docs/api.md#webhooks.",
-            responses = {@ApiResponse(responseCode = "201", description = "Registered; the answer holds the secret"),
-                    @ApiResponse(responseCode = "400", description = "A URL Memoir does not deliver to (not http or "
-                            + "https, credentials, a loopback, private, link-local or metadata address), or an "
-                            + "unknown event")})
+            responses = {
+                @ApiResponse(responseCode = "201", description = "Registered; the answer holds the secret"),
+                @ApiResponse(
+                        responseCode = "400",
+                        description = "A URL Memoir does not deliver to (not http or "
+                                + "https, credentials, a loopback, private, link-local or metadata address), or an "
+                                + "unknown event")
+            })
     ResponseEntity<WebhookView> register(TenantId tenant, @Valid @RequestBody WebhookCreate request) {
         WebhookView created = webhooks.register(tenant, request);
         return ResponseEntity.created(URI.create("/webhooks/" + created.id())).body(created);
@@ -62,29 +67,43 @@ class WebhookController {
 
     @DeleteMapping("/{id}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    @Operation(summary = "Delete an endpoint and its deliveries; those still queued are dropped",
-            responses = {@ApiResponse(responseCode = "204"),
-                    @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")})
+    @Operation(
+            summary = "Delete an endpoint and its deliveries; those still queued are dropped",
+            responses = {
+                @ApiResponse(responseCode = "204"),
+                @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")
+            })
     void delete(TenantId tenant, @PathVariable UUID id) {
         webhooks.delete(tenant, id);
     }
 
     @PostMapping("/{id}/test")
     @ResponseStatus(HttpStatus.ACCEPTED)
-    @Operation(summary = "Queue a webhook.test delivery to the endpoint",
-            responses = {@ApiResponse(responseCode = "202", description = "Queued; the answer names the delivery"),
-                    @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")})
+    @Operation(
+            summary = "Queue a webhook.test delivery to the endpoint",
+            responses = {
+                @ApiResponse(responseCode = "202", description = "Queued; the answer names the delivery"),
+                @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")
+            })
     Map<String, UUID> test(TenantId tenant, @PathVariable UUID id) {
         return Map.of("deliveryId", webhooks.test(tenant, id));
     }
 
     @GetMapping("/{id}/deliveries")
-    @Operation(summary = "The endpoint's recent deliveries, newest first, with their attempts and outcome",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")})
-    Map<String, List<DeliveryView>> deliveries(TenantId tenant, @PathVariable UUID id,
+    @Operation(
+            summary = "The endpoint's recent deliveries, newest first, with their attempts and outcome",
+            responses = {
+                @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")
+            })
+    Map<String, List<DeliveryView>> deliveries(
+            TenantId tenant,
+            @PathVariable UUID id,
             @Parameter(description = "Deliveries to show, 1 to " + FieldConstraints.PAGE)
-            @RequestParam(defaultValue = "50") @Min(1) @Max(FieldConstraints.PAGE) int limit) {
+                    @RequestParam(defaultValue = "50")
+                    @Min(1)
+                    @Max(FieldConstraints.PAGE)
+                    int limit) {
         return Map.of("items", webhooks.deliveries(tenant, id, limit));
     }
 }

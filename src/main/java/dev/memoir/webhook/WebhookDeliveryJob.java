@@ -8,16 +8,16 @@ import java.util.UUID;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Component;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 
-import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
-import dev.memoir.jobs.Jobs;
 import dev.memoir.common.jdbc.SqlTimes;
+import dev.memoir.jobs.Jobs;
 
 /**
  * The {@code webhook-delivery} job: one attempt to deliver a queued delivery, signed. A failure (no answer in time,
@@ -37,17 +37,22 @@ class WebhookDeliveryJob {
         }
     }
 
-    private record Pending(String url, String secret, String payload, Instant createdAt, UUID endpoint,
-            String userId, Long seq, int attempts) {
-    }
+    private record Pending(
+            String url,
+            String secret,
+            String payload,
+            Instant createdAt,
+            UUID endpoint,
+            String userId,
+            Long seq,
+            int attempts) {}
 
     private final JdbcClient jdbc;
     private final WebhookStreams streams;
     private final WebhookSender sender;
     private final MeterRegistry meters;
 
-    WebhookDeliveryJob(JdbcClient jdbc, Jobs jobs, WebhookStreams streams, WebhookSender sender,
-            MeterRegistry meters) {
+    WebhookDeliveryJob(JdbcClient jdbc, Jobs jobs, WebhookStreams streams, WebhookSender sender, MeterRegistry meters) {
         this.jdbc = jdbc;
         this.streams = streams;
         this.sender = sender;
@@ -70,10 +75,17 @@ class WebhookDeliveryJob {
                 select e.url, e.secret, d.payload, d.created_at, d.endpoint_id, d.user_id, d.seq, d.attempts
                 from webhook_deliveries d
                 join webhook_endpoints e on e.id = d.endpoint_id and e.tenant_id = d.tenant_id
-                where d.id = ? and d.tenant_id = ? and d.delivered_at is null""").params(id, tenant)
-                .query((rs, n) -> new Pending(rs.getString("url"), rs.getString("secret"), rs.getString("payload"),
-                        SqlTimes.instant(rs, "created_at"), rs.getObject("endpoint_id", UUID.class),
-                        rs.getString("user_id"), (Long) rs.getObject("seq", Long.class), rs.getInt("attempts")))
+                where d.id = ? and d.tenant_id = ? and d.delivered_at is null""")
+                .params(id, tenant)
+                .query((rs, n) -> new Pending(
+                        rs.getString("url"),
+                        rs.getString("secret"),
+                        rs.getString("payload"),
+                        SqlTimes.instant(rs, "created_at"),
+                        rs.getObject("endpoint_id", UUID.class),
+                        rs.getString("user_id"),
+                        (Long) rs.getObject("seq", Long.class),
+                        rs.getInt("attempts")))
                 .optional();
         if (pending.isEmpty()) {
             // Delivered already (a retry after a crash), or its endpoint was deleted.
@@ -83,8 +95,8 @@ class WebhookDeliveryJob {
         // A delivery attempted once already went out in its turn; one operator runs again after the dead-letter list
         // is sent when it comes, whatever was sent meanwhile.
         if (delivery.seq() != null && delivery.attempts() == 0) {
-            Optional<Instant> wait = streams.heldBackUntil(tenant, delivery.endpoint(), delivery.userId(),
-                    delivery.seq());
+            Optional<Instant> wait =
+                    streams.heldBackUntil(tenant, delivery.endpoint(), delivery.userId(), delivery.seq());
             if (wait.isPresent()) {
                 meters.counter("memoir.webhooks.deliveries", "outcome", "held").increment();
                 return wait;
@@ -96,8 +108,7 @@ class WebhookDeliveryJob {
         }
         jdbc.sql("""
                 update webhook_deliveries set attempts = attempts + 1, last_status = ?, last_error = null,
-                       delivered_at = now() where id = ? and tenant_id = ?""")
-                .params(attempt.status(), id, tenant).update();
+                       delivered_at = now() where id = ? and tenant_id = ?""").params(attempt.status(), id, tenant).update();
         meters.counter("memoir.webhooks.deliveries", "outcome", "delivered").increment();
         meters.timer("memoir.webhooks.lag").record(Duration.between(delivery.createdAt(), Instant.now()));
         if (delivery.seq() != null) {

@@ -9,10 +9,14 @@ import dev.memoir.common.wire.WireNames;
 
 /** The events an endpoint can ask for, by their wire names; {@code webhook.test} is sent on request only. */
 enum WebhookEvent {
-    MEMORY_CREATED("memory.created"), MEMORY_UPDATED("memory.updated"), MEMORY_DELETED("memory.deleted"),
+    MEMORY_CREATED("memory.created"),
+    MEMORY_UPDATED("memory.updated"),
+    MEMORY_DELETED("memory.deleted"),
     MEMORY_SUPERSEDED("memory.superseded"),
-    TURNS_RECORDED("turns.recorded"), SESSION_CLOSED("session.closed"),
-    SESSION_MEMORIES_WRITTEN("session.memories-written"), USER_ERASED("user.erased"),
+    TURNS_RECORDED("turns.recorded"),
+    SESSION_CLOSED("session.closed"),
+    SESSION_MEMORIES_WRITTEN("session.memories-written"),
+    USER_ERASED("user.erased"),
     IMPORT_FINISHED("import.finished"),
     WEBHOOK_TEST("webhook.test");
 
@@ -33,6 +37,9 @@ enum WebhookEvent {
     }
 
     static WebhookEvent ofWireName(String value) {
-        return Arrays.stream(values()).filter(e -> e.wireName.equals(value)).findFirst().orElseThrow();
+        return Arrays.stream(values())
+                .filter(e -> e.wireName.equals(value))
+                .findFirst()
+                .orElseThrow();
     }
 }

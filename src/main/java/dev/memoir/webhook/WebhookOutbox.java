@@ -22,8 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class WebhookOutbox {
 
-    private record Subscriber(UUID id, boolean includeText) {
-    }
+    private record Subscriber(UUID id, boolean includeText) {}
 
     private final JdbcClient jdbc;
     private final Jobs jobs;
@@ -79,7 +78,8 @@ class WebhookOutbox {
      */
     void forgetUser(TenantId tenant, String userId) {
         jdbc.sql("delete from webhook_deliveries where tenant_id = ? and user_id = ?")
-                .params(tenant.value(), userId).update();
+                .params(tenant.value(), userId)
+                .update();
     }
 
     /**

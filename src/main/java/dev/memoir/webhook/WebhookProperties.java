@@ -19,8 +19,11 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.webhooks")
-record WebhookProperties(List<String> allowedHosts,
-        @DefaultValue("5s") @NotNull @DurationMin(millis = 1) Duration timeout) {
+record WebhookProperties(
+        List<String> allowedHosts,
+
+        @DefaultValue("5s") @NotNull @DurationMin(millis = 1)
+        Duration timeout) {
 
     WebhookProperties {
         allowedHosts = allowedHosts == null ? List.of() : List.copyOf(allowedHosts);

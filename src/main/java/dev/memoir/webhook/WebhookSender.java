@@ -35,8 +35,10 @@ class WebhookSender {
         this.targets = targets;
         this.timeout = properties.timeout();
         // Redirects are not followed: a redirect could lead anywhere, past the checks of the target.
-        this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(properties.timeout()).build();
+        this.http = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(properties.timeout())
+                .build();
     }
 
     Attempt send(String url, String secret, UUID id, String payload) {

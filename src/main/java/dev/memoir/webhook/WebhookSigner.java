@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -18,8 +17,7 @@ final class WebhookSigner {
     private static final String PREFIX = "whsec_";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private WebhookSigner() {
-    }
+    private WebhookSigner() {}
 
     static String newSecret() {
         byte[] key = new byte[24];

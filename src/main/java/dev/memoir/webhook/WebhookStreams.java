@@ -38,7 +38,10 @@ class WebhookStreams {
         return jdbc.sql("""
                 insert into webhook_streams (tenant_id, endpoint_id, user_id, last_seq) values (?, ?, ?, 1)
                 on conflict (tenant_id, endpoint_id, user_id) do update set last_seq = webhook_streams.last_seq + 1
-                returning last_seq""").params(tenant.value(), endpoint, userId).query(Long.class).single();
+                returning last_seq""")
+                .params(tenant.value(), endpoint, userId)
+                .query(Long.class)
+                .single();
     }
 
     /**
@@ -57,9 +60,12 @@ class WebhookStreams {
                                       where tenant_id = :tenant and endpoint_id = :endpoint and user_id = :user
                                         and seq < :seq and delivered_at is not null), 0)
                 order by seq""")
-                .param("tenant", tenant).param("endpoint", endpoint).param("user", userId)
+                .param("tenant", tenant)
+                .param("endpoint", endpoint)
+                .param("user", userId)
                 .param("seq", seq)
-                .query((rs, n) -> rs.getObject("id", UUID.class)).list();
+                .query((rs, n) -> rs.getObject("id", UUID.class))
+                .list();
         for (UUID before : earlier) {
             Optional<Instant> next = jobs.nextRun(WebhookDeliveryJob.JOB, tenant + ":" + before);
             if (next.isPresent()) {
@@ -76,8 +82,10 @@ class WebhookStreams {
         jdbc.sql("""
                 select id from webhook_deliveries
                 where tenant_id = ? and endpoint_id = ? and user_id = ? and seq > ? and delivered_at is null
-                order by seq limit 1""").params(tenant, endpoint, userId, seq)
-                .query((rs, n) -> rs.getObject("id", UUID.class)).optional()
+                order by seq limit 1""")
+                .params(tenant, endpoint, userId, seq)
+                .query((rs, n) -> rs.getObject("id", UUID.class))
+                .optional()
                 .ifPresent(next -> jobs.runNow(WebhookDeliveryJob.JOB, tenant + ":" + next));
     }
 }

@@ -31,7 +31,8 @@ class WebhookTargets {
     private final Set<String> allowedHosts;
 
     WebhookTargets(WebhookProperties properties) {
-        this.allowedHosts = properties.allowedHosts().stream().map(h -> h.toLowerCase(Locale.ROOT))
+        this.allowedHosts = properties.allowedHosts().stream()
+                .map(h -> h.toLowerCase(Locale.ROOT))
                 .collect(Collectors.toUnmodifiableSet());
     }
 
@@ -73,8 +74,11 @@ class WebhookTargets {
     }
 
     static boolean isPublic(InetAddress address) {
-        if (address.isLoopbackAddress() || address.isSiteLocalAddress() || address.isLinkLocalAddress()
-                || address.isAnyLocalAddress() || address.isMulticastAddress()) {
+        if (address.isLoopbackAddress()
+                || address.isSiteLocalAddress()
+                || address.isLinkLocalAddress()
+                || address.isAnyLocalAddress()
+                || address.isMulticastAddress()) {
             return false;
         }
         byte[] b = address.getAddress();
@@ -82,8 +86,10 @@ class WebhookTargets {
             int first = b[0] & 0xff;
             int second = b[1] & 0xff;
             // 0.0.0.0/8, carrier-grade NAT 100.64.0.0/10, benchmarking 198.18.0.0/15, reserved 240.0.0.0/4
-            return first != 0 && !(first == 100 && second >= 64 && second < 128)
-                    && !(first == 198 && (second == 18 || second == 19)) && first < 240;
+            return first != 0
+                    && !(first == 100 && second >= 64 && second < 128)
+                    && !(first == 198 && (second == 18 || second == 19))
+                    && first < 240;
         }
         if (address instanceof Inet6Address) {
             // Unique local fc00::/7, and IPv4 addresses mapped or translated into IPv6 judged as IPv4

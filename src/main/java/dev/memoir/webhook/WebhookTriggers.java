@@ -91,8 +91,8 @@ class WebhookTriggers {
     @Transactional(propagation = Propagation.MANDATORY)
     void onUserErased(UserMemoryErased erased) {
         outbox.forgetUser(erased.tenant(), erased.userId());
-        outbox.fanOut(erased.tenant(), WebhookEvent.USER_ERASED, erased.userId(), Map.of("userId", erased.userId()),
-                null);
+        outbox.fanOut(
+                erased.tenant(), WebhookEvent.USER_ERASED, erased.userId(), Map.of("userId", erased.userId()), null);
     }
 
     /**

@@ -9,12 +9,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.jobs.Jobs;
-import dev.memoir.tenant.TenantId;
+import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.common.wire.TextSafety;
+import dev.memoir.jobs.Jobs;
+import dev.memoir.tenant.TenantId;
 
 /**
  * A tenant's webhook endpoints and their deliveries, as the operator sees them: registering, listing and deleting
@@ -47,18 +47,20 @@ class Webhooks {
             throw new InvalidRequestException("url", problem);
         }
         if (request.events().contains(WebhookEvent.WEBHOOK_TEST)) {
-            throw new InvalidRequestException("events", "webhook.test is sent on request (POST "
-                    + "/webhooks/{id}/test), not subscribed to");
+            throw new InvalidRequestException(
+                    "events", "webhook.test is sent on request (POST " + "/webhooks/{id}/test), not subscribed to");
         }
         UUID id = UUID.randomUUID();
         String secret = WebhookSigner.newSecret();
-        List<String> events = request.events().stream().map(WebhookEvent::wireName).sorted().toList();
+        List<String> events =
+                request.events().stream().map(WebhookEvent::wireName).sorted().toList();
         boolean includeText = Boolean.TRUE.equals(request.includeText());
         Instant created = jdbc.sql("""
                 insert into webhook_endpoints (id, tenant_id, url, secret, events, include_text)
                 values (?, ?, ?, ?, ?, ?) returning created_at""")
                 .params(id, tenant.value(), request.url().strip(), secret, events.toArray(String[]::new), includeText)
-                .query((rs, n) -> SqlTimes.instant(rs, "created_at")).single();
+                .query((rs, n) -> SqlTimes.instant(rs, "created_at"))
+                .single();
         return new WebhookView(id, request.url().strip(), events, includeText, created, secret);
     }
 
@@ -66,17 +68,25 @@ class Webhooks {
     List<WebhookView> list(TenantId tenant) {
         return jdbc.sql("""
                 select id, url, events, include_text, created_at from webhook_endpoints where tenant_id = ?
-                order by created_at, id""").param(tenant.value())
-                .query((rs, n) -> new WebhookView(rs.getObject("id", UUID.class), rs.getString("url"),
-                        List.of((String[]) rs.getArray("events").getArray()), rs.getBoolean("include_text"),
-                        SqlTimes.instant(rs, "created_at"), null)).list();
+                order by created_at, id""")
+                .param(tenant.value())
+                .query((rs, n) -> new WebhookView(
+                        rs.getObject("id", UUID.class),
+                        rs.getString("url"),
+                        List.of((String[]) rs.getArray("events").getArray()),
+                        rs.getBoolean("include_text"),
+                        SqlTimes.instant(rs, "created_at"),
+                        null))
+                .list();
     }
 
     /** Deletes the endpoint with its deliveries: those still queued are dropped when their job runs. */
     @Transactional
     void delete(TenantId tenant, UUID id) {
-        if (jdbc.sql("delete from webhook_endpoints where id = ? and tenant_id = ?").params(id, tenant.value())
-                .update() == 0) {
+        if (jdbc.sql("delete from webhook_endpoints where id = ? and tenant_id = ?")
+                        .params(id, tenant.value())
+                        .update()
+                == 0) {
             throw new NotFoundException("Webhook", id);
         }
     }
@@ -85,8 +95,8 @@ class Webhooks {
     @Transactional
     UUID test(TenantId tenant, UUID id) {
         requireEndpoint(tenant, id);
-        return outbox.queue(tenant, id, WebhookEvent.WEBHOOK_TEST, null,
-                Map.of("message", "A test delivery from Memoir"));
+        return outbox.queue(
+                tenant, id, WebhookEvent.WEBHOOK_TEST, null, Map.of("message", "A test delivery from Memoir"));
     }
 
     /** The endpoint's most recent deliveries, newest first. */
@@ -96,23 +106,39 @@ class Webhooks {
         return jdbc.sql("""
                 select id, event, user_id, created_at, attempts, last_status, last_error, delivered_at
                 from webhook_deliveries where tenant_id = ? and endpoint_id = ?
-                order by created_at desc, seq desc nulls last, id limit ?""").params(tenant.value(), id, limit)
+                order by created_at desc, seq desc nulls last, id limit ?""")
+                .params(tenant.value(), id, limit)
                 .query((rs, n) -> {
                     UUID delivery = rs.getObject("id", UUID.class);
                     Instant delivered = SqlTimes.instant(rs, "delivered_at");
-                    Instant next = delivered == null ? jobs.nextRun(WebhookDeliveryJob.JOB,
-                            tenant.value() + ":" + delivery).orElse(null) : null;
-                    DeliveryView.State state = delivered != null ? DeliveryView.State.delivered
+                    Instant next = delivered == null
+                            ? jobs.nextRun(WebhookDeliveryJob.JOB, tenant.value() + ":" + delivery)
+                                    .orElse(null)
+                            : null;
+                    DeliveryView.State state = delivered != null
+                            ? DeliveryView.State.delivered
                             : next != null ? DeliveryView.State.pending : DeliveryView.State.failed;
-                    return new DeliveryView(delivery, rs.getString("event"), rs.getString("user_id"),
-                            SqlTimes.instant(rs, "created_at"), state, rs.getInt("attempts"),
-                            (Integer) rs.getObject("last_status"), rs.getString("last_error"), delivered, next);
-                }).list();
+                    return new DeliveryView(
+                            delivery,
+                            rs.getString("event"),
+                            rs.getString("user_id"),
+                            SqlTimes.instant(rs, "created_at"),
+                            state,
+                            rs.getInt("attempts"),
+                            (Integer) rs.getObject("last_status"),
+                            rs.getString("last_error"),
+                            delivered,
+                            next);
+                })
+                .list();
     }
 
     private void requireEndpoint(TenantId tenant, UUID id) {
         if (jdbc.sql("select count(*) from webhook_endpoints where id = ? and tenant_id = ?")
-                .params(id, tenant.value()).query(Integer.class).single() == 0) {
+                        .params(id, tenant.value())
+                        .query(Integer.class)
+                        .single()
+                == 0) {
             throw new NotFoundException("Webhook", id);
         }
     }

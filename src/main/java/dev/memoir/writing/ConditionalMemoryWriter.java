@@ -7,10 +7,13 @@ import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Service;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Service;
 
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+
+import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.DedupKey;
@@ -28,8 +31,6 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.jobs.Jobs;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * Writes the conditional memory record of a user turn that the reply step judged worth remembering
@@ -55,8 +56,12 @@ class ConditionalMemoryWriter {
     private final ChatModelClient model;
     private final SupersessionJudge supersession;
 
-    ConditionalMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
-            ChatModelClient model, SupersessionJudge supersession) {
+    ConditionalMemoryWriter(
+            SessionService sessions,
+            SessionMemoryWrite memoryWrite,
+            MemoryStore store,
+            ChatModelClient model,
+            SupersessionJudge supersession) {
         this.supersession = supersession;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
@@ -65,29 +70,47 @@ class ConditionalMemoryWriter {
     }
 
     /** A note worth keeping, and what storing it does to the user's live memories. */
-    private record JudgedNote(ConditionalNote note, Supersession supersession) {
-    }
+    private record JudgedNote(ConditionalNote note, Supersession supersession) {}
 
     void write(TenantId tenant, UUID userTurnId) {
-        memoryWrite.write(dialogueUpTo(tenant, userTurnId), dialogue -> note(userTurnId, dialogue).map(note -> judged(
-                dialogue, note)), (dialogue, judged) -> {
-            SessionRef session = dialogue.session();
-            if (judged.supersession().repeats()) {
-                log.info("The conditional note of turn {} repeats memory {}; not stored", userTurnId,
-                        judged.supersession().repeated().orElseThrow());
-                return;
-            }
-            MemoryView written = store.write(new NewMemory(session.tenant(), session.userId(),
-                    MemoryKind.CONDITIONAL, judged.note().memoryText(), session.id(), List.of(userTurnId),
-                    DedupKey.conditional(userTurnId)));
-            store.supersede(session.tenant(), session.userId(), written.id(), judged.supersession().superseded());
-        });
+        memoryWrite.write(
+                dialogueUpTo(tenant, userTurnId),
+                dialogue -> note(userTurnId, dialogue).map(note -> judged(dialogue, note)),
+                (dialogue, judged) -> {
+                    SessionRef session = dialogue.session();
+                    if (judged.supersession().repeats()) {
+                        log.info(
+                                "The conditional note of turn {} repeats memory {}; not stored",
+                                userTurnId,
+                                judged.supersession().repeated().orElseThrow());
+                        return;
+                    }
+                    MemoryView written = store.write(new NewMemory(
+                            session.tenant(),
+                            session.userId(),
+                            MemoryKind.CONDITIONAL,
+                            judged.note().memoryText(),
+                            session.id(),
+                            List.of(userTurnId),
+                            DedupKey.conditional(userTurnId)));
+                    store.supersede(
+                            session.tenant(),
+                            session.userId(),
+                            written.id(),
+                            judged.supersession().superseded());
+                });
     }
 
     private JudgedNote judged(SessionDialogue dialogue, ConditionalNote note) {
         SessionRef session = dialogue.session();
-        return new JudgedNote(note, supersession.judge(session.tenant(), session.userId(), note.memoryText(),
-                dialogue.turns().getLast().occurredAt(), List.of()));
+        return new JudgedNote(
+                note,
+                supersession.judge(
+                        session.tenant(),
+                        session.userId(),
+                        note.memoryText(),
+                        dialogue.turns().getLast().occurredAt(),
+                        List.of()));
     }
 
     /** The dialogue that ends with the user turn, if the turn and its session are still there. */
@@ -103,10 +126,17 @@ class ConditionalMemoryWriter {
     private Optional<ConditionalNote> note(UUID userTurnId, SessionDialogue dialogue) {
         List<TurnView> turns = dialogue.turns();
         List<TurnView> context = turns.subList(0, turns.size() - 1);
-        ConditionalNote note = model.ask(ConditionalNote.STEP, PromptValues.create()
-                .items("context", IntStream.range(0, context.size())
-                        .mapToObj(i -> DialogueFormat.LINES.entry(context.get(i), i)).toList(), "\n", "")
-                .text("input", turns.getLast().content()));
+        ConditionalNote note = model.ask(
+                ConditionalNote.STEP,
+                PromptValues.create()
+                        .items(
+                                "context",
+                                IntStream.range(0, context.size())
+                                        .mapToObj(i -> DialogueFormat.LINES.entry(context.get(i), i))
+                                        .toList(),
+                                "\n",
+                                "")
+                        .text("input", turns.getLast().content()));
         if (!note.worthKeeping()) {
             log.info("The model found nothing worth a conditional memory in turn {}", userTurnId);
             return Optional.empty();
@@ -119,7 +149,8 @@ class ConditionalMemoryWriter {
 
         @Bean
         OneTimeTask<Void> conditionalMemoryTask(Jobs jobs, ConditionalMemoryWriter writer) {
-            return jobs.tenantTask(MemoryJobs.CONDITIONAL_MEMORY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
+            return jobs.tenantTask(
+                    MemoryJobs.CONDITIONAL_MEMORY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
         }
     }
 }

@@ -2,10 +2,10 @@ package dev.memoir.writing;
 
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * The model's conditional memory record for one utterance (conditional-memory paper, Figure 9): the related context
@@ -25,8 +25,8 @@ record ConditionalNote(String context, String summary, String note) {
               "additionalProperties": false
             }""";
 
-    static final ModelStep<ConditionalNote> STEP = ModelStep.json("conditional-memory", JSON_SCHEMA,
-            ConditionalNote::read);
+    static final ModelStep<ConditionalNote> STEP =
+            ModelStep.json("conditional-memory", JSON_SCHEMA, ConditionalNote::read);
 
     /**
      * The record; unusable (empty) when the answer has no note at all. A note of "NaN", or a blank one, is a usable
@@ -37,8 +37,12 @@ record ConditionalNote(String context, String summary, String note) {
         if (note == null || note.isContainer()) {
             return Optional.empty();
         }
-        String summary = LenientJson.text(json, "summary").filter(s -> !s.equalsIgnoreCase("nan")).orElse("");
-        return Optional.of(new ConditionalNote(LenientJson.text(json, "context").orElse("NaN"), summary,
+        String summary = LenientJson.text(json, "summary")
+                .filter(s -> !s.equalsIgnoreCase("nan"))
+                .orElse("");
+        return Optional.of(new ConditionalNote(
+                LenientJson.text(json, "context").orElse("NaN"),
+                summary,
                 LenientJson.text(json, "note").orElse("NaN")));
     }
 

@@ -25,8 +25,7 @@ class DialogueParts {
     }
 
     /** One part of a session: its turns, each line within the budget, and where the part starts. */
-    record Part(int offset, List<TurnView> turns, List<String> lines) {
-    }
+    record Part(int offset, List<TurnView> turns, List<String> lines) {}
 
     /**
      * Consecutive parts, in order, together holding every turn once, each turn written in {@code format} and

@@ -14,5 +14,4 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.writing")
-record DialogueProperties(@Min(200) Integer partTokens) {
-}
+record DialogueProperties(@Min(200) Integer partTokens) {}

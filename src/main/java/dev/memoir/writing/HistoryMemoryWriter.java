@@ -44,8 +44,14 @@ class HistoryMemoryWriter {
             return;
         }
         store.writeAll(recorded.turns().stream()
-                .map(turn -> new NewMemory(recorded.tenant(), recorded.userId(), MemoryKind.HISTORY, turn.asLine(),
-                        recorded.sessionId(), List.of(turn.id()), DedupKey.history(turn.id()))
+                .map(turn -> new NewMemory(
+                                recorded.tenant(),
+                                recorded.userId(),
+                                MemoryKind.HISTORY,
+                                turn.asLine(),
+                                recorded.sessionId(),
+                                List.of(turn.id()),
+                                DedupKey.history(turn.id()))
                         .occurred(turn.occurredAt(), turn.occurredAt()))
                 .toList());
     }

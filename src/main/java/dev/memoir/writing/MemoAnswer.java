@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /** The memo-writing step's answer (MemoChat, Table 6): the dialogue's topics with summaries and line ranges. */
 final class MemoAnswer {
@@ -42,19 +42,22 @@ final class MemoAnswer {
      * The memos of the answer, their ranges repaired over the request's {@code lines}; unusable (empty) when none
      * is left, which happens only when every memo has neither a topic nor a summary.
      */
-    static final ModelStep<List<MemoRanges.Memo>> STEP = ModelStep.json("memo-writing", JSON_SCHEMA,
+    static final ModelStep<List<MemoRanges.Memo>> STEP = ModelStep.json(
+            "memo-writing",
+            JSON_SCHEMA,
             (json, values) -> Optional.of(MemoRanges.repair(proposals(json), Integer.parseInt(values.get("lines"))))
                     .filter(memos -> !memos.isEmpty()));
 
-    private MemoAnswer() {
-    }
+    private MemoAnswer() {}
 
     static List<MemoRanges.Proposed> proposals(JsonNode json) {
         List<MemoRanges.Proposed> proposals = new ArrayList<>();
         for (JsonNode memo : json.path("memos")) {
             if (memo.isObject()) {
-                proposals.add(new MemoRanges.Proposed(LenientJson.text(memo, "topic").orElse(null),
-                        LenientJson.text(memo, "summary").orElse(null), LenientJson.integer(memo, "start").orElse(null),
+                proposals.add(new MemoRanges.Proposed(
+                        LenientJson.text(memo, "topic").orElse(null),
+                        LenientJson.text(memo, "summary").orElse(null),
+                        LenientJson.integer(memo, "start").orElse(null),
                         LenientJson.integer(memo, "end").orElse(null)));
             }
         }

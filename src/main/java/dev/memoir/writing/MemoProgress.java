@@ -27,8 +27,7 @@ class MemoProgress extends NewUntilStored<UUID> {
 
     private int nextSeq;
 
-    protected MemoProgress() {
-    }
+    protected MemoProgress() {}
 
     @Override
     public UUID getId() {

@@ -12,5 +12,4 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.memo")
-record MemoProperties(@DefaultValue("20") @Min(1) int turnsPerMemo) {
-}
+record MemoProperties(@DefaultValue("20") @Min(1) int turnsPerMemo) {}

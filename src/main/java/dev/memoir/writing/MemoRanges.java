@@ -11,16 +11,13 @@ import java.util.List;
  */
 final class MemoRanges {
 
-    private MemoRanges() {
-    }
+    private MemoRanges() {}
 
     /** A memo as the model wrote it: lines are numbered from 1 and either bound may be missing. */
-    record Proposed(String topic, String summary, Integer start, Integer end) {
-    }
+    record Proposed(String topic, String summary, Integer start, Integer end) {}
 
     /** A valid memo over lines {@code start..end} (1-based, both included). */
-    record Memo(String topic, String summary, int start, int end) {
-    }
+    record Memo(String topic, String summary, int start, int end) {}
 
     static List<Memo> repair(List<Proposed> proposed, int lineCount) {
         List<Memo> candidates = new ArrayList<>();
@@ -40,8 +37,11 @@ final class MemoRanges {
             if (end < 1 || start > lineCount) {
                 continue;
             }
-            candidates.add(new Memo(topic.isEmpty() ? summary : topic, summary.isEmpty() ? topic : summary,
-                    Math.max(1, start), Math.min(lineCount, end)));
+            candidates.add(new Memo(
+                    topic.isEmpty() ? summary : topic,
+                    summary.isEmpty() ? topic : summary,
+                    Math.max(1, start),
+                    Math.min(lineCount, end)));
         }
         candidates.sort(Comparator.comparingInt(Memo::start).thenComparingInt(Memo::end));
 
@@ -59,8 +59,9 @@ final class MemoRanges {
                 result.add(new Memo(next.topic(), next.summary(), previous.end() + 1, next.end()));
             } else {
                 // A gap: the previous topic is taken to run on until the next one starts.
-                result.set(result.size() - 1, new Memo(previous.topic(), previous.summary(), previous.start(),
-                        next.start() - 1));
+                result.set(
+                        result.size() - 1,
+                        new Memo(previous.topic(), previous.summary(), previous.start(), next.start() - 1));
                 result.add(next);
             }
         }
@@ -72,7 +73,8 @@ final class MemoRanges {
     }
 
     private static Memo merge(Memo kept, Memo absorbed, int end) {
-        String summary = kept.summary().contains(absorbed.summary()) ? kept.summary()
+        String summary = kept.summary().contains(absorbed.summary())
+                ? kept.summary()
                 : kept.summary() + " " + absorbed.summary();
         return new Memo(kept.topic(), summary, kept.start(), end);
     }

@@ -6,10 +6,13 @@ import java.util.stream.IntStream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Service;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Service;
 
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+
+import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.PromptValues;
@@ -24,8 +27,6 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.jobs.Jobs;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * MemoChat memo writing: the model splits a span of dialogue into topics, each with a summary and its
@@ -57,8 +58,10 @@ class MemoWriter {
 
     void write(TenantId tenant, MemoSpan span) {
         memoryWrite.write(
-                memoryWrite.read(tenant, span.sessionId(), () -> sessions.turnsBetween(tenant, span.sessionId(),
-                        span.fromSeq(), span.toSeq())),
+                memoryWrite.read(
+                        tenant,
+                        span.sessionId(),
+                        () -> sessions.turnsBetween(tenant, span.sessionId(), span.fromSeq(), span.toSeq())),
                 dialogue -> Optional.of(memos(span, dialogue.turns())),
                 (dialogue, memos) -> store(span, dialogue, memos));
     }
@@ -66,8 +69,13 @@ class MemoWriter {
     /** The span's memos; fails (the job is retried) when no answer gave a usable one. */
     private List<MemoRanges.Memo> memos(MemoSpan span, List<TurnView> turns) {
         PromptValues prompt = PromptValues.create()
-                .items("dialogue", IntStream.range(0, turns.size())
-                        .mapToObj(i -> DialogueFormat.NUMBERED_LINES.entry(turns.get(i), i)).toList(), "\n", "")
+                .items(
+                        "dialogue",
+                        IntStream.range(0, turns.size())
+                                .mapToObj(i -> DialogueFormat.NUMBERED_LINES.entry(turns.get(i), i))
+                                .toList(),
+                        "\n",
+                        "")
                 .fixed("lines", Integer.toString(turns.size()));
         List<MemoRanges.Memo> memos = List.of();
         for (int attempt = 1; attempt <= ATTEMPTS && memos.isEmpty(); attempt++) {
@@ -77,8 +85,8 @@ class MemoWriter {
             }
         }
         if (memos.isEmpty()) {
-            throw ModelCallException.unusableAnswer(MemoAnswer.STEP,
-                    "no usable memo in " + ATTEMPTS + " answers for span " + span.id());
+            throw ModelCallException.unusableAnswer(
+                    MemoAnswer.STEP, "no usable memo in " + ATTEMPTS + " answers for span " + span.id());
         }
         return memos;
     }
@@ -87,15 +95,24 @@ class MemoWriter {
         SessionRef session = dialogue.session();
         // A rerun of a span already written (a crash before the job was marked done) writes nothing again,
         // even if the model split the span differently this time.
-        if (store.existsWithDedupKeyPrefix(session.tenant(), session.userId(), MemoryKind.MEMO,
-                DedupKey.memoSpanPrefix(span.id()))) {
+        if (store.existsWithDedupKeyPrefix(
+                session.tenant(), session.userId(), MemoryKind.MEMO, DedupKey.memoSpanPrefix(span.id()))) {
             return;
         }
         for (MemoRanges.Memo memo : memos) {
             List<TurnView> covered = dialogue.turns().subList(memo.start() - 1, memo.end());
-            store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.MEMO, memo.summary(),
-                    span.sessionId(), covered.stream().map(TurnView::id).toList(),
-                    DedupKey.memo(span.id(), covered.getFirst().seq(), covered.getLast().seq()), memo.topic()));
+            store.write(new NewMemory(
+                    session.tenant(),
+                    session.userId(),
+                    MemoryKind.MEMO,
+                    memo.summary(),
+                    span.sessionId(),
+                    covered.stream().map(TurnView::id).toList(),
+                    DedupKey.memo(
+                            span.id(),
+                            covered.getFirst().seq(),
+                            covered.getLast().seq()),
+                    memo.topic()));
         }
     }
 

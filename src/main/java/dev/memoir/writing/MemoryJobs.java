@@ -32,7 +32,10 @@ class MemoryJobs {
     private final SummaryFoldRepository summaryFolds;
     private final MemoProperties memoProperties;
 
-    MemoryJobs(Jobs jobs, MemoProgressRepository memoProgress, SummaryFoldRepository summaryFolds,
+    MemoryJobs(
+            Jobs jobs,
+            MemoProgressRepository memoProgress,
+            SummaryFoldRepository summaryFolds,
             MemoProperties memoProperties) {
         this.jobs = jobs;
         this.memoProgress = memoProgress;
@@ -44,9 +47,9 @@ class MemoryJobs {
     void onTurnsRecorded(TurnsRecorded recorded) {
         if (recorded.settings().writes(MemoryKind.CONDITIONAL)) {
             // One job per user turn, whichever reply judged it worth remembering.
-            recorded.worthRemembering().forEach(userTurnId ->
-                    jobs.queue(CONDITIONAL_MEMORY, recorded.tenant(), userTurnId.toString(),
-                            recorded.sessionId()));
+            recorded.worthRemembering()
+                    .forEach(userTurnId -> jobs.queue(
+                            CONDITIONAL_MEMORY, recorded.tenant(), userTurnId.toString(), recorded.sessionId()));
         }
         if (recorded.settings().writes(MemoryKind.MEMO)) {
             queueDueMemos(recorded);
@@ -56,11 +59,17 @@ class MemoryJobs {
     /** Hands a long-running session to memo writing each time enough turns have come since its last memo. */
     private void queueDueMemos(TurnsRecorded recorded) {
         int lastSeq = recorded.turns().stream().mapToInt(TurnView::seq).max().orElse(-1);
-        MemoProgress progress = memoProgress.findBySessionIdAndTenantId(recorded.sessionId(), recorded.tenant().value())
-                .orElseGet(() -> memoProgress.save(new MemoProgress(recorded.tenant().value(), recorded.sessionId())));
+        MemoProgress progress = memoProgress
+                .findBySessionIdAndTenantId(
+                        recorded.sessionId(), recorded.tenant().value())
+                .orElseGet(() ->
+                        memoProgress.save(new MemoProgress(recorded.tenant().value(), recorded.sessionId())));
         // A large import is cut into spans of turnsPerMemo, so that no memo prompt grows with the import.
         while (lastSeq + 1 - progress.getNextSeq() >= memoProperties.turnsPerMemo()) {
-            queueMemoWriting(recorded.tenant(), recorded.sessionId(), progress,
+            queueMemoWriting(
+                    recorded.tenant(),
+                    recorded.sessionId(),
+                    progress,
                     progress.getNextSeq() + memoProperties.turnsPerMemo() - 1);
         }
     }
@@ -71,8 +80,11 @@ class MemoryJobs {
             jobs.queue(SESSION_SUMMARY, closed.tenant(), closed.sessionId().toString(), closed.sessionId());
         }
         if (closed.settings().writes(MemoryKind.MEMO)) {
-            MemoProgress progress = memoProgress.findBySessionIdAndTenantId(closed.sessionId(), closed.tenant().value())
-                    .orElseGet(() -> memoProgress.save(new MemoProgress(closed.tenant().value(), closed.sessionId())));
+            MemoProgress progress = memoProgress
+                    .findBySessionIdAndTenantId(
+                            closed.sessionId(), closed.tenant().value())
+                    .orElseGet(() ->
+                            memoProgress.save(new MemoProgress(closed.tenant().value(), closed.sessionId())));
             if (closed.lastSeq() >= progress.getNextSeq()) {
                 queueMemoWriting(closed.tenant(), closed.sessionId(), progress, closed.lastSeq());
             }
@@ -81,7 +93,8 @@ class MemoryJobs {
             jobs.queue(TOPIC_MEMORY, closed.tenant(), closed.sessionId().toString(), closed.sessionId());
         }
         if (closed.settings().writes(MemoryKind.RECURSIVE_SUMMARY)) {
-            summaryFolds.save(new SummaryFold(closed.sessionId(), closed.tenant().value(), closed.userId()));
+            summaryFolds.save(
+                    new SummaryFold(closed.sessionId(), closed.tenant().value(), closed.userId()));
             jobs.queue(RECURSIVE_SUMMARY, closed.tenant(), closed.sessionId().toString(), closed.sessionId());
         }
     }

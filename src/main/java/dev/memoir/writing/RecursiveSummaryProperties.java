@@ -9,5 +9,5 @@ import org.springframework.validation.annotation.Validated;
 /** @param maxSentences the user's recursive summary is kept to at most this many sentences */
 @Validated
 @ConfigurationProperties("memoir.recursive-summary")
-record RecursiveSummaryProperties(@DefaultValue("20") @Min(1) int maxSentences) {
-}
+record RecursiveSummaryProperties(
+        @DefaultValue("20") @Min(1) int maxSentences) {}

@@ -8,11 +8,15 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelCallException;
@@ -28,9 +32,6 @@ import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.jdbc.AdvisoryLocks;
-import dev.memoir.jobs.Jobs;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * Recursive summary (recursive-summary paper): each user has one evolving memory, M_i = model(M_{i-1}, session i),
@@ -57,9 +58,16 @@ class RecursiveSummaryWriter {
     private final ContextWindow window;
     private final AdvisoryLocks locks;
 
-    RecursiveSummaryWriter(SummaryFoldRepository folds, SessionService sessions, SessionMemoryWrite memoryWrite,
-            MemoryStore store, ChatModelClient model, TransactionTemplate transaction,
-            RecursiveSummaryProperties properties, DialogueParts dialogueParts, ContextWindow window,
+    RecursiveSummaryWriter(
+            SummaryFoldRepository folds,
+            SessionService sessions,
+            SessionMemoryWrite memoryWrite,
+            MemoryStore store,
+            ChatModelClient model,
+            TransactionTemplate transaction,
+            RecursiveSummaryProperties properties,
+            DialogueParts dialogueParts,
+            ContextWindow window,
             AdvisoryLocks locks) {
         this.locks = locks;
         this.window = window;
@@ -104,10 +112,13 @@ class RecursiveSummaryWriter {
      */
     private boolean foldOldest(TenantId tenant, String userId) {
         Start start = transaction.execute(status -> {
-            Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
-                    tenant.value(), userId);
-            return pending.map(fold -> new Start(fold.getSessionId(), sessions.allTurns(tenant, fold.getSessionId()),
-                    store.findByDedupKey(tenant, userId, dedupKey(tenant, userId)))).orElse(null);
+            Optional<SummaryFold> pending =
+                    folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(tenant.value(), userId);
+            return pending.map(fold -> new Start(
+                            fold.getSessionId(),
+                            sessions.allTurns(tenant, fold.getSessionId()),
+                            store.findByDedupKey(tenant, userId, dedupKey(tenant, userId))))
+                    .orElse(null);
         });
         if (start == null) {
             return false;
@@ -120,22 +131,29 @@ class RecursiveSummaryWriter {
             if (!hold.session(tenant, read.foldedSessionId())) {
                 return true;
             }
-            locks.lock(AdvisoryLocks.Space.SUMMARY_FOLD, dedupKey(tenant, userId).value());
-            Optional<SummaryFold> pending = folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(
-                    tenant.value(), userId);
+            locks.lock(
+                    AdvisoryLocks.Space.SUMMARY_FOLD, dedupKey(tenant, userId).value());
+            Optional<SummaryFold> pending =
+                    folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(tenant.value(), userId);
             Optional<MemoryView> current = store.findByDedupKey(tenant, userId, dedupKey(tenant, userId));
-            if (pending.isEmpty() || !pending.get().getSessionId().equals(read.foldedSessionId())
+            if (pending.isEmpty()
+                    || !pending.get().getSessionId().equals(read.foldedSessionId())
                     || !Objects.equals(current.map(MemoryView::text).orElse(null), read.previousText())) {
                 return pending.isPresent();
             }
             if (updated == null) {
-                log.info("Session {} has no turns; nothing to fold into the recursive summary",
-                        read.foldedSessionId());
+                log.info("Session {} has no turns; nothing to fold into the recursive summary", read.foldedSessionId());
             } else if (current.isPresent()) {
                 store.revise(tenant, current.get().id(), updated, read.foldedSessionId(), "recursive-summary");
             } else {
-                store.write(new NewMemory(tenant, userId, MemoryKind.RECURSIVE_SUMMARY, updated,
-                        read.foldedSessionId(), List.of(), dedupKey(tenant, userId)));
+                store.write(new NewMemory(
+                        tenant,
+                        userId,
+                        MemoryKind.RECURSIVE_SUMMARY,
+                        updated,
+                        read.foldedSessionId(),
+                        List.of(),
+                        dedupKey(tenant, userId)));
             }
             pending.get().folded();
             return true;
@@ -156,14 +174,17 @@ class RecursiveSummaryWriter {
         // edit by a client) is shortened with the session's lines when the prompt would not fit.
         int room = window.room(STEP, Map.of("sentences", sentences)) - window.answerTokens();
         for (DialogueParts.Part part : dialogueParts.split(start.turns(), DialogueFormat.LINES, room)) {
-            memory = SentenceLimit.firstSentences(model.ask(STEP, PromptValues.create()
-                            .text("previous", memory == null ? "(empty: this is the first session)" : memory)
-                            .items("session", part.lines(), "\n", "")
-                            .fixed("sentences", sentences)),
+            memory = SentenceLimit.firstSentences(
+                    model.ask(
+                            STEP,
+                            PromptValues.create()
+                                    .text("previous", memory == null ? "(empty: this is the first session)" : memory)
+                                    .items("session", part.lines(), "\n", "")
+                                    .fixed("sentences", sentences)),
                     properties.maxSentences());
             if (memory.isEmpty()) {
-                throw ModelCallException.unusableAnswer(STEP,
-                        "no sentence in the recursive summary for session " + start.foldedSessionId());
+                throw ModelCallException.unusableAnswer(
+                        STEP, "no sentence in the recursive summary for session " + start.foldedSessionId());
             }
         }
         return Optional.of(memory);
@@ -174,7 +195,8 @@ class RecursiveSummaryWriter {
 
         @Bean
         OneTimeTask<Void> recursiveSummaryTask(Jobs jobs, RecursiveSummaryWriter writer) {
-            return jobs.tenantTask(MemoryJobs.RECURSIVE_SUMMARY, (tenant, id) -> writer.foldPending(tenant, UUID.fromString(id)));
+            return jobs.tenantTask(
+                    MemoryJobs.RECURSIVE_SUMMARY, (tenant, id) -> writer.foldPending(tenant, UUID.fromString(id)));
         }
     }
 }

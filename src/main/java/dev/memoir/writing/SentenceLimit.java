@@ -8,8 +8,7 @@ import java.util.Locale;
 /** Keeps a text to its first N sentences: the recursive summary's length cap holds whatever the model wrote. */
 final class SentenceLimit {
 
-    private SentenceLimit() {
-    }
+    private SentenceLimit() {}
 
     static String firstSentences(String text, int max) {
         List<String> sentences = new ArrayList<>();

@@ -7,10 +7,13 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Service;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Service;
 
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+
+import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelStep;
@@ -26,8 +29,6 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.jobs.Jobs;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /** Writes the summary memory of a closed session (conditional-memory paper, Figure 7). Runs as a background job. */
 @Service
@@ -44,8 +45,13 @@ class SessionSummaryWriter {
     private final DialogueParts dialogueParts;
     private final ContextWindow window;
 
-    SessionSummaryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
-            ChatModelClient model, DialogueParts dialogueParts, ContextWindow window) {
+    SessionSummaryWriter(
+            SessionService sessions,
+            SessionMemoryWrite memoryWrite,
+            MemoryStore store,
+            ChatModelClient model,
+            DialogueParts dialogueParts,
+            ContextWindow window) {
         this.window = window;
         this.sessions = sessions;
         this.memoryWrite = memoryWrite;
@@ -55,15 +61,21 @@ class SessionSummaryWriter {
     }
 
     void write(TenantId tenant, UUID sessionId) {
-        Optional<SessionDialogue> dialogue = memoryWrite.read(tenant, sessionId,
-                () -> sessions.allTurns(tenant, sessionId));
+        Optional<SessionDialogue> dialogue =
+                memoryWrite.read(tenant, sessionId, () -> sessions.allTurns(tenant, sessionId));
         if (dialogue.isEmpty()) {
             log.info("Session {} is gone or empty; no summary to write", sessionId);
         }
         memoryWrite.write(dialogue, read -> Optional.of(summary(read.turns())), (read, summary) -> {
             SessionRef session = read.session();
-            store.write(new NewMemory(session.tenant(), session.userId(), MemoryKind.SUMMARY, summary, sessionId,
-                    read.turns().stream().map(TurnView::id).toList(), DedupKey.summary(sessionId)));
+            store.write(new NewMemory(
+                    session.tenant(),
+                    session.userId(),
+                    MemoryKind.SUMMARY,
+                    summary,
+                    sessionId,
+                    read.turns().stream().map(TurnView::id).toList(),
+                    DedupKey.summary(sessionId)));
         });
     }
 
@@ -75,9 +87,14 @@ class SessionSummaryWriter {
         String summary = null;
         int room = window.room(STEP, Map.of()) - window.answerTokens();
         for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.LINES, room)) {
-            summary = model.ask(STEP, PromptValues.create()
-                    .items("dialogue", part.lines(), "\n", "")
-                    .text("earlier", summary == null ? "(nothing: the conversation starts here)" : summary)).strip();
+            summary = model.ask(
+                            STEP,
+                            PromptValues.create()
+                                    .items("dialogue", part.lines(), "\n", "")
+                                    .text(
+                                            "earlier",
+                                            summary == null ? "(nothing: the conversation starts here)" : summary))
+                    .strip();
         }
         return summary;
     }
@@ -87,7 +104,8 @@ class SessionSummaryWriter {
 
         @Bean
         OneTimeTask<Void> sessionSummaryTask(Jobs jobs, SessionSummaryWriter writer) {
-            return jobs.tenantTask(MemoryJobs.SESSION_SUMMARY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
+            return jobs.tenantTask(
+                    MemoryJobs.SESSION_SUMMARY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
         }
     }
 }

@@ -32,8 +32,7 @@ class SummaryFold extends NewUntilStored<UUID> {
 
     private Instant foldedAt;
 
-    protected SummaryFold() {
-    }
+    protected SummaryFold() {}
 
     @Override
     public UUID getId() {

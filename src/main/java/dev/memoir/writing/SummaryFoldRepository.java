@@ -12,6 +12,5 @@ interface SummaryFoldRepository extends JpaRepository<SummaryFold, UUID> {
     Optional<SummaryFold> findBySessionIdAndTenantId(UUID sessionId, UUID tenantId);
 
     /** The user's oldest closed session not yet folded. */
-    Optional<SummaryFold> findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(UUID tenantId,
-            String userId);
+    Optional<SummaryFold> findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(UUID tenantId, String userId);
 }

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.LenientJson;
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /** The answers of RMM's two prospective-reflection steps: extracted summaries, and add/merge actions. */
 final class TopicAnswers {
@@ -35,8 +35,8 @@ final class TopicAnswers {
               "additionalProperties": false
             }""";
 
-    static final ModelStep<List<Extracted>> EXTRACTION = ModelStep.json("topic-extraction", EXTRACTION_SCHEMA,
-            TopicAnswers::extracted);
+    static final ModelStep<List<Extracted>> EXTRACTION =
+            ModelStep.json("topic-extraction", EXTRACTION_SCHEMA, TopicAnswers::extracted);
 
     private static final String UPDATE_SCHEMA = """
             {
@@ -63,17 +63,18 @@ final class TopicAnswers {
               "additionalProperties": false
             }""";
 
-    static final ModelStep<List<Optional<Action>>> UPDATE = ModelStep.json("topic-update", UPDATE_SCHEMA,
-            TopicAnswers::actions);
+    static final ModelStep<List<Optional<Action>>> UPDATE =
+            ModelStep.json("topic-update", UPDATE_SCHEMA, TopicAnswers::actions);
 
-    private TopicAnswers() {
-    }
+    private TopicAnswers() {}
 
     record Extracted(String summary, List<Integer> references) {
 
         /** The same summary with only the references to turns {@code from} (inclusive) to {@code to} (exclusive). */
         Extracted within(int from, int to) {
-            return new Extracted(summary, references.stream().filter(n -> n >= from && n < to).toList());
+            return new Extracted(
+                    summary,
+                    references.stream().filter(n -> n >= from && n < to).toList());
         }
     }
 
@@ -93,8 +94,10 @@ final class TopicAnswers {
         List<Extracted> result = new ArrayList<>();
         for (JsonNode item : json.path("extracted_memories")) {
             if (item.isObject()) {
-                LenientJson.text(item, "summary").filter(s -> !s.equalsIgnoreCase("NO_TRAIT"))
-                        .ifPresent(summary -> result.add(new Extracted(summary, LenientJson.integers(item, "reference"))));
+                LenientJson.text(item, "summary")
+                        .filter(s -> !s.equalsIgnoreCase("NO_TRAIT"))
+                        .ifPresent(
+                                summary -> result.add(new Extracted(summary, LenientJson.integers(item, "reference"))));
             }
         }
         return Optional.of(result);
@@ -110,14 +113,18 @@ final class TopicAnswers {
         }
         List<Optional<Action>> result = new ArrayList<>();
         for (JsonNode item : json.path("actions")) {
-            String action = item.isObject() ? LenientJson.text(item, "action").orElse("").toLowerCase() : "";
+            String action = item.isObject()
+                    ? LenientJson.text(item, "action").orElse("").toLowerCase()
+                    : "";
             if (action.startsWith("add")) {
                 result.add(Optional.of(Action.add()));
             } else if (action.startsWith("merge")) {
                 Optional<Integer> index = LenientJson.integer(item, "index");
                 Optional<String> merged = LenientJson.text(item, "merged_summary");
-                result.add(index.isPresent() && merged.isPresent()
-                        ? Optional.of(new Action(true, index.get(), merged.get())) : Optional.empty());
+                result.add(
+                        index.isPresent() && merged.isPresent()
+                                ? Optional.of(new Action(true, index.get(), merged.get()))
+                                : Optional.empty());
             } else {
                 result.add(Optional.empty());
             }

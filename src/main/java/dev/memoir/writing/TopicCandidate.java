@@ -45,11 +45,9 @@ class TopicCandidate extends NewUntilStored<UUID> {
 
     private Instant appliedAt;
 
-    protected TopicCandidate() {
-    }
+    protected TopicCandidate() {}
 
-    TopicCandidate(UUID tenantId, UUID sessionId, Speaker speaker, int position, String summary,
-            List<UUID> turnIds) {
+    TopicCandidate(UUID tenantId, UUID sessionId, Speaker speaker, int position, String summary, List<UUID> turnIds) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.sessionId = sessionId;

@@ -12,8 +12,8 @@ interface TopicCandidateRepository extends JpaRepository<TopicCandidate, UUID> {
 
     // By the tenant too: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by session or id
     // alone runs on every shard.
-    List<TopicCandidate> findByTenantIdAndSessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(UUID tenantId,
-            UUID sessionId, Speaker speaker);
+    List<TopicCandidate> findByTenantIdAndSessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(
+            UUID tenantId, UUID sessionId, Speaker speaker);
 
     Optional<TopicCandidate> findByIdAndTenantId(UUID id, UUID tenantId);
 }

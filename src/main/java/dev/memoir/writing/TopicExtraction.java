@@ -33,8 +33,7 @@ class TopicExtraction extends NewUntilStored<UUID> {
 
     private Instant createdAt;
 
-    protected TopicExtraction() {
-    }
+    protected TopicExtraction() {}
 
     @Override
     public UUID getId() {

@@ -12,10 +12,13 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Service;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Service;
 
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+
+import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.PromptValues;
@@ -37,10 +40,8 @@ import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.jobs.Jobs;
 
 import tools.jackson.databind.json.JsonMapper;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 
 /**
  * RMM's prospective reflection, run when a session closes. For each speaker the model extracts
@@ -68,13 +69,21 @@ class TopicMemoryWriter {
     private final MemorySearches searches;
     private final SupersessionJudge supersessionJudge;
 
-    private static final Set<MemoryKind> NOT_TOPIC = EnumSet.of(MemoryKind.CONDITIONAL,
-            MemoryKind.REFLECTED, MemoryKind.FACT);
+    private static final Set<MemoryKind> NOT_TOPIC =
+            EnumSet.of(MemoryKind.CONDITIONAL, MemoryKind.REFLECTED, MemoryKind.FACT);
 
-    TopicMemoryWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store,
-            ChatModelClient model, TopicExtractionRepository extractions, TopicCandidateRepository candidates,
-            TopicProperties properties, DialogueParts dialogueParts, ContextWindow window,
-            SupersessionJudge supersessionJudge, MemorySearches searches) {
+    TopicMemoryWriter(
+            SessionService sessions,
+            SessionMemoryWrite memoryWrite,
+            MemoryStore store,
+            ChatModelClient model,
+            TopicExtractionRepository extractions,
+            TopicCandidateRepository candidates,
+            TopicProperties properties,
+            DialogueParts dialogueParts,
+            ContextWindow window,
+            SupersessionJudge supersessionJudge,
+            MemorySearches searches) {
         this.searches = searches;
         this.supersessionJudge = supersessionJudge;
         this.window = window;
@@ -89,8 +98,8 @@ class TopicMemoryWriter {
     }
 
     void write(TenantId tenant, UUID sessionId) {
-        Optional<SessionDialogue> dialogue = memoryWrite.read(tenant, sessionId,
-                () -> sessions.allTurns(tenant, sessionId));
+        Optional<SessionDialogue> dialogue =
+                memoryWrite.read(tenant, sessionId, () -> sessions.allTurns(tenant, sessionId));
         if (dialogue.isEmpty()) {
             return;
         }
@@ -100,9 +109,9 @@ class TopicMemoryWriter {
             if (!extractions.existsByTenantIdAndSessionIdAndSpeaker(tenant.value(), sessionId, speaker)) {
                 extract(session, speaker, turns);
             }
-            for (TopicCandidate candidate : candidates
-                    .findByTenantIdAndSessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(tenant.value(), sessionId,
-                            speaker)) {
+            for (TopicCandidate candidate :
+                    candidates.findByTenantIdAndSessionIdAndSpeakerAndAppliedAtIsNullOrderByPositionAsc(
+                            tenant.value(), sessionId, speaker)) {
                 apply(session, candidate, saidAt(turns, candidate.getTurnIds()));
             }
         }
@@ -110,13 +119,20 @@ class TopicMemoryWriter {
 
     private void extract(SessionRef session, Speaker speaker, List<TurnView> turns) {
         Role role = speaker == Speaker.USER ? Role.USER : Role.ASSISTANT;
-        List<UUID> speakerTurns = turns.stream().filter(t -> t.role() == role).map(TurnView::id).toList();
+        List<UUID> speakerTurns =
+                turns.stream().filter(t -> t.role() == role).map(TurnView::id).toList();
         // The candidates are not memory yet, so the session is not held for them: it is when they are applied.
         memoryWrite.write(speaker, s -> extracted(s, turns), (s, extracted, hold) -> {
             for (int i = 0; i < extracted.size(); i++) {
                 List<UUID> referenced = extracted.get(i).references().stream()
-                        .distinct().map(n -> turns.get(n).id()).toList();
-                candidates.save(new TopicCandidate(session.tenant().value(), session.id(), speaker, i,
+                        .distinct()
+                        .map(n -> turns.get(n).id())
+                        .toList();
+                candidates.save(new TopicCandidate(
+                        session.tenant().value(),
+                        session.id(),
+                        speaker,
+                        i,
                         extracted.get(i).summary(),
                         referenced.isEmpty() ? speakerTurns : referenced));
             }
@@ -131,13 +147,20 @@ class TopicMemoryWriter {
         List<TopicAnswers.Extracted> extracted = new ArrayList<>();
         int room = window.room(TopicAnswers.EXTRACTION, Map.of("speaker", label(speaker)));
         for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.NUMBERED_TURNS, room)) {
-            model.ask(TopicAnswers.EXTRACTION, PromptValues.create()
-                            .fixed("speaker", label(speaker))
-                            .items("dialogue", part.lines(), "\n", "")
-                            .fixed("first", Integer.toString(part.offset()))
-                            .fixed("last", Integer.toString(part.offset() + part.turns().size() - 1)))
+            model
+                    .ask(
+                            TopicAnswers.EXTRACTION,
+                            PromptValues.create()
+                                    .fixed("speaker", label(speaker))
+                                    .items("dialogue", part.lines(), "\n", "")
+                                    .fixed("first", Integer.toString(part.offset()))
+                                    .fixed(
+                                            "last",
+                                            Integer.toString(
+                                                    part.offset() + part.turns().size() - 1)))
                     .stream()
-                    .map(found -> found.within(part.offset(), part.offset() + part.turns().size()))
+                    .map(found -> found.within(
+                            part.offset(), part.offset() + part.turns().size()))
                     .forEach(extracted::add);
         }
         return extracted;
@@ -147,14 +170,15 @@ class TopicMemoryWriter {
      * The memories most similar to a candidate, what to do with it (add it, or merge it into some of them), and,
      * when it is added, what it supersedes among the user's other fact-bearing memories.
      */
-    private record Decision(List<ScoredMemory> similar, List<TopicAnswers.Action> actions,
-            Supersession supersession) {
-    }
+    private record Decision(List<ScoredMemory> similar, List<TopicAnswers.Action> actions, Supersession supersession) {}
 
     /** When the last turn a summary rests on was said (null when none of them is in the dialogue). */
     private static Instant saidAt(List<TurnView> turns, List<UUID> turnIds) {
-        return turns.stream().filter(t -> turnIds.contains(t.id())).map(TurnView::occurredAt)
-                .max(Instant::compareTo).orElse(null);
+        return turns.stream()
+                .filter(t -> turnIds.contains(t.id()))
+                .map(TurnView::occurredAt)
+                .max(Instant::compareTo)
+                .orElse(null);
     }
 
     private void apply(SessionRef session, TopicCandidate candidate, Instant said) {
@@ -168,16 +192,21 @@ class TopicMemoryWriter {
     }
 
     private Decision decision(SessionRef session, TopicCandidate candidate, Instant said) {
-        List<ScoredMemory> similar = searches.nearestOfSpeaker(session.tenant(), session.userId(), MemoryKind.TOPIC,
-                candidate.getSpeaker(), searches.queryLike(candidate.getSummary()), properties.mergeCandidates());
-        List<TopicAnswers.Action> actions = similar.isEmpty() ? List.of(TopicAnswers.Action.add())
-                : decide(candidate, similar);
+        List<ScoredMemory> similar = searches.nearestOfSpeaker(
+                session.tenant(),
+                session.userId(),
+                MemoryKind.TOPIC,
+                candidate.getSpeaker(),
+                searches.queryLike(candidate.getSummary()),
+                properties.mergeCandidates());
+        List<TopicAnswers.Action> actions =
+                similar.isEmpty() ? List.of(TopicAnswers.Action.add()) : decide(candidate, similar);
         // The topic step already chose between this summary and the speaker's topic memories (merge, or add as a
         // new aspect): what an added one may still supersede are the other kinds' memories.
         boolean adds = actions.stream().anyMatch(action -> !action.merge());
         Supersession supersession = adds && candidate.getSpeaker() == Speaker.USER
-                ? supersessionJudge.judge(session.tenant(), session.userId(), candidate.getSummary(), said,
-                        List.of(), NOT_TOPIC)
+                ? supersessionJudge.judge(
+                        session.tenant(), session.userId(), candidate.getSummary(), said, List.of(), NOT_TOPIC)
                 : Supersession.NONE;
         return new Decision(similar, actions, supersession);
     }
@@ -189,36 +218,63 @@ class TopicMemoryWriter {
         boolean added = false;
         for (TopicAnswers.Action action : decision.actions()) {
             if (action.merge() && merged.add(action.index())) {
-                store.merge(session.tenant(), similar.get(action.index()).id(), similar.get(action.index()).text(),
-                        action.merged(), session.id(),
-                        candidate.getSummary(), candidate.getTurnIds());
+                store.merge(
+                        session.tenant(),
+                        similar.get(action.index()).id(),
+                        similar.get(action.index()).text(),
+                        action.merged(),
+                        session.id(),
+                        candidate.getSummary(),
+                        candidate.getTurnIds());
             } else if (!action.merge() && !added) {
                 added = true;
-                MemoryView written = store.write(new NewMemory(session.tenant(), session.userId(),
-                        MemoryKind.TOPIC, candidate.getSummary(), session.id(), candidate.getTurnIds(),
-                        DedupKey.topic(candidate.getId()), null, candidate.getSpeaker()));
-                store.supersede(session.tenant(), session.userId(), written.id(),
+                MemoryView written = store.write(new NewMemory(
+                        session.tenant(),
+                        session.userId(),
+                        MemoryKind.TOPIC,
+                        candidate.getSummary(),
+                        session.id(),
+                        candidate.getTurnIds(),
+                        DedupKey.topic(candidate.getId()),
+                        null,
+                        candidate.getSpeaker()));
+                store.supersede(
+                        session.tenant(),
+                        session.userId(),
+                        written.id(),
                         decision.supersession().superseded());
             }
         }
-        candidates.findByIdAndTenantId(candidate.getId(), session.tenant().value()).ifPresent(TopicCandidate::applied);
+        candidates
+                .findByIdAndTenantId(candidate.getId(), session.tenant().value())
+                .ifPresent(TopicCandidate::applied);
     }
 
     /** The valid actions the model chose for a summary; Add alone when it chose none that can be applied. */
     private List<TopicAnswers.Action> decide(TopicCandidate candidate, List<ScoredMemory> similar) {
-        List<Optional<TopicAnswers.Action>> answered = model.ask(TopicAnswers.UPDATE, PromptValues.create()
-                .items("history", similar.stream().map(ScoredMemory::text).toList(),
-                        texts -> JSON.writeValueAsString(Map.of("history_summaries", texts)))
-                .items("summary", List.of(candidate.getSummary()),
-                        texts -> JSON.writeValueAsString(Map.of("new_summary", texts.getFirst())))
-                .fixed("last", Integer.toString(similar.size() - 1)));
+        List<Optional<TopicAnswers.Action>> answered = model.ask(
+                TopicAnswers.UPDATE,
+                PromptValues.create()
+                        .items(
+                                "history",
+                                similar.stream().map(ScoredMemory::text).toList(),
+                                texts -> JSON.writeValueAsString(Map.of("history_summaries", texts)))
+                        .items(
+                                "summary",
+                                List.of(candidate.getSummary()),
+                                texts -> JSON.writeValueAsString(Map.of("new_summary", texts.getFirst())))
+                        .fixed("last", Integer.toString(similar.size() - 1)));
         List<TopicAnswers.Action> valid = new ArrayList<>();
         for (Optional<TopicAnswers.Action> action : answered) {
             if (action.isEmpty()) {
                 log.warn("Ignored a malformed topic-memory action for candidate {}", candidate.getId());
-            } else if (action.get().merge() && (action.get().index() < 0 || action.get().index() >= similar.size())) {
-                log.warn("Ignored Merge({}) for candidate {}: only {} history summaries were shown",
-                        action.get().index(), candidate.getId(), similar.size());
+            } else if (action.get().merge()
+                    && (action.get().index() < 0 || action.get().index() >= similar.size())) {
+                log.warn(
+                        "Ignored Merge({}) for candidate {}: only {} history summaries were shown",
+                        action.get().index(),
+                        candidate.getId(),
+                        similar.size());
             } else {
                 valid.add(action.get());
             }

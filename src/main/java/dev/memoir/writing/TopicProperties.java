@@ -9,5 +9,4 @@ import org.springframework.validation.annotation.Validated;
 /** @param mergeCandidates existing topic memories shown with each new summary for the add-or-merge decision */
 @Validated
 @ConfigurationProperties("memoir.topic")
-record TopicProperties(@DefaultValue("5") @Min(1) int mergeCandidates) {
-}
+record TopicProperties(@DefaultValue("5") @Min(1) int mergeCandidates) {}

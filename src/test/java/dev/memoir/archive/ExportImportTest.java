@@ -15,12 +15,12 @@ import java.util.UUID;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
-import org.junit.jupiter.api.Test;
-
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+
+import org.junit.jupiter.api.Test;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
@@ -38,7 +38,8 @@ class ExportImportTest extends IntegrationTest {
     private static final Instant T0 = Instant.parse("2024-03-01T10:00:00Z");
     private static final String UNICODE = "Olá, 東京で会いましょう 🎉 — שלום, naïve café";
     /** Longer than a turn may be (32000): three paragraphs of 15000 characters. */
-    private static final String OVERLONG = ("a".repeat(14_999) + ".\n\n").repeat(3).strip();
+    private static final String OVERLONG =
+            ("a".repeat(14_999) + ".\n\n").repeat(3).strip();
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
@@ -61,21 +62,37 @@ class ExportImportTest extends IntegrationTest {
         }
 
         private static Map<String, Object> node(String id, String parent, Map<String, Object> message) {
-            Map<String, Object> node = Json.fields("id", id, "message", message, "parent", parent,
-                    "children", new ArrayList<String>());
+            Map<String, Object> node =
+                    Json.fields("id", id, "message", message, "parent", parent, "children", new ArrayList<String>());
             return node;
         }
 
         /** A message under {@code parent} (null: the current node), which becomes the current node. */
         @SuppressWarnings("unchecked")
-        ChatGpt add(String parent, String nodeId, String role, Map<String, Object> content, Instant time,
-                Object... more) {
+        ChatGpt add(
+                String parent, String nodeId, String role, Map<String, Object> content, Instant time, Object... more) {
             String under = parent == null ? current : parent;
-            Map<String, Object> message = Json.fields("id", nodeId, "author", Json.fields("role", role,
-                    "name", null, "metadata", Map.of()), "create_time", time == null ? null
-                    : time.getEpochSecond() + time.getNano() / 1e9, "update_time", null, "content", content,
-                    "status", "finished_successfully", "end_turn", true, "weight", 1.0, "metadata", Map.of(),
-                    "recipient", "all");
+            Map<String, Object> message = Json.fields(
+                    "id",
+                    nodeId,
+                    "author",
+                    Json.fields("role", role, "name", null, "metadata", Map.of()),
+                    "create_time",
+                    time == null ? null : time.getEpochSecond() + time.getNano() / 1e9,
+                    "update_time",
+                    null,
+                    "content",
+                    content,
+                    "status",
+                    "finished_successfully",
+                    "end_turn",
+                    true,
+                    "weight",
+                    1.0,
+                    "metadata",
+                    Map.of(),
+                    "recipient",
+                    "all");
             message.putAll(Json.fields(more));
             mapping.put(nodeId, node(nodeId, under, message));
             ((List<String>) mapping.get(under).get("children")).add(nodeId);
@@ -88,10 +105,35 @@ class ExportImportTest extends IntegrationTest {
         }
 
         Map<String, Object> json() {
-            return Json.fields("title", title, "create_time", created, "update_time", created + 3600,
-                    "mapping", mapping, "moderation_results", List.of(), "current_node", current,
-                    "plugin_ids", null, "conversation_id", id, "conversation_template_id", null, "gizmo_id", null,
-                    "is_archived", false, "safe_urls", List.of(), "default_model_slug", "gpt-4o", "id", id);
+            return Json.fields(
+                    "title",
+                    title,
+                    "create_time",
+                    created,
+                    "update_time",
+                    created + 3600,
+                    "mapping",
+                    mapping,
+                    "moderation_results",
+                    List.of(),
+                    "current_node",
+                    current,
+                    "plugin_ids",
+                    null,
+                    "conversation_id",
+                    id,
+                    "conversation_template_id",
+                    null,
+                    "gizmo_id",
+                    null,
+                    "is_archived",
+                    false,
+                    "safe_urls",
+                    List.of(),
+                    "default_model_slug",
+                    "gpt-4o",
+                    "id",
+                    id);
         }
     }
 
@@ -106,10 +148,26 @@ class ExportImportTest extends IntegrationTest {
      */
     private ChatGpt trip(String id) {
         ChatGpt c = new ChatGpt(id, "Trip to Tokyo " + tag, T0);
-        c.text("sys", "system", "You are ChatGPT.", null, "metadata",
+        c.text(
+                "sys",
+                "system",
+                "You are ChatGPT.",
+                null,
+                "metadata",
                 Map.of("is_visually_hidden_from_conversation", true));
-        c.add(null, "instructions", "user", Json.fields("content_type", "user_editable_context",
-                "user_profile", "I like trains", "user_instructions", "Be brief"), null, "metadata",
+        c.add(
+                null,
+                "instructions",
+                "user",
+                Json.fields(
+                        "content_type",
+                        "user_editable_context",
+                        "user_profile",
+                        "I like trains",
+                        "user_instructions",
+                        "Be brief"),
+                null,
+                "metadata",
                 Map.of("is_visually_hidden_from_conversation", true));
         // The first version of the question, answered, then edited: its branch is left behind.
         c.text("q1-old", "user", "Abandoned question " + tag, T0.plusSeconds(10));
@@ -117,16 +175,44 @@ class ExportImportTest extends IntegrationTest {
         c.current = "instructions";
         c.text("q1", "user", "Should I visit Tokyo in spring? " + tag, T0.plusSeconds(20));
         c.text("a1", "assistant", "Yes, for the cherry blossoms.", T0.plusSeconds(21));
-        c.add(null, "q2", "user", Json.fields("content_type", "multimodal_text", "parts", List.of(
-                Json.fields("content_type", "image_asset_pointer", "asset_pointer", "file-service://file-x",
-                        "size_bytes", 1000, "width", 10, "height", 10),
-                "What is on this map? " + UNICODE)), T0.plusSeconds(30));
-        c.add(null, "call", "assistant", Json.fields("content_type", "code", "language", "python",
-                "text", "print(1)"), T0.plusSeconds(31), "recipient", "python");
-        c.add(null, "output", "tool", Json.fields("content_type", "execution_output", "text", "1"),
-                T0.plusSeconds(32));
+        c.add(
+                null,
+                "q2",
+                "user",
+                Json.fields(
+                        "content_type",
+                        "multimodal_text",
+                        "parts",
+                        List.of(
+                                Json.fields(
+                                        "content_type",
+                                        "image_asset_pointer",
+                                        "asset_pointer",
+                                        "file-service://file-x",
+                                        "size_bytes",
+                                        1000,
+                                        "width",
+                                        10,
+                                        "height",
+                                        10),
+                                "What is on this map? " + UNICODE)),
+                T0.plusSeconds(30));
+        c.add(
+                null,
+                "call",
+                "assistant",
+                Json.fields("content_type", "code", "language", "python", "text", "print(1)"),
+                T0.plusSeconds(31),
+                "recipient",
+                "python");
+        c.add(null, "output", "tool", Json.fields("content_type", "execution_output", "text", "1"), T0.plusSeconds(32));
         c.text("empty", "assistant", "", T0.plusSeconds(33));
-        c.text("hidden", "assistant", "Hidden context", T0.plusSeconds(34), "metadata",
+        c.text(
+                "hidden",
+                "assistant",
+                "Hidden context",
+                T0.plusSeconds(34),
+                "metadata",
                 Map.of("is_visually_hidden_from_conversation", true));
         c.text("a2", "assistant", OVERLONG, T0.plusSeconds(35));
         return c;
@@ -174,8 +260,12 @@ class ExportImportTest extends IntegrationTest {
         String key = api.newTenant();
         String user = "gpt-" + tag;
         // Exports list the newest conversation first; its dialogue is stored second.
-        Api.Response report = importChatGpt(key, user, export(small("c-new", T0.plusSeconds(86_400)).json(),
-                trip("c-trip").json()));
+        Api.Response report = importChatGpt(
+                key,
+                user,
+                export(
+                        small("c-new", T0.plusSeconds(86_400)).json(),
+                        trip("c-trip").json()));
 
         assertThat(report.status()).as(report.raw()).isEqualTo(200);
         assertThat(report.body().path("source").asString()).isEqualTo("chatgpt");
@@ -194,36 +284,50 @@ class ExportImportTest extends IntegrationTest {
         assertThat(trip.path("splitMessages").asInt()).isEqualTo(1);
         // q1, a1, q2, and a2 in two turns: its first two paragraphs (30002 characters) and its third.
         assertThat(trip.path("turns").asInt()).isEqualTo(5);
-        assertThat(trip.path("dialogueFrom").asString()).isEqualTo(T0.plusSeconds(20).toString());
-        assertThat(trip.path("dialogueTo").asString()).isEqualTo(T0.plusSeconds(35).toString());
+        assertThat(trip.path("dialogueFrom").asString())
+                .isEqualTo(T0.plusSeconds(20).toString());
+        assertThat(trip.path("dialogueTo").asString())
+                .isEqualTo(T0.plusSeconds(35).toString());
 
         String tripSession = trip.path("sessionId").asString();
         List<JsonNode> turns = turns(key, tripSession);
-        assertThat(turns).extracting(t -> t.path("role").asString())
+        assertThat(turns)
+                .extracting(t -> t.path("role").asString())
                 .containsExactly("user", "assistant", "user", "assistant", "assistant");
         assertThat(turns.get(0).path("content").asString()).isEqualTo("Should I visit Tokyo in spring? " + tag);
         assertThat(turns.get(2).path("content").asString()).isEqualTo("What is on this map? " + UNICODE);
-        assertThat(turns.get(0).path("occurredAt").asString()).isEqualTo(T0.plusSeconds(20).toString());
-        assertThat(turns.subList(3, 5)).allSatisfy(t -> assertThat(t.path("content").asString().length())
-                .isLessThanOrEqualTo(32_000));
-        assertThat(turns.get(3).path("content").asString() + "\n\n" + turns.get(4).path("content").asString())
+        assertThat(turns.get(0).path("occurredAt").asString())
+                .isEqualTo(T0.plusSeconds(20).toString());
+        assertThat(turns.subList(3, 5))
+                .allSatisfy(
+                        t -> assertThat(t.path("content").asString().length()).isLessThanOrEqualTo(32_000));
+        assertThat(turns.get(3).path("content").asString() + "\n\n"
+                        + turns.get(4).path("content").asString())
                 .isEqualTo(OVERLONG);
-        assertThat(turns).noneSatisfy(t -> assertThat(t.path("content").asString()).contains("Abandoned"));
+        assertThat(turns)
+                .noneSatisfy(t -> assertThat(t.path("content").asString()).contains("Abandoned"));
 
         JsonNode session = api.get(key, "/sessions/" + tripSession).body();
         assertThat(session.path("status").asString()).isEqualTo("closed");
         assertThat(session.path("title").asString()).isEqualTo("Trip to Tokyo " + tag);
-        assertThat(session.path("dialogueFrom").asString()).isEqualTo(T0.plusSeconds(20).toString());
+        assertThat(session.path("dialogueFrom").asString())
+                .isEqualTo(T0.plusSeconds(20).toString());
         assertThat(session.path("jobs").findValuesAsString("task")).contains("session-summary");
-        assertThat(api.get(key, "/users/" + user + "/export").raw()).as("the user archive keeps the title")
+        assertThat(api.get(key, "/users/" + user + "/export").raw())
+                .as("the user archive keeps the title")
                 .contains("\"title\":\"Trip to Tokyo " + tag + "\"");
         // The older dialogue was stored and closed first, though the export lists it second.
-        JsonNode newer = api.get(key, "/sessions/" + item(report, "c-new").path("sessionId").asString()).body();
+        JsonNode newer = api.get(
+                        key,
+                        "/sessions/" + item(report, "c-new").path("sessionId").asString())
+                .body();
         assertThat(Instant.parse(session.path("closedAt").asString()))
                 .isBefore(Instant.parse(newer.path("closedAt").asString()));
         // Its turns are history memory at once, dated when they were said.
-        eventually().until(() -> items(api.get(key, "/memory?userId=" + user + "&kind=history&limit=100")),
-                list -> list.size() == 7);
+        eventually()
+                .until(
+                        () -> items(api.get(key, "/memory?userId=" + user + "&kind=history&limit=100")),
+                        list -> list.size() == 7);
     }
 
     @Test
@@ -232,7 +336,8 @@ class ExportImportTest extends IntegrationTest {
         String user = "again-" + tag;
         ChatGpt pasta = small("c-pasta", T0);
         byte[] first = export(trip("c-trip").json(), pasta.json());
-        assertThat(importChatGpt(key, user, first).body().path("imported").asInt()).isEqualTo(2);
+        assertThat(importChatGpt(key, user, first).body().path("imported").asInt())
+                .isEqualTo(2);
 
         Api.Response again = importChatGpt(key, user, first);
         assertThat(again.status()).as(again.raw()).isEqualTo(200);
@@ -247,8 +352,10 @@ class ExportImportTest extends IntegrationTest {
         JsonNode added = item(grown, "c-pasta");
         assertThat(added.path("status").asString()).isEqualTo("imported");
         assertThat(added.path("messages").asInt()).isEqualTo(2);
-        assertThat(added.path("dialogueFrom").asString()).isEqualTo(T0.plusSeconds(7200).toString());
-        assertThat(turns(key, added.path("sessionId").asString())).extracting(t -> t.path("content").asString())
+        assertThat(added.path("dialogueFrom").asString())
+                .isEqualTo(T0.plusSeconds(7200).toString());
+        assertThat(turns(key, added.path("sessionId").asString()))
+                .extracting(t -> t.path("content").asString())
                 .containsExactly("And risotto? " + tag, "About twenty minutes.");
         assertThat(sessions(key, user)).hasSize(3);
 
@@ -261,8 +368,10 @@ class ExportImportTest extends IntegrationTest {
         assertThat(refused.path("reason").asString()).contains("a2");
 
         // Erasing the user forgets what was imported: the export imports whole again.
-        assertThat(api.send("DELETE", "/memory?userId=" + user, key, null).status()).isEqualTo(200);
-        assertThat(importChatGpt(key, user, first).body().path("imported").asInt()).isEqualTo(2);
+        assertThat(api.send("DELETE", "/memory?userId=" + user, key, null).status())
+                .isEqualTo(200);
+        assertThat(importChatGpt(key, user, first).body().path("imported").asInt())
+                .isEqualTo(2);
     }
 
     @Test
@@ -271,14 +380,23 @@ class ExportImportTest extends IntegrationTest {
         String user = "bad-" + tag;
         ChatGpt noCurrent = small("c-lost", T0);
         noCurrent.current = "nowhere";
-        ChatGpt future = small("c-future", T0).text("f", "user", "From the future", Instant.now().plusSeconds(86_400));
+        ChatGpt future = small("c-future", T0)
+                .text("f", "user", "From the future", Instant.now().plusSeconds(86_400));
         ChatGpt nul = small("c-nul", T0).text("n", "user", "a\u0000b", T0.plusSeconds(5));
         ChatGpt onlySystem = new ChatGpt("c-system", "System only", T0).text("s", "system", "You are ChatGPT.", T0);
         Map<String, Object> noId = small("x", T0).json();
         noId.remove("conversation_id");
         noId.remove("id");
-        Api.Response report = importChatGpt(key, user, export(noCurrent.json(), future.json(), nul.json(),
-                onlySystem.json(), noId, small("c-good", T0).json()));
+        Api.Response report = importChatGpt(
+                key,
+                user,
+                export(
+                        noCurrent.json(),
+                        future.json(),
+                        nul.json(),
+                        onlySystem.json(),
+                        noId,
+                        small("c-good", T0).json()));
 
         assertThat(report.status()).as(report.raw()).isEqualTo(200);
         assertThat(item(report, "c-lost").path("reason").asString()).contains("current_node nowhere");
@@ -300,44 +418,71 @@ class ExportImportTest extends IntegrationTest {
         Map<String, byte[]> bodies = new LinkedHashMap<>();
         bodies.put("not JSON", "this is not json".getBytes(StandardCharsets.UTF_8));
         bodies.put("holds an object", good);
-        bodies.put("cut short", ("[" + new String(good, StandardCharsets.UTF_8) + ",{\"title\":")
-                .getBytes(StandardCharsets.UTF_8));
-        bodies.put("not an object", ("[" + new String(good, StandardCharsets.UTF_8) + ", 42]")
-                .getBytes(StandardCharsets.UTF_8));
+        bodies.put(
+                "cut short",
+                ("[" + new String(good, StandardCharsets.UTF_8) + ",{\"title\":").getBytes(StandardCharsets.UTF_8));
+        bodies.put(
+                "not an object",
+                ("[" + new String(good, StandardCharsets.UTF_8) + ", 42]").getBytes(StandardCharsets.UTF_8));
         bodies.put("Claude export", export(claude("k-1").json()));
-        bodies.put("zip without conversations.json", zip("chat.html", "<html></html>".getBytes(StandardCharsets.UTF_8)));
+        bodies.put(
+                "zip without conversations.json", zip("chat.html", "<html></html>".getBytes(StandardCharsets.UTF_8)));
         ByteArrayOutputStream invalidUtf8 = new ByteArrayOutputStream();
         invalidUtf8.write(("[" + new String(good, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
         invalidUtf8.write(",{\"title\": \"".getBytes(StandardCharsets.UTF_8));
         invalidUtf8.write(new byte[] {(byte) 0xC0, (byte) 0xAF});
         invalidUtf8.write("\"}]".getBytes(StandardCharsets.UTF_8));
         bodies.put("invalid UTF-8", invalidUtf8.toByteArray());
-        Map<String, String> said = Map.of("not JSON", "cannot be read as JSON", "holds an object", "holds an object",
-                "cut short", "conversation [1]", "not an object", "a number", "Claude export", "import/claude",
-                "zip without conversations.json", "without conversations.json", "invalid UTF-8", "not UTF-8");
+        Map<String, String> said = Map.of(
+                "not JSON",
+                "cannot be read as JSON",
+                "holds an object",
+                "holds an object",
+                "cut short",
+                "conversation [1]",
+                "not an object",
+                "a number",
+                "Claude export",
+                "import/claude",
+                "zip without conversations.json",
+                "without conversations.json",
+                "invalid UTF-8",
+                "not UTF-8");
 
         bodies.forEach((what, body) -> {
             Api.Response response = importChatGpt(key, user, body);
             assertProblem(response, 400, "invalid-export");
-            assertThat(response.text("detail")).as(what).contains(said.get(what)).contains("Nothing of it");
+            assertThat(response.text("detail"))
+                    .as(what)
+                    .contains(said.get(what))
+                    .contains("Nothing of it");
         });
-        assertThat(sessions(key, user)).as("nothing stored, not even the readable conversation before").isEmpty();
+        assertThat(sessions(key, user))
+                .as("nothing stored, not even the readable conversation before")
+                .isEmpty();
     }
 
     @Test
     void theExportsZipIsReadAsItStreamsIn() throws IOException {
         String key = api.newTenant();
         String user = "zip-" + tag;
-        byte[] zip = zip("chat.html", "<html></html>".getBytes(StandardCharsets.UTF_8),
-                "export/conversations.json", export(small("c-zip", T0).json()));
+        byte[] zip = zip(
+                "chat.html",
+                "<html></html>".getBytes(StandardCharsets.UTF_8),
+                "export/conversations.json",
+                export(small("c-zip", T0).json()));
         Api.Response report = api.postBytes("/users/" + user + "/import/chatgpt", key, zip, "application/zip");
         assertThat(report.status()).as(report.raw()).isEqualTo(200);
         assertThat(item(report, "c-zip").path("turns").asInt()).isEqualTo(2);
 
-        Api.Response claude = api.postBytes("/users/" + user + "/import/claude", key,
+        Api.Response claude = api.postBytes(
+                "/users/" + user + "/import/claude",
+                key,
                 zip("conversations.json", export(claude("k-zip").json()), "users.json", "[]".getBytes()),
                 "application/octet-stream");
-        assertThat(item(claude, "k-zip").path("status").asString()).as(claude.raw()).isEqualTo("imported");
+        assertThat(item(claude, "k-zip").path("status").asString())
+                .as(claude.raw())
+                .isEqualTo("imported");
     }
 
     // ---- Claude's conversations.json ----
@@ -347,18 +492,41 @@ class ExportImportTest extends IntegrationTest {
         final List<Map<String, Object>> messages = new ArrayList<>();
 
         Claude(String id, String name, Instant created) {
-            conversation = Json.fields("uuid", id, "name", name, "created_at", created.toString(),
-                    "updated_at", created.plusSeconds(600).toString(), "account", Map.of("uuid", "acc"),
-                    "chat_messages", messages);
+            conversation = Json.fields(
+                    "uuid",
+                    id,
+                    "name",
+                    name,
+                    "created_at",
+                    created.toString(),
+                    "updated_at",
+                    created.plusSeconds(600).toString(),
+                    "account",
+                    Map.of("uuid", "acc"),
+                    "chat_messages",
+                    messages);
         }
 
         Claude message(String id, String sender, Instant at, List<Map<String, Object>> content, Object... more) {
             StringBuilder text = new StringBuilder();
-            content.stream().filter(b -> "text".equals(b.get("type")))
-                    .forEach(b -> text.append(b.get("text")));
-            Map<String, Object> message = Json.fields("uuid", id, "text", text.toString(), "content", content,
-                    "sender", sender, "created_at", at.toString(), "updated_at", at.toString(),
-                    "attachments", List.of(), "files", List.of());
+            content.stream().filter(b -> "text".equals(b.get("type"))).forEach(b -> text.append(b.get("text")));
+            Map<String, Object> message = Json.fields(
+                    "uuid",
+                    id,
+                    "text",
+                    text.toString(),
+                    "content",
+                    content,
+                    "sender",
+                    sender,
+                    "created_at",
+                    at.toString(),
+                    "updated_at",
+                    at.toString(),
+                    "attachments",
+                    List.of(),
+                    "files",
+                    List.of());
             message.putAll(Json.fields(more));
             messages.add(message);
             return this;
@@ -375,16 +543,36 @@ class ExportImportTest extends IntegrationTest {
 
     private Claude claude(String id) {
         return new Claude(id, "Garden " + tag, T0)
-                .message("m1", "human", T0.plusSeconds(1), List.of(text("When do I plant tulips? " + UNICODE)),
-                        "attachments", List.of(Json.fields("file_name", "plan.txt", "file_type", "txt",
-                                "file_size", 10, "extracted_content", "beds")),
-                        "files", List.of(Json.fields("file_name", "photo.jpg")))
-                .message("m2", "assistant", T0.plusSeconds(2), List.of(
-                        Json.fields("type", "thinking", "thinking", "The user gardens."),
-                        text("In autumn."),
-                        Json.fields("type", "tool_use", "name", "web_search", "input", Map.of("q", "tulips"))))
-                .message("m3", "assistant", T0.plusSeconds(3), List.of(Json.fields("type", "tool_result",
-                        "name", "web_search", "content", List.of())))
+                .message(
+                        "m1",
+                        "human",
+                        T0.plusSeconds(1),
+                        List.of(text("When do I plant tulips? " + UNICODE)),
+                        "attachments",
+                        List.of(Json.fields(
+                                "file_name",
+                                "plan.txt",
+                                "file_type",
+                                "txt",
+                                "file_size",
+                                10,
+                                "extracted_content",
+                                "beds")),
+                        "files",
+                        List.of(Json.fields("file_name", "photo.jpg")))
+                .message(
+                        "m2",
+                        "assistant",
+                        T0.plusSeconds(2),
+                        List.of(
+                                Json.fields("type", "thinking", "thinking", "The user gardens."),
+                                text("In autumn."),
+                                Json.fields("type", "tool_use", "name", "web_search", "input", Map.of("q", "tulips"))))
+                .message(
+                        "m3",
+                        "assistant",
+                        T0.plusSeconds(3),
+                        List.of(Json.fields("type", "tool_result", "name", "web_search", "content", List.of())))
                 .message("m4", "human", T0.plusSeconds(4), List.of(text("   ")))
                 .message("m5", "assistant", T0.plusSeconds(5), List.of(text(OVERLONG)));
     }
@@ -406,12 +594,18 @@ class ExportImportTest extends IntegrationTest {
         assertThat(garden.path("nonTextParts").asInt()).isEqualTo(4);
         assertThat(garden.path("splitMessages").asInt()).isEqualTo(1);
         List<JsonNode> turns = turns(key, garden.path("sessionId").asString());
-        assertThat(turns).extracting(t -> t.path("content").asString().length() > 100 ? "…"
-                : t.path("content").asString())
+        assertThat(turns)
+                .extracting(t -> t.path("content").asString().length() > 100
+                        ? "…"
+                        : t.path("content").asString())
                 .containsExactly("When do I plant tulips? " + UNICODE, "In autumn.", "…", "…");
-        assertThat(turns.get(1).path("replyTo").asString()).isEqualTo(turns.get(0).path("id").asString());
+        assertThat(turns.get(1).path("replyTo").asString())
+                .isEqualTo(turns.get(0).path("id").asString());
 
-        assertThat(importClaude(key, user, export(claude("k-garden").json())).body().path("unchanged").asInt())
+        assertThat(importClaude(key, user, export(claude("k-garden").json()))
+                        .body()
+                        .path("unchanged")
+                        .asInt())
                 .isEqualTo(1);
         Api.Response wrong = importClaude(key, user, export(small("c-1", T0).json()));
         assertProblem(wrong, 400, "invalid-export");
@@ -422,12 +616,24 @@ class ExportImportTest extends IntegrationTest {
     void aStrategyParameterChoosesTheImportedSessionsPreset() {
         String key = api.newTenant();
         String user = "preset-" + tag;
-        Api.Response report = api.postBytes("/users/" + user + "/import/chatgpt?strategy=memochat", key,
-                export(small("c-1", T0).json()), "application/json");
-        JsonNode session = api.get(key, "/sessions/" + item(report, "c-1").path("sessionId").asString()).body();
+        Api.Response report = api.postBytes(
+                "/users/" + user + "/import/chatgpt?strategy=memochat",
+                key,
+                export(small("c-1", T0).json()),
+                "application/json");
+        JsonNode session = api.get(
+                        key,
+                        "/sessions/" + item(report, "c-1").path("sessionId").asString())
+                .body();
         assertThat(session.path("memory").path("strategy").asString()).isEqualTo("memochat");
-        assertProblem(api.postBytes("/users/" + user + "/import/chatgpt?strategy=nonsense", key,
-                export(small("c-2", T0).json()), "application/json"), 400, "invalid-request");
+        assertProblem(
+                api.postBytes(
+                        "/users/" + user + "/import/chatgpt?strategy=nonsense",
+                        key,
+                        export(small("c-2", T0).json()),
+                        "application/json"),
+                400,
+                "invalid-request");
     }
 
     @Test
@@ -436,16 +642,16 @@ class ExportImportTest extends IntegrationTest {
         String user = "mcp-" + tag;
         String conversations = new String(export(small("c-mcp", T0).json()), StandardCharsets.UTF_8);
         try (McpSyncClient mcp = api.mcp(key)) {
-            CallToolResult result = mcp.callTool(new CallToolRequest("import_export", Map.of("userId", user,
-                    "source", "chatgpt", "conversations", conversations)));
+            CallToolResult result = mcp.callTool(new CallToolRequest(
+                    "import_export", Map.of("userId", user, "source", "chatgpt", "conversations", conversations)));
             String text = ((TextContent) result.content().getFirst()).text();
             assertThat(result.isError()).as(text).isFalse();
             assertThat(text).contains("\"imported\":1").contains("c-mcp");
-            CallToolResult again = mcp.callTool(new CallToolRequest("import_export", Map.of("userId", user,
-                    "source", "chatgpt", "conversations", conversations)));
+            CallToolResult again = mcp.callTool(new CallToolRequest(
+                    "import_export", Map.of("userId", user, "source", "chatgpt", "conversations", conversations)));
             assertThat(((TextContent) again.content().getFirst()).text()).contains("\"unchanged\":1");
-            CallToolResult wrong = mcp.callTool(new CallToolRequest("import_export", Map.of("userId", user,
-                    "source", "claude", "conversations", conversations)));
+            CallToolResult wrong = mcp.callTool(new CallToolRequest(
+                    "import_export", Map.of("userId", user, "source", "claude", "conversations", conversations)));
             assertThat(wrong.isError()).isTrue();
             assertThat(((TextContent) wrong.content().getFirst()).text()).contains("invalid-export");
         }

@@ -54,8 +54,11 @@ class HostileArchiveTest extends IntegrationTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** Instants a client can write that PostgreSQL's timestamptz cannot hold (4713 BC to 294276 AD). */
-    private static final List<Object> UNSTORABLE_INSTANTS = List.of("+1000000000-12-31T23:59:59Z",
-            "-1000000000-01-01T00:00:00Z", "+294277-01-01T00:00:00Z", "-4713-11-23T23:59:59Z",
+    private static final List<Object> UNSTORABLE_INSTANTS = List.of(
+            "+1000000000-12-31T23:59:59Z",
+            "-1000000000-01-01T00:00:00Z",
+            "+294277-01-01T00:00:00Z",
+            "-4713-11-23T23:59:59Z",
             31556889864403199L);
 
     @Autowired
@@ -76,28 +79,39 @@ class HostileArchiveTest extends IntegrationTest {
         Base() {
             String userId = "hostile-" + tag;
             String session = api.newSession(key, userId, null);
-            Api.Response turns = api.importTurns(key, session, "Where is the river walk " + tag + "?",
-                    "Along the Douro.");
+            Api.Response turns =
+                    api.importTurns(key, session, "Where is the river walk " + tag + "?", "Along the Douro.");
             assertThat(turns.status()).as(turns.raw()).isEqualTo(201);
             String paris = api.addFact(key, userId, "The user lives in Paris " + tag, "supersedes", List.of());
-            String berlin = api.addFact(key, userId, "The user moved to Berlin " + tag, "supersedes",
-                    List.of(paris));
-            Api.Response edited = api.send("PATCH", "/memory/" + berlin, key,
-                    Json.object("text", "The user moved to Berlin in June " + tag));
+            String berlin = api.addFact(key, userId, "The user moved to Berlin " + tag, "supersedes", List.of(paris));
+            Api.Response edited = api.send(
+                    "PATCH", "/memory/" + berlin, key, Json.object("text", "The user moved to Berlin in June " + tag));
             assertThat(edited.status()).as(edited.raw()).isEqualTo(200);
-            export(key, userId).lines().map(line -> (ObjectNode) JSON.readTree(line)).forEach(lines::add);
-            ObjectNode episode = JSON.createObjectNode().put("type", "episode")
-                    .put("id", UUID.randomUUID().toString()).put("sessionId", session)
+            export(key, userId)
+                    .lines()
+                    .map(line -> (ObjectNode) JSON.readTree(line))
+                    .forEach(lines::add);
+            ObjectNode episode = JSON.createObjectNode()
+                    .put("type", "episode")
+                    .put("id", UUID.randomUUID().toString())
+                    .put("sessionId", session)
                     .put("questionTurnId", turn(0).path("id").asString())
-                    .put("replyTurnId", turn(1).path("id").asString()).put("question", "Where is the river walk?")
-                    .put("status", "RESOLVED").put("trials", "[]").put("learned", "Along the Douro.")
+                    .put("replyTurnId", turn(1).path("id").asString())
+                    .put("question", "Where is the river walk?")
+                    .put("status", "RESOLVED")
+                    .put("trials", "[]")
+                    .put("learned", "Along the Douro.")
                     .put("learnedMemoryId", fact("Berlin").path("id").asString())
-                    .put("createdAt", "2024-01-01T00:00:00Z").put("updatedAt", "2024-01-01T00:00:00Z");
+                    .put("createdAt", "2024-01-01T00:00:00Z")
+                    .put("updatedAt", "2024-01-01T00:00:00Z");
             lines.add(lines.size() - 1, episode);
         }
 
         ObjectNode of(String type, int index) {
-            return lines.stream().filter(line -> line.path("type").asString().equals(type)).skip(index).findFirst()
+            return lines.stream()
+                    .filter(line -> line.path("type").asString().equals(type))
+                    .skip(index)
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("no " + type + " " + index + " in " + lines));
         }
 
@@ -110,13 +124,18 @@ class HostileArchiveTest extends IntegrationTest {
         }
 
         ObjectNode history() {
-            return lines.stream().filter(line -> line.path("kind").asString().equals("history")).findFirst()
+            return lines.stream()
+                    .filter(line -> line.path("kind").asString().equals("history"))
+                    .findFirst()
                     .orElseThrow();
         }
 
         ObjectNode fact(String containing) {
-            return lines.stream().filter(line -> line.path("kind").asString().equals("fact")
-                    && line.path("text").asString().contains(containing)).findFirst().orElseThrow();
+            return lines.stream()
+                    .filter(line -> line.path("kind").asString().equals("fact")
+                            && line.path("text").asString().contains(containing))
+                    .findFirst()
+                    .orElseThrow();
         }
 
         /** Marks the memory superseded by {@code by}, with the validity interval a superseded memory has. */
@@ -155,11 +174,15 @@ class HostileArchiveTest extends IntegrationTest {
 
     private Api.Response importArchive(String key, String userId, byte[] archive) {
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                            URI.create("http://localhost:" + api.port() + "/users/" + userId + "/import"))
-                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/x-ndjson")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(archive)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(
+                                            "http://localhost:" + api.port() + "/users/" + userId + "/import"))
+                                    .header("Authorization", "Bearer " + key)
+                                    .header("Content-Type", "application/x-ndjson")
+                                    .POST(HttpRequest.BodyPublishers.ofByteArray(archive))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             JsonNode body = response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
             return new Api.Response(response.statusCode(), body, response.body());
         } catch (Exception e) {
@@ -171,9 +194,11 @@ class HostileArchiveTest extends IntegrationTest {
     private void assertRefused(Base base, Api.Response refused, String userId, String... named) {
         assertProblem(refused, 400, "invalid-archive");
         assertThat(refused.text("detail")).as(refused.raw()).contains(named);
-        assertThat(refused.text("detail").split("Nothing of the archive", -1)).as("said once: " + refused.raw())
+        assertThat(refused.text("detail").split("Nothing of the archive", -1))
+                .as("said once: " + refused.raw())
                 .hasSize(2);
-        assertThat(items(api.get(base.key, "/memory?userId=" + userId + "&includeSuperseded=true"))).isEmpty();
+        assertThat(items(api.get(base.key, "/memory?userId=" + userId + "&includeSuperseded=true")))
+                .isEmpty();
         assertThat(items(api.get(base.key, "/sessions?userId=" + userId))).isEmpty();
     }
 
@@ -190,7 +215,9 @@ class HostileArchiveTest extends IntegrationTest {
         Api.Response imported = importArchive(base.key, "copy-" + tag, base.bytes());
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
         assertThat(imported.body().path("counts").path("episode").asInt()).isEqualTo(1);
-        assertThat(imported.body().path("counts").path("revision").asInt()).as("created and edit").isEqualTo(2);
+        assertThat(imported.body().path("counts").path("revision").asInt())
+                .as("created and edit")
+                .isEqualTo(2);
     }
 
     // References: every one must name a record of the same archive.
@@ -198,57 +225,68 @@ class HostileArchiveTest extends IntegrationTest {
     @Test
     void aMemoryOfASessionTheArchiveDoesNotHoldIsRefusedNamingSessionId() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.history().put("sessionId", missing.toString()), "sessionId",
-                missing.toString());
+        assertArchiveRefused(
+                base -> base.history().put("sessionId", missing.toString()), "sessionId", missing.toString());
     }
 
     @Test
     void aMemoryRestingOnATurnTheArchiveDoesNotHoldIsRefusedNamingTurnIds() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.history().putArray("turnIds").add(missing.toString()), "turnIds",
-                missing.toString());
+        assertArchiveRefused(
+                base -> base.history().putArray("turnIds").add(missing.toString()), "turnIds", missing.toString());
     }
 
     @Test
     void aMemorySupersededByAMemoryTheArchiveDoesNotHoldIsRefusedNamingSupersededBy() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.fact("Paris").put("supersededBy", missing.toString()), "supersededBy",
-                missing.toString());
+        assertArchiveRefused(
+                base -> base.fact("Paris").put("supersededBy", missing.toString()), "supersededBy", missing.toString());
     }
 
     @Test
     void aRevisionOfAMemoryTheArchiveDoesNotHoldIsRefusedNamingMemoryId() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.of("revision", 0).put("memoryId", missing.toString()), "memoryId",
-                missing.toString());
+        assertArchiveRefused(
+                base -> base.of("revision", 0).put("memoryId", missing.toString()), "memoryId", missing.toString());
     }
 
     @Test
     void aRevisionThatAbsorbedATurnTheArchiveDoesNotHoldIsRefusedNamingAbsorbedTurnIds() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.of("revision", 0).put("absorbedText", "Merged.")
-                .putArray("absorbedTurnIds").add(missing.toString()), "absorbedTurnIds", missing.toString());
+        assertArchiveRefused(
+                base -> base.of("revision", 0)
+                        .put("absorbedText", "Merged.")
+                        .putArray("absorbedTurnIds")
+                        .add(missing.toString()),
+                "absorbedTurnIds",
+                missing.toString());
     }
 
     @Test
     void anEpisodeWhoseQuestionIsNotInTheArchiveIsRefusedNamingQuestionTurnId() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.of("episode", 0).put("questionTurnId", missing.toString()),
-                "questionTurnId", missing.toString());
+        assertArchiveRefused(
+                base -> base.of("episode", 0).put("questionTurnId", missing.toString()),
+                "questionTurnId",
+                missing.toString());
     }
 
     @Test
     void anEpisodeWhoseReplyIsNotInTheArchiveIsRefusedNamingReplyTurnId() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.of("episode", 0).put("replyTurnId", missing.toString()), "replyTurnId",
+        assertArchiveRefused(
+                base -> base.of("episode", 0).put("replyTurnId", missing.toString()),
+                "replyTurnId",
                 missing.toString());
     }
 
     @Test
     void anEpisodeThatLearnedAMemoryTheArchiveDoesNotHoldIsRefusedNamingLearnedMemoryId() {
         UUID missing = UUID.randomUUID();
-        assertArchiveRefused(base -> base.of("episode", 0).put("learnedMemoryId", missing.toString()),
-                "learnedMemoryId", missing.toString());
+        assertArchiveRefused(
+                base -> base.of("episode", 0).put("learnedMemoryId", missing.toString()),
+                "learnedMemoryId",
+                missing.toString());
     }
 
     @Test
@@ -257,28 +295,39 @@ class HostileArchiveTest extends IntegrationTest {
         String userId = "deleter-" + tag;
         String session = api.newSession(key, userId, "{\"strategy\": \"multi-view\", \"reflectionRounds\": 0}");
         String question = "Where do I live? " + tag;
-        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
                 call -> Answer.json("{\"reply\": \"In Paris.\", \"remember\": false, \"citations\": []}"));
-        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": \"The user lives in Berlin " + tag + ".\"}"));
         String turnId = api.chat(key, session, question).text("turnId");
-        Api.Response feedback = api.send("POST", "/reflection/feedback", key,
-                Json.object("turnId", turnId, "answer", "I live in Berlin now."));
+        Api.Response feedback = api.send(
+                "POST", "/reflection/feedback", key, Json.object("turnId", turnId, "answer", "I live in Berlin now."));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
         // The correction learned in the session outlives it, naming the session and its turns.
-        assertThat(api.send("DELETE", "/sessions/" + session, key, null).status()).isEqualTo(200);
-        assertThat(ofKind(api.get(key, "/memory?userId=" + userId), "reflected")).singleElement()
-                .satisfies(m -> assertThat(m.path("provenance").path("sessionId").asString()).isEqualTo(session));
+        assertThat(api.send("DELETE", "/sessions/" + session, key, null).status())
+                .isEqualTo(200);
+        assertThat(ofKind(api.get(key, "/memory?userId=" + userId), "reflected"))
+                .singleElement()
+                .satisfies(
+                        m -> assertThat(m.path("provenance").path("sessionId").asString())
+                                .isEqualTo(session));
 
-        Api.Response imported = importArchive(key, userId + "-copy",
-                export(key, userId).getBytes(StandardCharsets.UTF_8));
+        Api.Response imported =
+                importArchive(key, userId + "-copy", export(key, userId).getBytes(StandardCharsets.UTF_8));
 
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
-        assertThat(ofKind(api.get(key, "/memory?userId=" + userId + "-copy"), "reflected")).singleElement()
+        assertThat(ofKind(api.get(key, "/memory?userId=" + userId + "-copy"), "reflected"))
+                .singleElement()
                 .satisfies(m -> {
                     JsonNode sessionId = m.path("provenance").path("sessionId");
-                    assertThat(sessionId.isNull() || sessionId.isMissingNode()).as(m.toString()).isTrue();
-                    assertThat(m.path("provenance").path("turnIds")).as(m.toString()).isEmpty();
+                    assertThat(sessionId.isNull() || sessionId.isMissingNode())
+                            .as(m.toString())
+                            .isTrue();
+                    assertThat(m.path("provenance").path("turnIds"))
+                            .as(m.toString())
+                            .isEmpty();
                 });
     }
 
@@ -286,26 +335,26 @@ class HostileArchiveTest extends IntegrationTest {
 
     @Test
     void aSupersessionLoopIsRefused() {
-        assertArchiveRefused(base -> base.supersede(base.fact("Berlin"), base.fact("Paris").path("id")),
-                "supersededBy", "loop");
+        assertArchiveRefused(
+                base -> base.supersede(base.fact("Berlin"), base.fact("Paris").path("id")), "supersededBy", "loop");
     }
 
     @Test
     void aMemorySupersedingItselfIsRefused() {
-        assertArchiveRefused(base -> base.supersede(base.fact("Berlin"), base.fact("Berlin").path("id")),
-                "supersededBy", "itself");
+        assertArchiveRefused(
+                base -> base.supersede(base.fact("Berlin"), base.fact("Berlin").path("id")), "supersededBy", "itself");
     }
 
     @Test
     void aFactSupersededByAHistoryMemoryIsRefused() {
-        assertArchiveRefused(base -> base.supersede(base.fact("Paris"), base.history().path("id")),
-                "supersededBy", "history");
+        assertArchiveRefused(
+                base -> base.supersede(base.fact("Paris"), base.history().path("id")), "supersededBy", "history");
     }
 
     @Test
     void aHistoryMemorySupersededByAFactIsRefused() {
-        assertArchiveRefused(base -> base.supersede(base.history(), base.fact("Berlin").path("id")),
-                "supersededBy", "history");
+        assertArchiveRefused(
+                base -> base.supersede(base.history(), base.fact("Berlin").path("id")), "supersededBy", "history");
     }
 
     @Test
@@ -317,12 +366,14 @@ class HostileArchiveTest extends IntegrationTest {
             previous = api.addFact(key, userId, "Address " + i + " " + tag, "supersedes", List.of(previous));
         }
 
-        Api.Response imported = importArchive(key, userId + "-copy",
-                export(key, userId).getBytes(StandardCharsets.UTF_8));
+        Api.Response imported =
+                importArchive(key, userId + "-copy", export(key, userId).getBytes(StandardCharsets.UTF_8));
 
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
         List<JsonNode> live = items(api.get(key, "/memory?userId=" + userId + "-copy"));
-        assertThat(live).singleElement().satisfies(m -> assertThat(m.path("text").asString()).startsWith("Address 29"));
+        assertThat(live)
+                .singleElement()
+                .satisfies(m -> assertThat(m.path("text").asString()).startsWith("Address 29"));
         assertThat(items(api.get(key, "/memory?userId=" + userId + "-copy&includeSuperseded=true&limit=100")))
                 .hasSize(30);
     }
@@ -341,8 +392,8 @@ class HostileArchiveTest extends IntegrationTest {
         byte[] archive = base.bytes();
         String text = new String(archive, StandardCharsets.ISO_8859_1).replace("SLASH", "\u00C0\u00AF");
         String userId = "copy-" + tag;
-        assertRefused(base, importArchive(base.key, userId, text.getBytes(StandardCharsets.ISO_8859_1)), userId,
-                "UTF-8");
+        assertRefused(
+                base, importArchive(base.key, userId, text.getBytes(StandardCharsets.ISO_8859_1)), userId, "UTF-8");
     }
 
     @Test
@@ -369,8 +420,10 @@ class HostileArchiveTest extends IntegrationTest {
         assertThat(imported.body().path("reembedded").asInt()).isEqualTo(1);
         Api.Response found = api.get(base.key, "/memory?userId=" + userId + "&query=Berlin&mode=dense");
         assertThat(found.status()).as(found.raw()).isEqualTo(200);
-        assertThat(items(found)).isNotEmpty().allSatisfy(m -> assertThat(m.path("score").isNumber())
-                .as(m.toString()).isTrue());
+        assertThat(items(found))
+                .isNotEmpty()
+                .allSatisfy(m ->
+                        assertThat(m.path("score").isNumber()).as(m.toString()).isTrue());
     }
 
     // Instants and ids in archives.
@@ -393,14 +446,16 @@ class HostileArchiveTest extends IntegrationTest {
     @ParameterizedTest(name = "{0}.{1} = {2}")
     @MethodSource("unstorableArchiveInstants")
     void anArchivedInstantPostgresqlCannotStoreIsRefusedNamingTheField(String type, String field, Object instant) {
-        assertArchiveRefused(base -> {
-            ObjectNode line = base.of(type, 0);
-            if (instant instanceof Long number) {
-                line.put(field, number);
-            } else {
-                line.put(field, (String) instant);
-            }
-        }, field);
+        assertArchiveRefused(
+                base -> {
+                    ObjectNode line = base.of(type, 0);
+                    if (instant instanceof Long number) {
+                        line.put(field, number);
+                    } else {
+                        line.put(field, (String) instant);
+                    }
+                },
+                field);
     }
 
     @Test
@@ -410,8 +465,12 @@ class HostileArchiveTest extends IntegrationTest {
 
     @Test
     void aNullAmongARevisionsAbsorbedTurnIdsIsRefusedNamingAbsorbedTurnIds() {
-        assertArchiveRefused(base -> base.of("revision", 0).put("absorbedText", "Merged.")
-                .putArray("absorbedTurnIds").addNull(), "absorbedTurnIds");
+        assertArchiveRefused(
+                base -> base.of("revision", 0)
+                        .put("absorbedText", "Merged.")
+                        .putArray("absorbedTurnIds")
+                        .addNull(),
+                "absorbedTurnIds");
     }
 
     // Instants in requests.
@@ -440,8 +499,15 @@ class HostileArchiveTest extends IntegrationTest {
     void anInstantPostgresqlCannotStoreAsAnMcpArgumentIsRefusedNamingIt() {
         McpSyncClient mcp = api.mcp(api.newTenant());
         try {
-            CallToolResult refused = mcp.callTool(new CallToolRequest("add_memory", Map.of("userId", "u-" + tag,
-                    "text", "Expiring " + tag, "expiresAt", "+1000000000-12-31T23:59:59Z")));
+            CallToolResult refused = mcp.callTool(new CallToolRequest(
+                    "add_memory",
+                    Map.of(
+                            "userId",
+                            "u-" + tag,
+                            "text",
+                            "Expiring " + tag,
+                            "expiresAt",
+                            "+1000000000-12-31T23:59:59Z")));
             String text = ((TextContent) refused.content().getFirst()).text();
             assertThat(refused.isError()).as(text).isTrue();
             assertThat(text).startsWith("invalid-request").contains("expiresAt");
@@ -453,8 +519,8 @@ class HostileArchiveTest extends IntegrationTest {
     @Test
     void theLatestInstantPostgresqlStoresIsAcceptedAndReadBack() {
         String key = api.newTenant();
-        Api.Response added = api.addMemory(key, "u-" + tag, "Far future " + tag, "expiresAt",
-                "+294276-12-31T23:59:59Z");
+        Api.Response added =
+                api.addMemory(key, "u-" + tag, "Far future " + tag, "expiresAt", "+294276-12-31T23:59:59Z");
         assertThat(added.status()).as(added.raw()).isEqualTo(201);
         Api.Response read = api.get(key, "/memory/" + added.text("id"));
         assertThat(read.text("expiresAt")).isEqualTo("+294276-12-31T23:59:59Z");
@@ -464,8 +530,14 @@ class HostileArchiveTest extends IntegrationTest {
     void aTurnSaidAtAnInstantPostgresqlCannotStoreIsRefusedNamingTheTurn() {
         String key = api.newTenant();
         String session = api.newSession(key, "u-" + tag, null);
-        Api.Response refused = api.send("POST", "/sessions/" + session + "/turns", key, Json.object("turns",
-                List.of(Json.fields("role", "user", "content", "Hello", "occurredAt", "-1000000000-01-01T00:00:00Z"))));
+        Api.Response refused = api.send(
+                "POST",
+                "/sessions/" + session + "/turns",
+                key,
+                Json.object(
+                        "turns",
+                        List.of(Json.fields(
+                                "role", "user", "content", "Hello", "occurredAt", "-1000000000-01-01T00:00:00Z"))));
         assertBadField(refused, "turns[0].occurredAt");
     }
 
@@ -473,14 +545,15 @@ class HostileArchiveTest extends IntegrationTest {
     void aQueryInstantPostgresqlCannotStoreIsRefusedNamingTheParameterInListsAndSearches() {
         String key = api.newTenant();
         api.addFact(key, "u-" + tag, "Alice is in Lisbon " + tag);
-        for (String instant : List.of("-1000000000-01-01T00:00:00Z", "+1000000000-12-31T23:59:59Z",
-                "-4713-11-23T23:59:59Z")) {
+        for (String instant :
+                List.of("-1000000000-01-01T00:00:00Z", "+1000000000-12-31T23:59:59Z", "-4713-11-23T23:59:59Z")) {
             for (String parameter : List.of("asOf", "from", "to")) {
                 for (String query : List.of("", "&query=Lisbon")) {
                     if (parameter.equals("asOf") && instant.startsWith("+")) {
                         continue; // in the future: refused as such already
                     }
-                    assertBadField(api.get(key, "/memory?userId=u-" + tag + query + "&" + parameter + "=" + instant),
+                    assertBadField(
+                            api.get(key, "/memory?userId=u-" + tag + query + "&" + parameter + "=" + instant),
                             parameter);
                 }
             }
@@ -493,13 +566,16 @@ class HostileArchiveTest extends IntegrationTest {
     void aRevisionOfNoMemoryCannotBeStoredAndOneAnOlderInstanceWritesGetsItsMemorysUser() {
         String key = api.newTenant();
         String id = api.addFact(key, "u-" + tag, "Alice is in Lisbon " + tag);
-        UUID tenant = jdbc.sql("select tenant_id from memory_records where id = ?").param(UUID.fromString(id))
-                .query(UUID.class).single();
+        UUID tenant = jdbc.sql("select tenant_id from memory_records where id = ?")
+                .param(UUID.fromString(id))
+                .query(UUID.class)
+                .single();
 
         assertThatThrownBy(() -> jdbc.sql("""
                 insert into memory_revisions (id, tenant_id, user_id, memory_id, version, text, reason, created_at)
                 values (?, ?, ?, ?, 1, 'orphan', 'created', now())""")
-                .params(UUID.randomUUID(), tenant, "u-" + tag, UUID.randomUUID()).update())
+                        .params(UUID.randomUUID(), tenant, "u-" + tag, UUID.randomUUID())
+                        .update())
                 .isInstanceOf(DataIntegrityViolationException.class);
 
         // As an instance from before the user column writes a revision, during a rolling upgrade.
@@ -507,11 +583,19 @@ class HostileArchiveTest extends IntegrationTest {
         jdbc.sql("""
                 insert into memory_revisions (id, memory_id, version, text, reason, created_at)
                 values (?, ?, 7, 'older', 'edit', now())""").params(revision, UUID.fromString(id)).update();
-        assertThat(jdbc.sql("select user_id from memory_revisions where id = ?").param(revision)
-                .query(String.class).single()).isEqualTo("u-" + tag);
+        assertThat(jdbc.sql("select user_id from memory_revisions where id = ?")
+                        .param(revision)
+                        .query(String.class)
+                        .single())
+                .isEqualTo("u-" + tag);
 
-        assertThat(api.send("DELETE", "/memory?userId=u-" + tag, key, null).status()).isEqualTo(200);
-        assertThat(jdbc.sql("select count(*) from memory_revisions where tenant_id = ?").param(tenant)
-                .query(Integer.class).single()).as("erasing the user leaves no revision").isZero();
+        assertThat(api.send("DELETE", "/memory?userId=u-" + tag, key, null).status())
+                .isEqualTo(200);
+        assertThat(jdbc.sql("select count(*) from memory_revisions where tenant_id = ?")
+                        .param(tenant)
+                        .query(Integer.class)
+                        .single())
+                .as("erasing the user leaves no revision")
+                .isZero();
     }
 }

@@ -38,18 +38,42 @@ class BudgetedMemoryLayoutTest {
     }
 
     private static ScoredMemory utterance(TurnView turn) {
-        return new ScoredMemory(UUID.randomUUID(), MemoryKind.HISTORY, null, turn.asLine(), 0.5,
-                new Provenance(turn.sessionId(), List.of(turn.id())), turn.occurredAt(), null, null);
+        return new ScoredMemory(
+                UUID.randomUUID(),
+                MemoryKind.HISTORY,
+                null,
+                turn.asLine(),
+                0.5,
+                new Provenance(turn.sessionId(), List.of(turn.id())),
+                turn.occurredAt(),
+                null,
+                null);
     }
 
     private static ScoredMemory derived(MemoryKind kind, String text, TurnView from) {
-        return new ScoredMemory(UUID.randomUUID(), kind, null, text, 0.5,
-                new Provenance(from.sessionId(), List.of(from.id())), from.occurredAt(), null, null);
+        return new ScoredMemory(
+                UUID.randomUUID(),
+                kind,
+                null,
+                text,
+                0.5,
+                new Provenance(from.sessionId(), List.of(from.id())),
+                from.occurredAt(),
+                null,
+                null);
     }
 
     private static ScoredMemory fact(String text) {
-        return new ScoredMemory(UUID.randomUUID(), MemoryKind.FACT, null, text, 0.5, new Provenance(null, List.of()),
-                JUNE_2, null, null);
+        return new ScoredMemory(
+                UUID.randomUUID(),
+                MemoryKind.FACT,
+                null,
+                text,
+                0.5,
+                new Provenance(null, List.of()),
+                JUNE_2,
+                null,
+                null);
     }
 
     /** A history memory of a turn, read with its neighbours, as retrieval hands it over. */
@@ -60,8 +84,8 @@ class BudgetedMemoryLayoutTest {
     }
 
     private Retrieval ranked(List<ScoredMemory> memories) {
-        return new Retrieval(memories, Map.of(), 1, List.of(), Optional.empty(), ContextSelection.BUDGET,
-                Map.copyOf(surroundings));
+        return new Retrieval(
+                memories, Map.of(), 1, List.of(), Optional.empty(), ContextSelection.BUDGET, Map.copyOf(surroundings));
     }
 
     private MemoryPromptBuilder.MemoryPrompt lay(List<ScoredMemory> memories, int budget) {
@@ -84,8 +108,12 @@ class BudgetedMemoryLayoutTest {
                 2. Caroline: I started violin lessons.
                 Session of 2023-06-02:
                 3. Caroline: My sister moved to Oslo.""");
-        assertThat(prompt.numbered()).extracting(ScoredMemory::text).containsExactly("Caroline drinks green tea.",
-                "Caroline: I started violin lessons.", "Caroline: My sister moved to Oslo.");
+        assertThat(prompt.numbered())
+                .extracting(ScoredMemory::text)
+                .containsExactly(
+                        "Caroline drinks green tea.",
+                        "Caroline: I started violin lessons.",
+                        "Caroline: My sister moved to Oslo.");
         assertThat(prompt.included()).isEqualTo(prompt.numbered());
     }
 
@@ -113,8 +141,8 @@ class BudgetedMemoryLayoutTest {
                 turn(MAY, 0, Role.USER, "Melanie", "Did you ever go to the lighthouse festival?", MAY_8),
                 turn(MAY, 1, Role.ASSISTANT, "Caroline", "Yes, exactly! Last weekend, with my sister.", MAY_8));
 
-        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(utteranceAmong(dialogue, 1),
-                utteranceAmong(dialogue, 0)), 1000);
+        MemoryPromptBuilder.MemoryPrompt prompt =
+                lay(List.of(utteranceAmong(dialogue, 1), utteranceAmong(dialogue, 0)), 1000);
 
         assertThat(prompt.text()).isEqualTo("""
                 [Memory]:
@@ -143,18 +171,27 @@ class BudgetedMemoryLayoutTest {
     void theMemoryIsFilledUpToItsBudgetAndNeverBeyond() {
         List<ScoredMemory> many = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            many.add(utterance(turn(MAY, i, Role.USER, "Caroline",
-                    "On day " + i + " I watered the tomatoes and the beans in the garden.", MAY_8.plusSeconds(i))));
+            many.add(utterance(turn(
+                    MAY,
+                    i,
+                    Role.USER,
+                    "Caroline",
+                    "On day " + i + " I watered the tomatoes and the beans in the garden.",
+                    MAY_8.plusSeconds(i))));
         }
 
         for (int budget : List.of(300, 1000, 2000)) {
             MemoryPromptBuilder.MemoryPrompt prompt = lay(many, budget);
 
             int used = tokens.count(prompt.text());
-            assertThat(used).as("memory tokens for a budget of %d", budget).isLessThanOrEqualTo(budget)
+            assertThat(used)
+                    .as("memory tokens for a budget of %d", budget)
+                    .isLessThanOrEqualTo(budget)
                     .isGreaterThan(budget * 9 / 10);
-            assertThat(prompt.numbered()).as("shown in ranking order: the best first")
-                    .containsExactlyInAnyOrderElementsOf(many.subList(0, prompt.numbered().size()));
+            assertThat(prompt.numbered())
+                    .as("shown in ranking order: the best first")
+                    .containsExactlyInAnyOrderElementsOf(
+                            many.subList(0, prompt.numbered().size()));
         }
     }
 
@@ -165,11 +202,26 @@ class BudgetedMemoryLayoutTest {
         String after = " Then we talked about films and books we liked. ".repeat(60);
         String text = "Assistant: " + before + evidence + after;
         int start = text.indexOf(evidence);
-        SearchExplanation matched = new SearchExplanation(1, 0.8,
-                new SearchExplanation.Passage(3, start - 40, start + evidence.length() + 40), null, null, null, null,
-                null, 0.05);
-        ScoredMemory answer = new ScoredMemory(UUID.randomUUID(), MemoryKind.HISTORY, null, text, 0.8,
-                new Provenance(MAY, List.of(UUID.randomUUID())), MAY_8, null, matched);
+        SearchExplanation matched = new SearchExplanation(
+                1,
+                0.8,
+                new SearchExplanation.Passage(3, start - 40, start + evidence.length() + 40),
+                null,
+                null,
+                null,
+                null,
+                null,
+                0.05);
+        ScoredMemory answer = new ScoredMemory(
+                UUID.randomUUID(),
+                MemoryKind.HISTORY,
+                null,
+                text,
+                0.8,
+                new Provenance(MAY, List.of(UUID.randomUUID())),
+                MAY_8,
+                null,
+                matched);
 
         MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(answer), 3000);
 

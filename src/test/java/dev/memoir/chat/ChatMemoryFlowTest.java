@@ -22,13 +22,14 @@ class ChatMemoryFlowTest extends IntegrationTest {
         String key = api.newTenant();
         String first = api.newSession(key, "alice", null);
         String fact = "I am allergic to peanuts " + UUID.randomUUID();
-        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(fact),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(fact),
                 call -> Answer.json("{\"reply\": \"Noted, no peanuts for you.\", \"remember\": true}"));
-        onModelCall(call -> call.is(Step.CONDITIONAL_MEMORY) && call.mentions(fact),
-                call -> Answer.json("""
+        onModelCall(call -> call.is(Step.CONDITIONAL_MEMORY) && call.mentions(fact), call -> Answer.json("""
                         {"context": "NaN", "summary": "The user told the assistant about a food allergy.",
                          "note": "The user is allergic to peanuts; never suggest food with peanuts."}"""));
-        onModelCall(call -> call.is(Step.SESSION_SUMMARY) && call.mentions(fact),
+        onModelCall(
+                call -> call.is(Step.SESSION_SUMMARY) && call.mentions(fact),
                 call -> Answer.content("Alice said she is allergic to peanuts."));
 
         Api.Response reply = api.chat(key, first, fact);
@@ -40,29 +41,38 @@ class ChatMemoryFlowTest extends IntegrationTest {
         String assistantTurnId = reply.text("turnId");
 
         List<JsonNode> history = ofKind(api.get(key, "/memory?userId=alice&kind=history"), "history");
-        assertThat(history).extracting(m -> m.path("text").asString())
+        assertThat(history)
+                .extracting(m -> m.path("text").asString())
                 .containsExactlyInAnyOrder("User: " + fact, "Assistant: Noted, no peanuts for you.");
-        assertThat(history).extracting(m -> m.path("provenance").path("turnIds").get(0).asString())
+        assertThat(history)
+                .extracting(m -> m.path("provenance").path("turnIds").get(0).asString())
                 .containsExactlyInAnyOrder(userTurnId, assistantTurnId);
 
-        JsonNode conditional = eventually().until(
-                () -> ofKind(api.get(key, "/memory?userId=alice&kind=conditional"), "conditional"),
-                list -> list.size() == 1).getFirst();
+        JsonNode conditional = eventually()
+                .until(
+                        () -> ofKind(api.get(key, "/memory?userId=alice&kind=conditional"), "conditional"),
+                        list -> list.size() == 1)
+                .getFirst();
         assertThat(conditional.path("text").asString())
-                .contains("food allergy").contains("never suggest food with peanuts");
+                .contains("food allergy")
+                .contains("never suggest food with peanuts");
         assertThat(conditional.path("provenance").path("sessionId").asString()).isEqualTo(first);
-        assertThat(conditional.path("provenance").path("turnIds").get(0).asString()).isEqualTo(userTurnId);
+        assertThat(conditional.path("provenance").path("turnIds").get(0).asString())
+                .isEqualTo(userTurnId);
 
         assertThat(api.close(key, first).status()).isEqualTo(202);
-        JsonNode summary = eventually().until(
-                () -> ofKind(api.get(key, "/memory?userId=alice&kind=summary"), "summary"),
-                list -> list.size() == 1).getFirst();
+        JsonNode summary = eventually()
+                .until(
+                        () -> ofKind(api.get(key, "/memory?userId=alice&kind=summary"), "summary"),
+                        list -> list.size() == 1)
+                .getFirst();
         assertThat(summary.path("text").asString()).isEqualTo("Alice said she is allergic to peanuts.");
         assertThat(summary.path("provenance").path("sessionId").asString()).isEqualTo(first);
         assertThat(summary.path("provenance").path("turnIds")).hasSize(2);
 
         Api.Response search = api.get(key, "/memory?userId=alice&query=peanut%20allergy&limit=10");
-        assertThat(items(search)).extracting(m -> m.path("kind").asString())
+        assertThat(items(search))
+                .extracting(m -> m.path("kind").asString())
                 .contains("history", "conditional", "summary");
         assertThat(items(search)).allSatisfy(m -> {
             assertThat(m.path("score").isNumber()).isTrue();
@@ -74,7 +84,9 @@ class ChatMemoryFlowTest extends IntegrationTest {
         Api.Response later = api.chat(key, second, question);
 
         assertThat(later.status()).isEqualTo(200);
-        ChatCall replyCall = fake.calls(c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question)).getFirst();
+        ChatCall replyCall = fake.calls(
+                        c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question))
+                .getFirst();
         assertThat(replyCall.systemPrompt()).contains("never suggest food with peanuts");
         assertThat(later.body().path("memories")).isNotEmpty();
         assertThat(later.body().path("memories").findValuesAsString("kind")).contains("conditional");
@@ -89,7 +101,8 @@ class ChatMemoryFlowTest extends IntegrationTest {
         Api.Response reply = api.chat(key, session, greeting);
 
         assertThat(reply.body().path("remembered").asBoolean()).isFalse();
-        assertThat(fake.calls(c -> c.is(Step.CONDITIONAL_MEMORY) && c.mentions(greeting))).isEmpty();
+        assertThat(fake.calls(c -> c.is(Step.CONDITIONAL_MEMORY) && c.mentions(greeting)))
+                .isEmpty();
         assertThat(ofKind(api.get(key, "/memory?userId=bob"), "conditional")).isEmpty();
         assertThat(ofKind(api.get(key, "/memory?userId=bob"), "history")).hasSize(2);
     }
@@ -117,21 +130,28 @@ class ChatMemoryFlowTest extends IntegrationTest {
     @Test
     void sessionSettingsChooseWhichKindsAreWrittenAndRead() {
         String key = api.newTenant();
-        String session = api.newSession(key, "dave",
-                "{\"write\": [\"conditional\"], \"read\": [\"conditional\"], \"reflectionRounds\": 0}");
+        String session = api.newSession(
+                key, "dave", "{\"write\": [\"conditional\"], \"read\": [\"conditional\"], \"reflectionRounds\": 0}");
         String message = "My favourite colour is teal " + UUID.randomUUID();
-        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
                 call -> Answer.json("{\"reply\": \"Teal it is.\", \"remember\": true}"));
 
         Api.Response reply = api.chat(key, session, message);
 
         assertThat(reply.body().path("remembered").asBoolean()).isTrue();
-        eventually().until(() -> ofKind(api.get(key, "/memory?userId=dave"), "conditional").size() == 1);
+        eventually()
+                .until(() -> ofKind(api.get(key, "/memory?userId=dave"), "conditional")
+                                .size()
+                        == 1);
         assertThat(ofKind(api.get(key, "/memory?userId=dave"), "history")).isEmpty();
         Api.Response settings = api.get(key, "/sessions/" + session);
-        assertThat(settings.body().path("memory").path("write").get(0).asString()).isEqualTo("conditional");
-        assertThat(settings.body().path("memory").path("topK").path("history").asInt()).isEqualTo(3);
+        assertThat(settings.body().path("memory").path("write").get(0).asString())
+                .isEqualTo("conditional");
+        assertThat(settings.body().path("memory").path("topK").path("history").asInt())
+                .isEqualTo(3);
         assertThat(api.close(key, session).status()).isEqualTo(202);
-        assertThat(fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions(message))).isEmpty();
+        assertThat(fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions(message)))
+                .isEmpty();
     }
 }

@@ -57,7 +57,8 @@ class JsonStringFieldDecoderTest {
                 "{\"re\\u0070ly\": \"escaped key\"}");
         for (String answer : answers) {
             String expected = JSON.readTree(answer.substring(answer.indexOf('{'), answer.lastIndexOf('}') + 1))
-                    .path("reply").asString();
+                    .path("reply")
+                    .asString();
             for (List<String> pieces : cuts(answer)) {
                 assertThat(decode(pieces)).as("%s cut as %s", answer, pieces).isEqualTo(expected);
             }
@@ -81,14 +82,16 @@ class JsonStringFieldDecoderTest {
     void onlyTheFirstTopLevelOccurrenceCountsAndTextAfterTheObjectIsIgnored() {
         assertThat(decode(List.of("{\"reply\": \"first\", \"reply\": \"second\"} {\"reply\": \"later\"}")))
                 .isEqualTo("first");
-        assertThat(decode(List.of("Here you go: {\"reply\": \"after chatter\"}"))).isEqualTo("after chatter");
+        assertThat(decode(List.of("Here you go: {\"reply\": \"after chatter\"}")))
+                .isEqualTo("after chatter");
     }
 
     @Test
     void aValueThatIsNotAStringGivesNoText() {
         JsonStringFieldDecoder decoder = new JsonStringFieldDecoder("reply");
 
-        assertThat(decoder.feed("{\"reply\": {\"text\": \"nested\"}, \"other\": \"x\"}")).isEmpty();
+        assertThat(decoder.feed("{\"reply\": {\"text\": \"nested\"}, \"other\": \"x\"}"))
+                .isEmpty();
         assertThat(decoder.complete()).isFalse();
         assertThat(decode(List.of("{\"reply\": 42, \"x\": \"y\"}"))).isEmpty();
         assertThat(decode(List.of("{\"remember\": true}"))).isEmpty();

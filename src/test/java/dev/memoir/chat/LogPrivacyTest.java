@@ -23,15 +23,19 @@ class LogPrivacyTest extends IntegrationTest {
         String session = api.newSession(key, "u", null);
         String secret = "zanzibar" + UUID.randomUUID().toString().replace("-", "");
         String[] bodies = {
-                "{\"id\": \"x\", \"object\": \"chat.completion\", \"created\": 1, \"model\": \"m\", \"choices\": []}",
-                null, null, null};
+            "{\"id\": \"x\", \"object\": \"chat.completion\", \"created\": 1, \"model\": \"m\", \"choices\": []}",
+            null,
+            null,
+            null
+        };
         String[] contents = {null, "", "My answer mentions " + secret + " without JSON", "{\"reply\": \"" + secret};
         for (int i = 0; i < bodies.length; i++) {
             String marker = UUID.randomUUID().toString();
             Answer answer = bodies[i] != null ? Answer.raw(bodies[i]) : Answer.content(contents[i]);
             onModelCall(call -> call.is(Step.REPLY) && call.mentions(marker), call -> answer);
 
-            int status = api.chat(key, session, "My password hint is " + secret + " " + marker).status();
+            int status = api.chat(key, session, "My password hint is " + secret + " " + marker)
+                    .status();
 
             assertThat(status).as("answer %d", i).isIn(502, 200);
         }

@@ -21,15 +21,23 @@ import dev.memoir.session.TurnView;
 /** The memory part of the reply prompt, laid out from what retrieval recalled, without a database or Spring. */
 class MemoryPromptBuilderTest {
 
-    private static final String HEADERS = "[What you know about the user and yourself]:\n\n\n[Related evidences]:\n\n\n"
-            + "[Memory]:\n";
+    private static final String HEADERS =
+            "[What you know about the user and yourself]:\n\n\n[Related evidences]:\n\n\n" + "[Memory]:\n";
     private static final UUID SESSION = UUID.randomUUID();
 
     private final TokenCounter tokens = new TokenCounter();
 
     private static ScoredMemory memory(MemoryKind kind, String text, Instant from, Instant to, UUID... turnIds) {
-        return new ScoredMemory(UUID.randomUUID(), kind, kind == MemoryKind.MEMO ? "Music" : null, text, 0.5,
-                new Provenance(SESSION, List.of(turnIds)), from, to, null);
+        return new ScoredMemory(
+                UUID.randomUUID(),
+                kind,
+                kind == MemoryKind.MEMO ? "Music" : null,
+                text,
+                0.5,
+                new Provenance(SESSION, List.of(turnIds)),
+                from,
+                to,
+                null);
     }
 
     private static ScoredMemory record(MemoryKind kind, String text) {
@@ -57,15 +65,21 @@ class MemoryPromptBuilderTest {
         TurnView said = turn(Role.USER, "I play the violin");
         TurnView answered = turn(Role.ASSISTANT, "Lovely.");
         ScoredMemory summary = record(MemoryKind.RECURSIVE_SUMMARY, "The user is a violinist.");
-        ScoredMemory memo = memory(MemoryKind.MEMO, "They talked about the violin.",
-                Instant.parse("2023-05-08T10:00:00Z"), Instant.parse("2023-05-10T09:00:00Z"), said.id(),
+        ScoredMemory memo = memory(
+                MemoryKind.MEMO,
+                "They talked about the violin.",
+                Instant.parse("2023-05-08T10:00:00Z"),
+                Instant.parse("2023-05-10T09:00:00Z"),
+                said.id(),
                 answered.id());
-        ScoredMemory history = memory(MemoryKind.HISTORY, "User: My sister lives in Oslo",
-                Instant.parse("2023-05-08T11:00:00Z"), null);
+        ScoredMemory history = memory(
+                MemoryKind.HISTORY, "User: My sister lives in Oslo", Instant.parse("2023-05-08T11:00:00Z"), null);
         ScoredMemory note = record(MemoryKind.CONDITIONAL, "The user likes tea.");
 
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(recalled(
-                List.of(summary, memo, history, note), Map.of(memo.id(), List.of(said, answered))), 1000, tokens);
+        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(
+                recalled(List.of(summary, memo, history, note), Map.of(memo.id(), List.of(said, answered))),
+                1000,
+                tokens);
 
         assertThat(prompt.text()).isEqualTo("""
                 [What you know about the user and yourself]:
@@ -88,16 +102,18 @@ class MemoryPromptBuilderTest {
     void citationsNameTheNumberedRecordsOnceAndNumbersOutsideTheListAreIgnored() {
         ScoredMemory first = record(MemoryKind.HISTORY, "User: I keep bees.");
         ScoredMemory second = record(MemoryKind.TOPIC, "The user keeps three hives.");
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(recalled(
-                List.of(record(MemoryKind.RECURSIVE_SUMMARY, "A beekeeper."), first, second), Map.of()), 1000, tokens);
+        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(
+                recalled(List.of(record(MemoryKind.RECURSIVE_SUMMARY, "A beekeeper."), first, second), Map.of()),
+                1000,
+                tokens);
 
         assertThat(prompt.cited(List.of(2, 2, 0, 3, -1, 1))).containsExactly(second, first);
     }
 
     @Test
     void nothingRecalledSaysSo() {
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(recalled(List.of(), Map.of()), 1000,
-                tokens);
+        MemoryPromptBuilder.MemoryPrompt prompt =
+                MemoryPromptBuilder.build(recalled(List.of(), Map.of()), 1000, tokens);
 
         assertThat(prompt.text()).isEqualTo("(nothing remembered yet)");
         assertThat(prompt.included()).isEmpty();
@@ -108,8 +124,8 @@ class MemoryPromptBuilderTest {
     void aMemoWhoseTurnsAreGoneShowsItsSummaryWithAnEmptyDialogue() {
         ScoredMemory memo = memory(MemoryKind.MEMO, "They talked about bees.", null, null, UUID.randomUUID());
 
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(recalled(List.of(memo), Map.of()), 1000,
-                tokens);
+        MemoryPromptBuilder.MemoryPrompt prompt =
+                MemoryPromptBuilder.build(recalled(List.of(memo), Map.of()), 1000, tokens);
 
         assertThat(prompt.text()).isEqualTo("""
                 [Related evidences]:
@@ -128,8 +144,8 @@ class MemoryPromptBuilderTest {
         String firstEntry = "1. [history, date unknown] " + whole.text();
         int budget = tokens.count(HEADERS) + tokens.count(firstEntry) + 1 + 20;
 
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(recalled(List.of(whole, cut, dropped),
-                Map.of()), budget, tokens);
+        MemoryPromptBuilder.MemoryPrompt prompt =
+                MemoryPromptBuilder.build(recalled(List.of(whole, cut, dropped), Map.of()), budget, tokens);
 
         String cutEntry = tokens.truncate("2. [history, date unknown] " + cut.text(), 20);
         assertThat(cutEntry).endsWith("…");
@@ -145,8 +161,8 @@ class MemoryPromptBuilderTest {
         String firstEntry = "1. [history, date unknown] " + whole.text();
         int budget = tokens.count(HEADERS) + tokens.count(firstEntry) + 1 + 15;
 
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(recalled(List.of(whole, tooLong),
-                Map.of()), budget, tokens);
+        MemoryPromptBuilder.MemoryPrompt prompt =
+                MemoryPromptBuilder.build(recalled(List.of(whole, tooLong), Map.of()), budget, tokens);
 
         assertThat(prompt.text()).isEqualTo("[Memory]:\n" + firstEntry);
         assertThat(prompt.included()).containsExactly(whole);
@@ -158,14 +174,15 @@ class MemoryPromptBuilderTest {
         ScoredMemory memo = memory(MemoryKind.MEMO, "A long talk.", null, null, said.id());
         ScoredMemory after = record(MemoryKind.HISTORY, "User: I have a cat.");
 
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(recalled(List.of(memo, after),
-                Map.of(memo.id(), List.of(said))), 300, tokens);
+        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(
+                recalled(List.of(memo, after), Map.of(memo.id(), List.of(said))), 300, tokens);
 
         String head = "(1) Topic: Music\nDate: date unknown\nSummary: A long talk.\nDialogue: ";
         String evidence = head + tokens.truncate("user: " + said.content(), 150 - tokens.count(head) - 1);
         assertThat(evidence).endsWith("…");
-        assertThat(prompt.text()).isEqualTo("[Related evidences]:\n" + evidence
-                + "\n\n[Memory]:\n1. [history, date unknown] User: I have a cat.");
+        assertThat(prompt.text())
+                .isEqualTo("[Related evidences]:\n" + evidence
+                        + "\n\n[Memory]:\n1. [history, date unknown] User: I have a cat.");
         assertThat(prompt.included()).containsExactly(memo, after);
         assertThat(prompt.numbered()).containsExactly(after);
     }

@@ -32,8 +32,9 @@ import tools.jackson.databind.JsonNode;
 @ExtendWith(OutputCaptureExtension.class)
 class ModelServerErrorsTest extends IntegrationTest {
 
-    private static final String NOT_PULLED = "{\"error\":{\"message\":\"model \\\"llama3.1\\\" not found, try pulling it "
-            + "first\",\"type\":\"api_error\",\"param\":null,\"code\":null}}";
+    private static final String NOT_PULLED =
+            "{\"error\":{\"message\":\"model \\\"llama3.1\\\" not found, try pulling it "
+                    + "first\",\"type\":\"api_error\",\"param\":null,\"code\":null}}";
 
     private final String tag = UUID.randomUUID().toString();
 
@@ -47,11 +48,13 @@ class ModelServerErrorsTest extends IntegrationTest {
 
         assertThat(reply.status()).isEqualTo(502);
         assertThat(reply.text("code")).isEqualTo("model-error");
-        assertThat(reply.text("detail")).isEqualTo("The chat model failed during reply: the model server answered "
-                + "HTTP 404: model \"llama3.1\" not found, try pulling it first");
+        assertThat(reply.text("detail"))
+                .isEqualTo("The chat model failed during reply: the model server answered "
+                        + "HTTP 404: model \"llama3.1\" not found, try pulling it first");
         // A 404 is not sent again: the model will not appear by itself.
         assertThat(fake.calls(call -> call.mentions(tag))).hasSize(1);
-        assertThat(output.getAll()).contains("Model call for reply failed (attempt 1 of 3): model-error")
+        assertThat(output.getAll())
+                .contains("Model call for reply failed (attempt 1 of 3): model-error")
                 .doesNotContain("com.openai.errors.NotFoundException");
     }
 
@@ -59,16 +62,23 @@ class ModelServerErrorsTest extends IntegrationTest {
     void aJobsLastErrorCarriesTheServersMessage() {
         String key = api.newTenant();
         String session = api.newSession(key, "u", "{\"strategy\": \"conditional+summary\"}");
-        onModelCall(call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
-                call -> Answer.error(400, "{\"error\":{\"code\":400,\"message\":\"the request exceeds the available "
-                        + "context size, try increasing it\",\"type\":\"exceed_context_size_error\"}}"));
+        onModelCall(
+                call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
+                call -> Answer.error(
+                        400,
+                        "{\"error\":{\"code\":400,\"message\":\"the request exceeds the available "
+                                + "context size, try increasing it\",\"type\":\"exceed_context_size_error\"}}"));
         api.importTurns(key, session, "We met at the lake " + tag, "Nice.");
 
         api.close(key, session);
 
-        JsonNode job = eventually().until(() -> summaryJob(key, session),
-                candidate -> candidate != null && candidate.path("failures").asInt() > 0);
-        assertThat(job.path("lastError").asString()).contains("model-error")
+        JsonNode job = eventually()
+                .until(
+                        () -> summaryJob(key, session),
+                        candidate ->
+                                candidate != null && candidate.path("failures").asInt() > 0);
+        assertThat(job.path("lastError").asString())
+                .contains("model-error")
                 .contains("HTTP 400: the request exceeds the available context size, try increasing it")
                 .doesNotContain("lake");
     }
@@ -78,13 +88,18 @@ class ModelServerErrorsTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
         String secret = "my secret diary entry about the zanzibar trip " + tag;
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.error(422,
-                "{\"error\":{\"message\":\"Invalid input: '" + secret + "' is not allowed\",\"type\":\"invalid\"}}"));
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
+                call -> Answer.error(
+                        422,
+                        "{\"error\":{\"message\":\"Invalid input: '" + secret
+                                + "' is not allowed\",\"type\":\"invalid\"}}"));
 
         Api.Response reply = api.chat(key, session, secret);
 
         assertThat(reply.status()).isEqualTo(502);
-        assertThat(reply.text("detail")).contains("HTTP 422: Invalid input: '[…]' is not allowed")
+        assertThat(reply.text("detail"))
+                .contains("HTTP 422: Invalid input: '[…]' is not allowed")
                 .doesNotContain("zanzibar");
     }
 
@@ -93,8 +108,11 @@ class ModelServerErrorsTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
         AtomicInteger attempts = new AtomicInteger();
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> attempts.incrementAndGet() <= 2
-                ? Answer.overloaded(1) : Answer.json("{\"reply\": \"Here now.\", \"remember\": false, \"citations\": []}"));
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
+                call -> attempts.incrementAndGet() <= 2
+                        ? Answer.overloaded(1)
+                        : Answer.json("{\"reply\": \"Here now.\", \"remember\": false, \"citations\": []}"));
 
         Api.Response reply = api.chat(key, session, "Are you there? " + tag);
 
@@ -103,8 +121,10 @@ class ModelServerErrorsTest extends IntegrationTest {
         var calls = fake.calls(call -> call.mentions(tag));
         assertThat(calls).hasSize(3);
         for (int i = 1; i < calls.size(); i++) {
-            assertThat(Duration.between(calls.get(i - 1).receivedAt(), calls.get(i).receivedAt()))
-                    .as("the wait before attempt %d", i + 1).isGreaterThanOrEqualTo(Duration.ofMillis(950));
+            assertThat(Duration.between(
+                            calls.get(i - 1).receivedAt(), calls.get(i).receivedAt()))
+                    .as("the wait before attempt %d", i + 1)
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(950));
         }
     }
 
@@ -114,8 +134,8 @@ class ModelServerErrorsTest extends IntegrationTest {
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
         onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.overloaded(2));
 
-        var response = api.sendWithHeaders("POST", "/chat", key,
-                Json.object("sessionId", session, "message", "Hi " + tag));
+        var response =
+                api.sendWithHeaders("POST", "/chat", key, Json.object("sessionId", session, "message", "Hi " + tag));
 
         assertThat(response.statusCode()).isEqualTo(503);
         assertThat(response.headers().firstValue("Retry-After")).hasValue("2");
@@ -124,12 +144,21 @@ class ModelServerErrorsTest extends IntegrationTest {
 
     @Test
     void theFakeRefusesAnotherModelAsOllamaDoes() throws Exception {
-        var response = HttpClient.newHttpClient().send(HttpRequest.newBuilder()
-                .uri(URI.create(fake.baseUrl() + "/chat/completions"))
-                .header("Content-Type", "application/json").header("X-Memoir-Step", "reply")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.object("model", "gpt-5-mini", "max_tokens", 10,
-                        "messages", List.of(Json.fields("role", "user", "content", "Hi " + tag)))))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        var response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder()
+                                .uri(URI.create(fake.baseUrl() + "/chat/completions"))
+                                .header("Content-Type", "application/json")
+                                .header("X-Memoir-Step", "reply")
+                                .POST(HttpRequest.BodyPublishers.ofString(Json.object(
+                                        "model",
+                                        "gpt-5-mini",
+                                        "max_tokens",
+                                        10,
+                                        "messages",
+                                        List.of(Json.fields("role", "user", "content", "Hi " + tag)))))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(404);
         assertThat(response.body()).contains("model \\\"gpt-5-mini\\\" not found, try pulling it first");

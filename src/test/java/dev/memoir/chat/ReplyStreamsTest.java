@@ -41,6 +41,7 @@ class ReplyStreamsTest {
             tasksDone.incrementAndGet();
         }
     });
+
     private final Labels events = new Labels();
     private final RecordingEmitter emitter = new RecordingEmitter();
 
@@ -62,8 +63,14 @@ class ReplyStreamsTest {
                 }
                 after.forEach(replyText);
                 replyStored.complete(null);
-                return new ChatReply(String.join("", before) + String.join("", after), null, null, List.of(), false,
-                        null, FakeOpenAiServer.MODEL);
+                return new ChatReply(
+                        String.join("", before) + String.join("", after),
+                        null,
+                        null,
+                        List.of(),
+                        false,
+                        null,
+                        FakeOpenAiServer.MODEL);
             }
         };
         return new ReplyStreams(responder, executor, new ChatProperties(12, 4000, DEADLINE));
@@ -74,8 +81,9 @@ class ReplyStreamsTest {
         streams(List.of(), List.of("Late.")).answer(null, events, emitter);
 
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> emitter.failure != null);
-        assertThat(emitter.failure).isInstanceOfSatisfying(ApiException.class,
-                e -> assertThat(e.code()).isEqualTo("stream-timeout"));
+        assertThat(emitter.failure)
+                .isInstanceOfSatisfying(
+                        ApiException.class, e -> assertThat(e.code()).isEqualTo("stream-timeout"));
         modelGoesOn.countDown();
         replyStored.join();
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> tasksDone.get() == 2);
@@ -106,7 +114,9 @@ class ReplyStreamsTest {
 
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> emitter.completions == 1);
         // Past the deadline, the ended stream must stay as it was: no timeout event, no second completion.
-        Awaitility.await().during(DEADLINE.multipliedBy(2)).atMost(DEADLINE.multipliedBy(4))
+        Awaitility.await()
+                .during(DEADLINE.multipliedBy(2))
+                .atMost(DEADLINE.multipliedBy(4))
                 .until(() -> emitter.completions == 1 && emitter.sent.size() == 3);
 
         assertThat(emitter.sent).containsExactly("start", "text:Quick", "end:Quick");
@@ -123,7 +133,9 @@ class ReplyStreamsTest {
 
         assertThat(emitter.sent).containsExactly("start", "text:One");
         assertThat(emitter.attempts).isEqualTo(3);
-        assertThat(emitter.completions).as("the container ends a response whose client left").isZero();
+        assertThat(emitter.completions)
+                .as("the container ends a response whose client left")
+                .isZero();
     }
 
     /** Events labelled so that the test can tell what was sent. */

@@ -38,26 +38,30 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
     private static Answer relevantIsTheParade(ChatCall call) {
         int parade = call.lastUserMessage().indexOf("purple elephant");
         int bicycle = call.lastUserMessage().indexOf("red bicycle");
-        return Answer.json("{\"sufficient\": true, \"relevant\": [" + (parade < bicycle ? 1 : 2)
-                + "], \"keywords\": []}");
+        return Answer.json(
+                "{\"sufficient\": true, \"relevant\": [" + (parade < bicycle ? 1 : 2) + "], \"keywords\": []}");
     }
 
     @Test
     void withThePapersReadingKeywordsFromReflectionExtendTheQueryForOneMoreSearch() {
         String session = userWithTwoMemories(PER_KIND_HISTORY_TOP1);
         String question = "How do I get to work? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"sufficient\": false, \"relevant\": [], "
                         + "\"keywords\": [\"purple elephant parade\", \"Sunday\"]}"));
 
         Api.Response reply = api.chat(key, session, question);
 
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag))).hasSize(1);
-        assertThat(reply.body().path("memories").findValuesAsString("text")).containsExactlyInAnyOrder(
-                "User: I ride a red bicycle to work every day",
-                "User: The purple elephant parade in my town is on Sunday");
-        ChatCall replyCall = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst();
+        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag)))
+                .hasSize(1);
+        assertThat(reply.body().path("memories").findValuesAsString("text"))
+                .containsExactlyInAnyOrder(
+                        "User: I ride a red bicycle to work every day",
+                        "User: The purple elephant parade in my town is on Sunday");
+        ChatCall replyCall =
+                fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst();
         assertThat(replyCall.systemPrompt()).contains("red bicycle").contains("purple elephant parade");
     }
 
@@ -66,14 +70,16 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
         String session = userWithTwoMemories("{\"read\": [\"history\"], \"topK\": {\"history\": 2}, "
                 + "\"reflectionRounds\": 1, \"contextSelection\": \"per-kind\"}");
         String question = "When is the parade? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
                 SelfReflectionRetrievalTest::relevantIsTheParade);
 
         Api.Response reply = api.chat(key, session, question);
 
         assertThat(reply.body().path("memories").findValuesAsString("text"))
                 .containsExactly("User: The purple elephant parade in my town is on Sunday");
-        ChatCall replyCall = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst();
+        ChatCall replyCall =
+                fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst();
         assertThat(replyCall.systemPrompt()).doesNotContain("red bicycle");
     }
 
@@ -85,7 +91,8 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
 
         Api.Response reply = api.chat(key, session, question);
 
-        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag))).isEmpty();
+        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag)))
+                .isEmpty();
         assertThat(reply.body().path("memories").findValuesAsString("text"))
                 .containsExactly("User: I ride a red bicycle to work every day");
     }
@@ -94,7 +101,8 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
     void withThePapersReadingAnUnreadableReflectionKeepsTheRetrievedMemories() {
         String session = userWithTwoMemories(PER_KIND_HISTORY_TOP1);
         String question = "How do I get to work? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
                 call -> Answer.content("I think the memories are fine, probably."));
 
         Api.Response reply = api.chat(key, session, question);
@@ -108,16 +116,20 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
     void aModelNamingOneMemoryRelevantNoLongerReducesTheReplysMemoryToIt() {
         String session = userWithTwoMemories(null);
         String question = "When is the parade? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
                 SelfReflectionRetrievalTest::relevantIsTheParade);
 
         Api.Response reply = api.chat(key, session, question);
 
-        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag))).hasSize(1);
-        assertThat(reply.body().path("memories").findValuesAsString("text")).contains(
-                "User: I ride a red bicycle to work every day",
-                "User: The purple elephant parade in my town is on Sunday");
-        ChatCall replyCall = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst();
+        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag)))
+                .hasSize(1);
+        assertThat(reply.body().path("memories").findValuesAsString("text"))
+                .contains(
+                        "User: I ride a red bicycle to work every day",
+                        "User: The purple elephant parade in my town is on Sunday");
+        ChatCall replyCall =
+                fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).getFirst();
         assertThat(replyCall.systemPrompt()).contains("red bicycle").contains("purple elephant parade");
     }
 
@@ -125,30 +137,35 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
     void aSufficientVerdictNamingNoMemoryKeepsEveryMemory() {
         String session = userWithTwoMemories(null);
         String question = "When is the parade? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"sufficient\": true, \"relevant\": [], \"keywords\": []}"));
 
         Api.Response reply = api.chat(key, session, question);
 
-        assertThat(reply.body().path("memories").findValuesAsString("text")).contains(
-                "User: I ride a red bicycle to work every day",
-                "User: The purple elephant parade in my town is on Sunday");
+        assertThat(reply.body().path("memories").findValuesAsString("text"))
+                .contains(
+                        "User: I ride a red bicycle to work every day",
+                        "User: The purple elephant parade in my town is on Sunday");
     }
 
     @Test
     void keywordsFromReflectionRunOneMoreSearchAndDropNothingTheFirstFound() {
         String session = userWithTwoMemories(null);
         String question = "How do I get to work? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"sufficient\": false, \"relevant\": [], "
                         + "\"keywords\": [\"purple elephant parade\", \"Sunday\"]}"));
 
         Api.Response reply = api.chat(key, session, question);
 
-        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag))).hasSize(1);
-        assertThat(reply.body().path("memories").findValuesAsString("text")).contains(
-                "User: I ride a red bicycle to work every day",
-                "User: The purple elephant parade in my town is on Sunday");
+        assertThat(fake.calls(c -> c.is(Step.SELF_REFLECTION) && c.mentions(tag)))
+                .hasSize(1);
+        assertThat(reply.body().path("memories").findValuesAsString("text"))
+                .contains(
+                        "User: I ride a red bicycle to work every day",
+                        "User: The purple elephant parade in my town is on Sunday");
     }
 
     @Test
@@ -164,12 +181,20 @@ class SelfReflectionRetrievalTest extends IntegrationTest {
                 + "market square and going all the way down to the harbour where the boats are. The children "
                 + "make paper elephants at school for weeks, the bakery sells purple buns, and the brass band "
                 + "from the next village plays the same three songs over and over until the sun goes down.";
-        api.send("POST", "/sessions/" + past + "/turns", key, Json.object("turns", List.of(
-                Map.of("role", "user", "content", bicycle), Map.of("role", "user", "content", parade))));
+        api.send(
+                "POST",
+                "/sessions/" + past + "/turns",
+                key,
+                Json.object(
+                        "turns",
+                        List.of(
+                                Map.of("role", "user", "content", bicycle),
+                                Map.of("role", "user", "content", parade))));
         api.close(key, past);
         String session = api.newSession(key, "erin", "{\"read\": [\"history\"], \"promptTokenBudget\": 100}");
         String question = "How do I get to work? " + tag;
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
                 SelfReflectionRetrievalTest::relevantIsTheParade);
 
         Api.Response reply = api.chat(key, session, question);

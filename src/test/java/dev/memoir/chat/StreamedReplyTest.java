@@ -22,12 +22,16 @@ class StreamedReplyTest {
         for (int at = 0; at < answer.length(); at += size) {
             streamed.accept(answer.substring(at, Math.min(answer.length(), at + size)));
         }
-        streamed.finish(ReplyDecision.read(LenientJson.object(answer).orElseThrow()).orElseThrow().reply());
+        streamed.finish(ReplyDecision.read(LenientJson.object(answer).orElseThrow())
+                .orElseThrow()
+                .reply());
         return deltas;
     }
 
     private static String stored(String answer) {
-        return ReplyDecision.read(LenientJson.object(answer).orElseThrow()).orElseThrow().reply();
+        return ReplyDecision.read(LenientJson.object(answer).orElseThrow())
+                .orElseThrow()
+                .reply();
     }
 
     private static String answerWithReply(String reply) {
@@ -40,7 +44,9 @@ class StreamedReplyTest {
 
         for (int size = 1; size <= 12; size++) {
             List<String> deltas = stream(answer, size);
-            assertThat(String.join("", deltas)).as("pieces of %d", size).isEqualTo(stored(answer))
+            assertThat(String.join("", deltas))
+                    .as("pieces of %d", size)
+                    .isEqualTo(stored(answer))
                     .isEqualTo("Bonjour ! I will answer in French from now on.");
             assertThat(deltas).as("pieces of %d", size).hasSizeGreaterThan(3).doesNotContain("");
         }

@@ -20,8 +20,10 @@ class SessionDeletionTest extends IntegrationTest {
     JdbcClient jdbc;
 
     private int jobRunsOf(String session) {
-        return jdbc.sql("select count(*) from job_runs where session_id = ?").param(UUID.fromString(session))
-                .query(Integer.class).single();
+        return jdbc.sql("select count(*) from job_runs where session_id = ?")
+                .param(UUID.fromString(session))
+                .query(Integer.class)
+                .single();
     }
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
@@ -30,14 +32,20 @@ class SessionDeletionTest extends IntegrationTest {
         String session = api.newSession(key, "omar", null);
         api.importTurns(key, session, words + " " + tag, "Noted.");
         api.close(key, session);
-        eventually().until(() -> api.get(key, "/sessions/" + session).body().path("jobs").toString(),
-                jobs -> jobs.contains("\"done\""));
+        eventually()
+                .until(
+                        () -> api.get(key, "/sessions/" + session)
+                                .body()
+                                .path("jobs")
+                                .toString(),
+                        jobs -> jobs.contains("\"done\""));
         return session;
     }
 
     private List<String> memorySessions(String key) {
         return items(api.get(key, "/memory?userId=omar&limit=100")).stream()
-                .map(m -> m.path("provenance").path("sessionId").asString()).toList();
+                .map(m -> m.path("provenance").path("sessionId").asString())
+                .toList();
     }
 
     @Test
@@ -57,11 +65,14 @@ class SessionDeletionTest extends IntegrationTest {
         assertThat(counts.path("memories").asInt()).isEqualTo(3);
         assertThat(api.get(key, "/sessions/" + deleted).status()).isEqualTo(404);
         assertThat(memorySessions(key)).doesNotContain(deleted).contains(kept);
-        assertThat(items(api.get(key, "/memory?userId=omar&query=Valparaiso&mode=lexical"))).isEmpty();
-        assertThat(items(api.get(key, "/memory?userId=omar&query=Petrel&mode=lexical"))).isNotEmpty();
+        assertThat(items(api.get(key, "/memory?userId=omar&query=Valparaiso&mode=lexical")))
+                .isEmpty();
+        assertThat(items(api.get(key, "/memory?userId=omar&query=Petrel&mode=lexical")))
+                .isNotEmpty();
         assertThat(jobRunsOf(deleted)).as("the deleted session's job outcomes").isZero();
         assertThat(jobRunsOf(kept)).as("the other session's").isEqualTo(1);
-        assertThat(api.send("DELETE", "/sessions/" + deleted, key, null).status()).isEqualTo(404);
+        assertThat(api.send("DELETE", "/sessions/" + deleted, key, null).status())
+                .isEqualTo(404);
     }
 
     @Test
@@ -80,7 +91,10 @@ class SessionDeletionTest extends IntegrationTest {
     void anUnknownOrMalformedSessionIdIsAClearError() {
         String key = api.newTenant();
 
-        assertThat(api.send("DELETE", "/sessions/" + UUID.randomUUID(), key, null).status()).isEqualTo(404);
-        assertThat(api.send("DELETE", "/sessions/not-a-uuid", key, null).status()).isEqualTo(400);
+        assertThat(api.send("DELETE", "/sessions/" + UUID.randomUUID(), key, null)
+                        .status())
+                .isEqualTo(404);
+        assertThat(api.send("DELETE", "/sessions/not-a-uuid", key, null).status())
+                .isEqualTo(400);
     }
 }

@@ -22,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
@@ -43,9 +42,21 @@ import dev.memoir.support.Json;
 class UserErasureConcurrencyTest extends IntegrationTest {
 
     /** Every table that holds rows of a tenant's users. */
-    private static final List<String> USER_TABLES = List.of("sessions", "turns", "episodes", "reply_feedback",
-            "reply_traces", "memory_records", "memory_revisions", "memory_passages", "reranker_feedback",
-            "memo_progress", "summary_folds", "topic_extractions", "topic_candidates", "job_runs");
+    private static final List<String> USER_TABLES = List.of(
+            "sessions",
+            "turns",
+            "episodes",
+            "reply_feedback",
+            "reply_traces",
+            "memory_records",
+            "memory_revisions",
+            "memory_passages",
+            "reranker_feedback",
+            "memo_progress",
+            "summary_folds",
+            "topic_extractions",
+            "topic_candidates",
+            "job_runs");
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
@@ -55,8 +66,7 @@ class UserErasureConcurrencyTest extends IntegrationTest {
     @Autowired
     DataSource dataSource;
 
-    private record Tenant(UUID id, String key) {
-    }
+    private record Tenant(UUID id, String key) {}
 
     private Tenant newTenant() {
         Api.Response created = api.createTenant("erasure-" + UUID.randomUUID());
@@ -68,8 +78,10 @@ class UserErasureConcurrencyTest extends IntegrationTest {
     private Map<String, Long> rowsOf(Tenant tenant) {
         Map<String, Long> rows = new LinkedHashMap<>();
         for (String table : USER_TABLES) {
-            long count = jdbc.sql("select count(*) from " + table + " where tenant_id = ?").param(tenant.id())
-                    .query(Long.class).single();
+            long count = jdbc.sql("select count(*) from " + table + " where tenant_id = ?")
+                    .param(tenant.id())
+                    .query(Long.class)
+                    .single();
             if (count > 0) {
                 rows.put(table, count);
             }
@@ -84,13 +96,18 @@ class UserErasureConcurrencyTest extends IntegrationTest {
                 where l.locktype = 'advisory' and l.objsubid = 1 and l.mode = 'ExclusiveLock'
                   and l.classid::bigint = (h.k >> 32) & 4294967295 and l.objid::bigint = h.k & 4294967295
                   and l.granted = :granted""")
-                .param("key", tenant.id() + "/" + userId).param("granted", granted).query(Long.class).single();
+                .param("key", tenant.id() + "/" + userId)
+                .param("granted", granted)
+                .query(Long.class)
+                .single();
     }
 
     /** Backends of this database waiting for a lock. */
     private long waitingForLocks() {
         return jdbc.sql("select count(*) from pg_stat_activity where datname = current_database() "
-                + "and wait_event_type = 'Lock'").query(Long.class).single();
+                        + "and wait_event_type = 'Lock'")
+                .query(Long.class)
+                .single();
     }
 
     /** A user with a row in every table an archive restores: dialogue, memories, revisions, passages, feedback. */
@@ -99,28 +116,43 @@ class UserErasureConcurrencyTest extends IntegrationTest {
         String multiView = "{\"strategy\": \"multi-view\", \"reflectionRounds\": 0}";
         for (int i = 0; i < 3; i++) {
             String session = api.newSession(source.key(), "ann", multiView);
-            api.importTurns(source.key(), session, "I restore clock number " + i + " " + tag + ". "
-                    + "The pendulum swings slowly. ".repeat(60), "What a craft.", "It takes weeks " + tag, "Wow.");
+            api.importTurns(
+                    source.key(),
+                    session,
+                    "I restore clock number " + i + " " + tag + ". " + "The pendulum swings slowly. ".repeat(60),
+                    "What a craft.",
+                    "It takes weeks " + tag,
+                    "Wow.");
             api.close(source.key(), session);
         }
         String fact = api.addFact(source.key(), "ann", "Ann lives in Porto " + tag, "supersedes", List.of());
         api.send("PATCH", "/memory/" + fact, source.key(), Json.object("text", "Ann lives in Porto, Portugal " + tag));
         String asking = api.newSession(source.key(), "ann", multiView);
         String question = "Where do I live? " + tag;
-        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
                 call -> Answer.json("{\"reply\": \"In Lisbon.\", \"remember\": false, \"citations\": []}"));
-        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": \"Ann lives in Porto " + tag + ".\"}"));
         String reply = api.chat(source.key(), asking, question).text("turnId");
-        Api.Response feedback = api.send("POST", "/reflection/feedback", source.key(),
+        Api.Response feedback = api.send(
+                "POST",
+                "/reflection/feedback",
+                source.key(),
                 Json.object("turnId", reply, "answer", "I live in Porto."));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
-        eventually().until(() -> ofKind(api.get(source.key(), "/memory?userId=ann&kind=summary"), "summary")
-                .size() == 3);
-        HttpResponse<String> export = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + api.port() + "/users/ann/export"))
-                .header("Authorization", "Bearer " + source.key()).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+        eventually()
+                .until(() -> ofKind(api.get(source.key(), "/memory?userId=ann&kind=summary"), "summary")
+                                .size()
+                        == 3);
+        HttpResponse<String> export = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + "/users/ann/export"))
+                                .header("Authorization", "Bearer " + source.key())
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(export.statusCode()).as(export.body()).isEqualTo(200);
         for (String type : List.of("session", "turn", "memory", "revision", "passage", "episode", "feedback")) {
             assertThat(export.body()).as("the archive holds a " + type).contains("{\"type\":\"" + type + "\"");
@@ -138,8 +170,9 @@ class UserErasureConcurrencyTest extends IntegrationTest {
         try (Socket socket = new Socket("127.0.0.1", api.port())) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST /users/" + userId + "/import HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Authorization: Bearer " + key + "\r\nContent-Type: application/x-ndjson\r\n"
-                    + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "Authorization: Bearer " + key + "\r\nContent-Type: application/x-ndjson\r\n"
+                            + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             chunk(out, first);
             out.flush();
             if (!gate.await(60, TimeUnit.SECONDS)) {
@@ -161,7 +194,9 @@ class UserErasureConcurrencyTest extends IntegrationTest {
     @Test
     void anErasureSentDuringAnImportOfTheUserWaitsForItThenLeavesNoRowOfTheUser() throws Exception {
         String archive = archiveOfARichUser();
-        long sessions = archive.lines().filter(line -> line.startsWith("{\"type\":\"session\"")).count();
+        long sessions = archive.lines()
+                .filter(line -> line.startsWith("{\"type\":\"session\""))
+                .count();
         // The import has stored the sessions and turns (not yet committed) when its client pauses.
         int pause = archive.indexOf("{\"type\":\"memory\"");
         byte[] bytes = archive.getBytes(StandardCharsets.UTF_8);
@@ -175,17 +210,21 @@ class UserErasureConcurrencyTest extends IntegrationTest {
             Future<String> imported = clients.submit(() -> importInTwoParts(target.key(), "bob", first, rest, gate));
             try {
                 eventually().until(() -> exclusiveUserLocks(target, "bob", true) == 1 || imported.isDone());
-                assertThat(imported.isDone()).as("the import ended before its client sent all of it: %s",
-                        imported.isDone() ? imported.get() : "").isFalse();
-                Future<Api.Response> erased = clients.submit(
-                        () -> api.send("DELETE", "/memory?userId=bob", target.key(), null));
+                assertThat(imported.isDone())
+                        .as(
+                                "the import ended before its client sent all of it: %s",
+                                imported.isDone() ? imported.get() : "")
+                        .isFalse();
+                Future<Api.Response> erased =
+                        clients.submit(() -> api.send("DELETE", "/memory?userId=bob", target.key(), null));
                 eventually().until(() -> exclusiveUserLocks(target, "bob", false) == 1);
                 gate.countDown();
 
                 assertThat(imported.get(30, TimeUnit.SECONDS)).startsWith("HTTP/1.1 201");
                 Api.Response erasure = erased.get(30, TimeUnit.SECONDS);
                 assertThat(erasure.status()).as(erasure.raw()).isEqualTo(200);
-                assertThat(erasure.body().path("sessions").asLong()).as("the erasure came after the import")
+                assertThat(erasure.body().path("sessions").asLong())
+                        .as("the erasure came after the import")
                         .isEqualTo(sessions);
             } finally {
                 gate.countDown();
@@ -196,8 +235,8 @@ class UserErasureConcurrencyTest extends IntegrationTest {
         assertThat(items(api.get(target.key(), "/sessions?userId=bob"))).isEmpty();
         assertThat(items(api.get(target.key(), "/memory?userId=bob"))).isEmpty();
         // What comes after the erasure starts from nothing, as for a new user: the archive imports again.
-        Api.Response again = api.sendWithHeadersAsResponse("POST", "/users/bob/import", target.key(), archive,
-                "Content-Type", "application/x-ndjson");
+        Api.Response again = api.sendWithHeadersAsResponse(
+                "POST", "/users/bob/import", target.key(), archive, "Content-Type", "application/x-ndjson");
         assertThat(again.status()).as(again.raw()).isEqualTo(201);
     }
 
@@ -222,7 +261,9 @@ class UserErasureConcurrencyTest extends IntegrationTest {
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();
                 Connection other = dataSource.getConnection()) {
             api.close(tenant.key(), session);
-            assertThat(asked.await(20, TimeUnit.SECONDS)).as("the summary job asked the model").isTrue();
+            assertThat(asked.await(20, TimeUnit.SECONDS))
+                    .as("the summary job asked the model")
+                    .isTrue();
             // Another transaction holds the session, so that the job, once answered, is caught in its store phase.
             other.setAutoCommit(false);
             try (PreparedStatement lock = other.prepareStatement("select id from sessions where id = ? for update")) {
@@ -231,8 +272,8 @@ class UserErasureConcurrencyTest extends IntegrationTest {
             }
             answer.countDown();
             eventually().until(() -> waitingForLocks() >= 1);
-            Future<Api.Response> erased = clients.submit(
-                    () -> api.send("DELETE", "/memory?userId=cleo", tenant.key(), null));
+            Future<Api.Response> erased =
+                    clients.submit(() -> api.send("DELETE", "/memory?userId=cleo", tenant.key(), null));
             eventually().until(() -> waitingForLocks() >= 2);
             other.rollback();
 
@@ -243,10 +284,18 @@ class UserErasureConcurrencyTest extends IntegrationTest {
             answer.countDown();
         }
 
-        eventually().until(() -> jdbc.sql("select count(*) from scheduled_tasks where task_instance = ?")
-                .param(session).query(Long.class).single() == 0);
-        assertThat(jdbc.sql("select count(*) from failed_jobs where task_instance = ?").param(session)
-                .query(Long.class).single()).as("dead-lettered jobs").isZero();
+        eventually()
+                .until(() -> jdbc.sql("select count(*) from scheduled_tasks where task_instance = ?")
+                                .param(session)
+                                .query(Long.class)
+                                .single()
+                        == 0);
+        assertThat(jdbc.sql("select count(*) from failed_jobs where task_instance = ?")
+                        .param(session)
+                        .query(Long.class)
+                        .single())
+                .as("dead-lettered jobs")
+                .isZero();
         assertThat(rowsOf(tenant)).as("rows of the erased user").isEmpty();
     }
 
@@ -255,7 +304,8 @@ class UserErasureConcurrencyTest extends IntegrationTest {
         Tenant tenant = newTenant();
         String session = api.newSession(tenant.key(), "eve", "{\"strategy\": \"multi-view\", \"reflectionRounds\": 0}");
         String question = "Where do I work? " + tag;
-        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
                 call -> Answer.json("{\"reply\": \"At the bakery.\", \"remember\": false, \"citations\": []}"));
         String reply = api.chat(tenant.key(), session, question).text("turnId");
         CountDownLatch asked = new CountDownLatch(1);
@@ -272,9 +322,14 @@ class UserErasureConcurrencyTest extends IntegrationTest {
 
         Api.Response feedback;
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<Api.Response> sent = clients.submit(() -> api.send("POST", "/reflection/feedback", tenant.key(),
+            Future<Api.Response> sent = clients.submit(() -> api.send(
+                    "POST",
+                    "/reflection/feedback",
+                    tenant.key(),
                     Json.object("turnId", reply, "answer", "I work at the library " + tag)));
-            assertThat(asked.await(20, TimeUnit.SECONDS)).as("the lesson is being learned").isTrue();
+            assertThat(asked.await(20, TimeUnit.SECONDS))
+                    .as("the lesson is being learned")
+                    .isTrue();
             Api.Response erasure = api.send("DELETE", "/memory?userId=eve", tenant.key(), null);
             assertThat(erasure.status()).as(erasure.raw()).isEqualTo(200);
             answer.countDown();
@@ -294,8 +349,13 @@ class UserErasureConcurrencyTest extends IntegrationTest {
         List<String> sessions = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             String session = api.newSession(tenant.key(), "dan", null);
-            api.importTurns(tenant.key(), session, "I sail on weekends " + tag + " " + i, "Nice.",
-                    "Mostly on the lake " + tag, "Sounds calm.");
+            api.importTurns(
+                    tenant.key(),
+                    session,
+                    "I sail on weekends " + tag + " " + i,
+                    "Nice.",
+                    "Mostly on the lake " + tag,
+                    "Sounds calm.");
             sessions.add(session);
         }
         List<Integer> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -308,10 +368,12 @@ class UserErasureConcurrencyTest extends IntegrationTest {
                     int r = round;
                     chats.add(clients.submit(() -> {
                         go.await();
-                        statuses.add(api.chat(tenant.key(), session, "Round " + r + " " + tag).status());
+                        statuses.add(api.chat(tenant.key(), session, "Round " + r + " " + tag)
+                                .status());
                         String fresh = api.send("POST", "/sessions", tenant.key(), Json.object("userId", "dan"))
                                 .text("id");
-                        statuses.add(api.chat(tenant.key(), fresh, "New here " + r + " " + tag).status());
+                        statuses.add(api.chat(tenant.key(), fresh, "New here " + r + " " + tag)
+                                .status());
                         return null;
                     }));
                 }
@@ -336,10 +398,14 @@ class UserErasureConcurrencyTest extends IntegrationTest {
         // What is left came after the erasure: no memory of an erased session, no turn without its session.
         assertThat(jdbc.sql("""
                 select count(*) from memory_records m where m.tenant_id = ? and m.session_id is not null
-                  and not exists (select 1 from sessions s where s.id = m.session_id)""").param(tenant.id())
-                .query(Long.class).single()).as("memories of erased sessions").isZero();
+                  and not exists (select 1 from sessions s where s.id = m.session_id)""").param(tenant.id()).query(Long.class).single())
+                .as("memories of erased sessions")
+                .isZero();
         assertThat(jdbc.sql("select count(*) from memory_records where tenant_id = ? and text like ?")
-                .params(tenant.id(), "%sail on weekends%").query(Long.class).single())
-                .as("memories of the erased dialogue").isZero();
+                        .params(tenant.id(), "%sail on weekends%")
+                        .query(Long.class)
+                        .single())
+                .as("memories of the erased dialogue")
+                .isZero();
     }
 }

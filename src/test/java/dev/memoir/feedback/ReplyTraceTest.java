@@ -26,10 +26,11 @@ class ReplyTraceTest extends IntegrationTest {
     @Test
     void aRepliesTraceListsTheMemoriesItWasGivenWithScoresAndCitationsAndLaterItsEpisode() {
         String key = api.newTenant();
-        String session = api.sessionAfterClosedOne(key, "tia", HISTORY_ONLY,
-                "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
+        String session = api.sessionAfterClosedOne(
+                key, "tia", HISTORY_ONLY, "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
         String question = "Where does my sister live? " + tag;
-        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
                 call -> Answer.json("{\"reply\": \"In Oslo.\", \"remember\": false, \"citations\": [1]}"));
         Api.Response reply = api.chat(key, session, question);
         String turnId = reply.text("turnId");
@@ -44,14 +45,20 @@ class ReplyTraceTest extends IntegrationTest {
         assertThat(trace.path("memories")).hasSize(given.size()).isNotEmpty();
         for (int i = 0; i < given.size(); i++) {
             JsonNode traced = trace.path("memories").get(i);
-            assertThat(traced.path("memoryId").asString()).isEqualTo(given.get(i).path("id").asString());
-            assertThat(traced.path("cited").asBoolean()).isEqualTo(given.get(i).path("cited").asBoolean());
-            assertThat(traced.path("score").asDouble()).isEqualTo(given.get(i).path("score").asDouble(), offset(1e-6));
+            assertThat(traced.path("memoryId").asString())
+                    .isEqualTo(given.get(i).path("id").asString());
+            assertThat(traced.path("cited").asBoolean())
+                    .isEqualTo(given.get(i).path("cited").asBoolean());
+            assertThat(traced.path("score").asDouble())
+                    .isEqualTo(given.get(i).path("score").asDouble(), offset(1e-6));
         }
-        assertThat(trace.path("memories").valueStream().filter(m -> m.path("cited").asBoolean())).hasSize(1);
+        assertThat(trace.path("memories")
+                        .valueStream()
+                        .filter(m -> m.path("cited").asBoolean()))
+                .hasSize(1);
 
-        Api.Response feedback = api.send("POST", "/reflection/feedback", key,
-                Json.object("turnId", turnId, "answer", "Oslo"));
+        Api.Response feedback =
+                api.send("POST", "/reflection/feedback", key, Json.object("turnId", turnId, "answer", "Oslo"));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
         assertThat(api.get(key, "/reflection/replies/" + turnId).text("episodeId"))
                 .isEqualTo(feedback.text("episodeId"));
@@ -70,7 +77,10 @@ class ReplyTraceTest extends IntegrationTest {
         assertThat(imported.path("traced").asBoolean()).isFalse();
         assertThat(imported.path("memories")).isEmpty();
         assertThat(api.get(key, "/reflection/replies/" + question).status()).isEqualTo(400);
-        assertThat(api.get(api.newTenant(), "/reflection/replies/" + importedReply).status()).isEqualTo(404);
-        assertThat(api.get(key, "/reflection/replies/" + UUID.randomUUID()).status()).isEqualTo(404);
+        assertThat(api.get(api.newTenant(), "/reflection/replies/" + importedReply)
+                        .status())
+                .isEqualTo(404);
+        assertThat(api.get(key, "/reflection/replies/" + UUID.randomUUID()).status())
+                .isEqualTo(404);
     }
 }

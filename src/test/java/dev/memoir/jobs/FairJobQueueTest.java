@@ -40,7 +40,8 @@ class FairJobQueueTest extends IntegrationTest {
 
     private Instant summaryFinishedAt(String key, String session) {
         for (JsonNode job : api.get(key, "/sessions/" + session).body().path("jobs")) {
-            if (job.path("task").asString().equals("session-summary") && job.path("state").asString().equals("done")) {
+            if (job.path("task").asString().equals("session-summary")
+                    && job.path("state").asString().equals("done")) {
                 return Instant.parse(job.path("finishedAt").asString());
             }
         }
@@ -64,11 +65,15 @@ class FairJobQueueTest extends IntegrationTest {
             runner.start();
         }
 
-        eventually().until(() -> backlog.stream().allMatch(s -> summaryFinishedAt(busy, s) != null)
-                && summaryFinishedAt(quiet, quietSession) != null);
+        eventually()
+                .until(() -> backlog.stream().allMatch(s -> summaryFinishedAt(busy, s) != null)
+                        && summaryFinishedAt(quiet, quietSession) != null);
 
         Instant quietDone = summaryFinishedAt(quiet, quietSession);
-        long busyBefore = backlog.stream().map(s -> summaryFinishedAt(busy, s)).filter(quietDone::isAfter).count();
+        long busyBefore = backlog.stream()
+                .map(s -> summaryFinishedAt(busy, s))
+                .filter(quietDone::isAfter)
+                .count();
         // Served first come, first served, the quiet tenant's job would run after all 30.
         assertThat(busyBefore).as("busy jobs done before the quiet tenant's").isLessThanOrEqualTo(properties.threads());
     }
@@ -83,8 +88,11 @@ class FairJobQueueTest extends IntegrationTest {
     TransactionTemplate transaction;
 
     private int priorityOf(String id) {
-        return jdbc.sql("select priority from scheduled_tasks where task_name = 'session-summary' and task_instance = ?")
-                .param(id).query(Integer.class).single();
+        return jdbc.sql(
+                        "select priority from scheduled_tasks where task_name = 'session-summary' and task_instance = ?")
+                .param(id)
+                .query(Integer.class)
+                .single();
     }
 
     @Test
@@ -103,14 +111,19 @@ class FairJobQueueTest extends IntegrationTest {
             // The first four ran, as a busy tenant's backlog drains; the fifth, queued behind four, still waits.
             for (String ran : ids.subList(0, 4)) {
                 jdbc.sql("delete from scheduled_tasks where task_name = 'session-summary' and task_instance = ?")
-                        .param(ran).update();
+                        .param(ran)
+                        .update();
                 jdbc.sql("update job_runs set finished_at = now() where task_name = 'session-summary' "
-                        + "and task_instance = ?").param(ran).update();
+                                + "and task_instance = ?")
+                        .param(ran)
+                        .update();
             }
             String newest = UUID.randomUUID().toString();
             transaction.executeWithoutResult(status -> jobs.queue(summary, tenant, newest));
 
-            assertThat(priorityOf(newest)).as("the newest job, queued behind one").isLessThanOrEqualTo(priorityOf(ids.get(4)));
+            assertThat(priorityOf(newest))
+                    .as("the newest job, queued behind one")
+                    .isLessThanOrEqualTo(priorityOf(ids.get(4)));
         } finally {
             runner.start();
         }

@@ -23,7 +23,8 @@ class JobPriorityTest {
 
     @Test
     void howeverLongTheBacklogThePriorityFitsTheSchedulersSmallintColumn() {
-        assertThat(Jobs.priorityBehind(1_000_000, null)).isEqualTo(Priority.MEDIUM - Jobs.MOST_BEHIND)
+        assertThat(Jobs.priorityBehind(1_000_000, null))
+                .isEqualTo(Priority.MEDIUM - Jobs.MOST_BEHIND)
                 .isGreaterThan(Short.MIN_VALUE);
         assertThat(Jobs.priorityBehind(5, -30_000)).isEqualTo(Priority.MEDIUM - Jobs.MOST_BEHIND);
     }

@@ -27,7 +27,8 @@ class JobRestartTest extends IntegrationTest {
         String tag = UUID.randomUUID().toString();
         String key = api.newTenant();
         String session = api.newSession(key, "u", null);
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"ok\", \"remember\": true}"));
 
         runner.stop();
@@ -36,15 +37,28 @@ class JobRestartTest extends IntegrationTest {
             reply = api.chat(key, session, "I work night shifts " + tag);
             String userTurnId = reply.text("userTurnId");
             assertThat(jdbc.sql("select count(*) from scheduled_tasks where task_name = 'conditional-memory' "
-                    + "and task_instance = ?").param(userTurnId).query(Integer.class).single()).isEqualTo(1);
-            eventually().during(Duration.ofSeconds(1)).until(
-                    () -> fake.calls(c -> c.is(Step.CONDITIONAL_MEMORY) && c.mentions(tag)).isEmpty());
+                                    + "and task_instance = ?")
+                            .param(userTurnId)
+                            .query(Integer.class)
+                            .single())
+                    .isEqualTo(1);
+            eventually()
+                    .during(Duration.ofSeconds(1))
+                    .until(() -> fake.calls(c -> c.is(Step.CONDITIONAL_MEMORY) && c.mentions(tag))
+                            .isEmpty());
         } finally {
             runner.start();
         }
 
-        eventually().until(() -> ofKind(api.get(key, "/memory?userId=u"), "conditional").size() == 1);
-        assertThat(ofKind(api.get(key, "/memory?userId=u"), "conditional").getFirst()
-                .path("provenance").path("turnIds").get(0).asString()).isEqualTo(reply.text("userTurnId"));
+        eventually()
+                .until(() ->
+                        ofKind(api.get(key, "/memory?userId=u"), "conditional").size() == 1);
+        assertThat(ofKind(api.get(key, "/memory?userId=u"), "conditional")
+                        .getFirst()
+                        .path("provenance")
+                        .path("turnIds")
+                        .get(0)
+                        .asString())
+                .isEqualTo(reply.text("userTurnId"));
     }
 }

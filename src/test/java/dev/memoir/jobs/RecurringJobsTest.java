@@ -38,10 +38,12 @@ class RecurringJobsTest {
 
     @BeforeAll
     static void startTheService() {
-        service = SeparateDeployment.start("recurring_jobs_test", Map.of(
-                "memoir.retention.purge-interval", "1s",
-                "memoir.session.idle-close-after", "2s",
-                "memoir.session.idle-check-every", "1s"));
+        service = SeparateDeployment.start(
+                "recurring_jobs_test",
+                Map.of(
+                        "memoir.retention.purge-interval", "1s",
+                        "memoir.session.idle-close-after", "2s",
+                        "memoir.session.idle-check-every", "1s"));
         jdbc = service.bean(JdbcClient.class);
     }
 
@@ -65,40 +67,57 @@ class RecurringJobsTest {
 
     private static long rows(String table, String column, String id) {
         return jdbc.sql("select count(*) from " + table + " where " + column + " = cast(:id as uuid)")
-                .param("id", id).query(Long.class).single();
+                .param("id", id)
+                .query(Long.class)
+                .single();
     }
 
     private static long scheduledRows(String taskName) {
         return jdbc.sql("select count(*) from scheduled_tasks where task_name = ? and task_instance = ?")
-                .params(taskName, RecurringTask.INSTANCE).query(Long.class).single();
+                .params(taskName, RecurringTask.INSTANCE)
+                .query(Long.class)
+                .single();
     }
 
     @Test
     void everyRecurringJobTheFeaturesDeclareHasItsRowOnceTheServiceHasStarted() {
         List<String> recurring = service.context().getBeansOfType(Task.class).values().stream()
-                .filter(RecurringTask.class::isInstance).map(Task::getName).sorted().toList();
+                .filter(RecurringTask.class::isInstance)
+                .map(Task::getName)
+                .sorted()
+                .toList();
 
         // The two known today, so that this test cannot pass by finding none; any added later is checked too.
         assertThat(recurring).contains("idle-session-close", "memory-purge");
-        assertThat(recurring).allSatisfy(name -> assertThat(scheduledRows(name))
-                .as("rows of recurring job %s in scheduled_tasks", name).isEqualTo(1));
+        assertThat(recurring)
+                .allSatisfy(name -> assertThat(scheduledRows(name))
+                        .as("rows of recurring job %s in scheduled_tasks", name)
+                        .isEqualTo(1));
     }
 
     @Test
     void theRetentionJobPurgesAnExpiredFactWithItsRevisionsAndPassagesOnItsOwn() {
         String key = api().newTenant();
         String tag = UUID.randomUUID().toString();
-        String id = api().addFact(key, "ann", "Ann's door code is 4711 " + tag + " " + "word ".repeat(400),
-                "expiresAt", Instant.now().plus(Duration.ofDays(1)));
-        Api.Response edited = api().send("PATCH", "/memory/" + id, key,
-                Json.object("text", "Ann's door code is 0815 " + tag + " " + "word ".repeat(400)));
+        String id = api().addFact(
+                        key,
+                        "ann",
+                        "Ann's door code is 4711 " + tag + " " + "word ".repeat(400),
+                        "expiresAt",
+                        Instant.now().plus(Duration.ofDays(1)));
+        Api.Response edited = api().send(
+                        "PATCH",
+                        "/memory/" + id,
+                        key,
+                        Json.object("text", "Ann's door code is 0815 " + tag + " " + "word ".repeat(400)));
         assertThat(edited.status()).as(edited.raw()).isEqualTo(200);
         assertThat(rows("memory_revisions", "memory_id", id)).isPositive();
         assertThat(rows("memory_passages", "memory_id", id)).isPositive();
 
         // A day passes: the fact is now expired, and only the recurring purge can delete it.
         jdbc.sql("update memory_records set expires_at = now() - interval '1 second' where id = cast(:id as uuid)")
-                .param("id", id).update();
+                .param("id", id)
+                .update();
 
         withinSeconds(20).until(() -> rows("memory_records", "id", id) == 0);
         assertThat(rows("memory_revisions", "memory_id", id)).isZero();
@@ -113,7 +132,9 @@ class RecurringJobsTest {
         Api.Response imported = api().importTurns(key, session, "I restore old clocks", "What a craft.");
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
 
-        withinSeconds(20).until(() -> api().get(key, "/sessions/" + session).text("status").equals("closed"));
+        withinSeconds(20)
+                .until(() ->
+                        api().get(key, "/sessions/" + session).text("status").equals("closed"));
         withinSeconds(20).until(() -> {
             JsonNode jobs = api().get(key, "/sessions/" + session).body().path("jobs");
             boolean summaryQueued = false;
@@ -125,9 +146,11 @@ class RecurringJobsTest {
             }
             return summaryQueued;
         });
-        JsonNode summaries = api().get(key, "/memory?userId=lea&kind=summary").body().path("items");
+        JsonNode summaries =
+                api().get(key, "/memory?userId=lea&kind=summary").body().path("items");
         assertThat(summaries).hasSize(1);
-        assertThat(summaries.get(0).path("provenance").path("sessionId").asString()).isEqualTo(session);
+        assertThat(summaries.get(0).path("provenance").path("sessionId").asString())
+                .isEqualTo(session);
         assertThat(scheduledRows("idle-session-close")).isEqualTo(1);
     }
 }

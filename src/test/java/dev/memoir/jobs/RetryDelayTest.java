@@ -22,7 +22,8 @@ class RetryDelayTest {
         for (int failures = 1; failures <= 6; failures++) {
             long limit = FIRST.toMillis() << (failures - 1);
             for (int draw = 0; draw < 200; draw++) {
-                assertThat(Jobs.retryDelay(FIRST, failures, new IllegalStateException(), random).toMillis())
+                assertThat(Jobs.retryDelay(FIRST, failures, new IllegalStateException(), random)
+                                .toMillis())
                         .isBetween(limit / 2, limit);
             }
         }
@@ -40,9 +41,8 @@ class RetryDelayTest {
 
     @Test
     void aFailureThatAsksForALongerWaitGetsIt() {
-        ApiException overloaded = new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "model-unavailable", "busy", null,
-                Duration.ofSeconds(45)) {
-        };
+        ApiException overloaded = new ApiException(
+                HttpStatus.SERVICE_UNAVAILABLE, "model-unavailable", "busy", null, Duration.ofSeconds(45)) {};
 
         assertThat(Jobs.retryDelay(FIRST, 1, overloaded, new Random(3))).isEqualTo(Duration.ofSeconds(45));
         assertThat(Jobs.retryDelay(FIRST, 4, overloaded, new Random(3))).isGreaterThanOrEqualTo(Duration.ofSeconds(40));

@@ -55,30 +55,40 @@ class ContextBudgetTest extends IntegrationTest {
         key = api.newTenant();
         callsBefore = fake.calls().size();
         String text = Api.quote(tag + " " + LONG_ANSWER_TEXT);
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": " + text + ", \"remember\": true, \"citations\": [1, 2, 3]}"));
-        onModelCall(call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag), call -> Answer.json(
-                "{\"sufficient\": false, \"relevant\": [1], \"keywords\": [\"Porto\", \"cello\", \"Kyoto\"]}"));
-        onModelCall(call -> call.is(Step.CONDITIONAL_MEMORY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SELF_REFLECTION) && call.mentions(tag),
+                call -> Answer.json(
+                        "{\"sufficient\": false, \"relevant\": [1], \"keywords\": [\"Porto\", \"cello\", \"Kyoto\"]}"));
+        onModelCall(
+                call -> call.is(Step.CONDITIONAL_MEMORY) && call.mentions(tag),
                 call -> Answer.json("{\"context\": \"NaN\", \"summary\": \"Travel.\", \"note\": " + text + "}"));
-        onModelCall(call -> (call.is(Step.SESSION_SUMMARY) || call.is(Step.RECURSIVE_SUMMARY)) && call.mentions(tag),
+        onModelCall(
+                call -> (call.is(Step.SESSION_SUMMARY) || call.is(Step.RECURSIVE_SUMMARY)) && call.mentions(tag),
                 call -> Answer.content(tag + " " + LONG_ANSWER_TEXT));
-        onModelCall(call -> call.is(Step.MEMO_WRITING) && call.mentions(tag), call -> Answer.json(
-                "{\"memos\": [{\"topic\": \"travel\", \"summary\": " + text + ", \"start\": 1, \"end\": "
-                        + FakeOpenAiServer.lineCount(call) + "}]}"));
+        onModelCall(
+                call -> call.is(Step.MEMO_WRITING) && call.mentions(tag),
+                call -> Answer.json("{\"memos\": [{\"topic\": \"travel\", \"summary\": " + text
+                        + ", \"start\": 1, \"end\": " + FakeOpenAiServer.lineCount(call) + "}]}"));
         String third = Api.quote(tag + " " + Prose.words(5, 180));
-        onModelCall(call -> call.is(Step.TOPIC_EXTRACTION) && call.mentions(tag), call -> Answer.json(
-                "{\"extracted_memories\": [{\"summary\": " + third + ", \"reference\": [0]}, {\"summary\": " + third
-                        + ", \"reference\": [1]}, {\"summary\": " + third + ", \"reference\": [2]}]}"));
-        onModelCall(call -> call.is(Step.TOPIC_UPDATE) && call.mentions(tag), call -> Answer.json(
-                "{\"actions\": [{\"action\": \"merge\", \"index\": 0, \"merged_summary\": " + text + "}]}"));
+        onModelCall(
+                call -> call.is(Step.TOPIC_EXTRACTION) && call.mentions(tag),
+                call -> Answer.json(
+                        "{\"extracted_memories\": [{\"summary\": " + third + ", \"reference\": [0]}, {\"summary\": "
+                                + third + ", \"reference\": [1]}, {\"summary\": " + third + ", \"reference\": [2]}]}"));
+        onModelCall(
+                call -> call.is(Step.TOPIC_UPDATE) && call.mentions(tag),
+                call -> Answer.json(
+                        "{\"actions\": [{\"action\": \"merge\", \"index\": 0, \"merged_summary\": " + text + "}]}"));
     }
 
     @Test
     void theLongestMessageIsAnsweredWithMemoryWithinTheContextAndALongerOneIsRefusedBeforeItIsStored() {
         for (int i = 0; i < 12; i++) {
-            Api.Response added = api.addMemory(key, "big",
-                    (tag + " fact " + i + ": " + Prose.words(i, 3800)).substring(0, 19_000));
+            Api.Response added =
+                    api.addMemory(key, "big", (tag + " fact " + i + ": " + Prose.words(i, 3800)).substring(0, 19_000));
             assertThat(added.status()).as(added.raw()).isEqualTo(201);
         }
         String session = api.newSession(key, "big", ALL);
@@ -104,23 +114,29 @@ class ContextBudgetTest extends IntegrationTest {
         for (int round = 0; round < 2; round++) {
             String session = api.newSession(key, "closer", ALL);
             for (int i = 0; i < 7; i++) {
-                api.importTurns(key, session, tag + " " + Prose.words(round + i, 700),
+                api.importTurns(
+                        key,
+                        session,
+                        tag + " " + Prose.words(round + i, 700),
                         tag + " " + Prose.words(round + i + 3, 700));
             }
             assertThat(api.close(key, session).status()).isEqualTo(202);
             awaitJobsDone(session);
         }
         // The second close met the first one's long topic memories and merged into them.
-        assertThat(fake.calls(call -> call.is(Step.TOPIC_UPDATE) && call.mentions(tag))).isNotEmpty();
+        assertThat(fake.calls(call -> call.is(Step.TOPIC_UPDATE) && call.mentions(tag)))
+                .isNotEmpty();
 
         String next = api.newSession(key, "closer", ALL);
-        assertThat(api.chat(key, next, "What did we talk about last time? " + tag).status()).isEqualTo(200);
+        assertThat(api.chat(key, next, "What did we talk about last time? " + tag)
+                        .status())
+                .isEqualTo(200);
 
         // The whole-session steps read parts of memoir.writing.part-tokens here (1000, as every test runs): within
         // the context by the fake's count like every request, but not near it. RealModelServerTest reads parts of
         // the size the context leaves (unset part-tokens), which reach two thirds of it by llama-server's count.
-        assertEveryStepCameNearTheContext(EnumSet.of(Step.MEMO_WRITING, Step.MEMO_RETRIEVAL, Step.REPLY,
-                Step.SELF_REFLECTION));
+        assertEveryStepCameNearTheContext(
+                EnumSet.of(Step.MEMO_WRITING, Step.MEMO_RETRIEVAL, Step.REPLY, Step.SELF_REFLECTION));
     }
 
     @Test
@@ -129,12 +145,15 @@ class ContextBudgetTest extends IntegrationTest {
             api.addMemory(key, "thinker", (tag + " fact " + i + ": " + Prose.words(i, 3800)).substring(0, 19_000));
         }
         AtomicInteger steps = new AtomicInteger();
-        onModelCall(call -> call.is(Step.REASONING_STEP) && call.mentions(tag), call -> Answer.json(
-                "{\"thought\": " + Api.quote(Prose.words(steps.incrementAndGet(), 150))
+        onModelCall(
+                call -> call.is(Step.REASONING_STEP) && call.mentions(tag),
+                call -> Answer.json("{\"thought\": " + Api.quote(Prose.words(steps.incrementAndGet(), 150))
                         + ", \"action\": \"search\", \"argument\": \"Porto cello Kyoto lentil\"}"));
-        onModelCall(call -> call.is(Step.REASONING_INFERENCE) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.REASONING_INFERENCE) && call.mentions(tag),
                 call -> Answer.content(LONG_ANSWER_TEXT));
-        onModelCall(call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.MEMORY_REFLECTION) && call.mentions(tag),
                 call -> Answer.json("{\"reflected_memory\": " + Api.quote(LONG_ANSWER_TEXT) + "}"));
         String session = api.newSession(key, "thinker", "{\"strategy\": \"conditional\", \"reasoning\": true}");
 
@@ -142,15 +161,20 @@ class ContextBudgetTest extends IntegrationTest {
         assertThat(reasoned.status()).as(reasoned.raw()).isEqualTo(200);
         String turnId = reasoned.text("turnId");
         String longHint = Prose.words(4, 800).substring(0, 3900);
-        assertThat(api.send("POST", "/reflection/feedback", key,
-                Json.object("turnId", turnId, "verdict", "incorrect", "hint", longHint)).status()).isEqualTo(200);
-        Api.Response resolved = api.send("POST", "/reflection/feedback", key,
-                Json.object("turnId", turnId, "answer", longHint));
+        assertThat(api.send(
+                                "POST",
+                                "/reflection/feedback",
+                                key,
+                                Json.object("turnId", turnId, "verdict", "incorrect", "hint", longHint))
+                        .status())
+                .isEqualTo(200);
+        Api.Response resolved =
+                api.send("POST", "/reflection/feedback", key, Json.object("turnId", turnId, "answer", longHint));
         assertThat(resolved.status()).as(resolved.raw()).isEqualTo(200);
         assertThat(resolved.text("outcome")).isEqualTo("resolved");
 
-        assertEveryStepCameNearTheContext(EnumSet.of(Step.REASONING_STEP, Step.REASONING_INFERENCE,
-                Step.MEMORY_REFLECTION));
+        assertEveryStepCameNearTheContext(
+                EnumSet.of(Step.REASONING_STEP, Step.REASONING_INFERENCE, Step.MEMORY_REFLECTION));
     }
 
     /** The largest request of each step (prompt as the fake counts it, and the answer limit) came near the context. */
@@ -159,13 +183,15 @@ class ContextBudgetTest extends IntegrationTest {
         Map<Step, Integer> largest = new TreeMap<>();
         for (ChatCall call : calls) {
             if (call.mentions(tag)) {
-                largest.merge(call.step(), FakeOpenAiServer.promptTokens(call.messages()) + call.maxTokens(),
-                        Math::max);
+                largest.merge(
+                        call.step(), FakeOpenAiServer.promptTokens(call.messages()) + call.maxTokens(), Math::max);
             }
         }
         for (Step step : steps) {
-            assertThat(largest.get(step)).as(step + " in " + largest)
-                    .isNotNull().isGreaterThan(FakeOpenAiServer.CONTEXT_TOKENS * 2 / 3)
+            assertThat(largest.get(step))
+                    .as(step + " in " + largest)
+                    .isNotNull()
+                    .isGreaterThan(FakeOpenAiServer.CONTEXT_TOKENS * 2 / 3)
                     .isLessThanOrEqualTo(FakeOpenAiServer.CONTEXT_TOKENS);
         }
     }

@@ -14,21 +14,27 @@ import java.util.stream.Stream;
 /** Every model step of the application, found as the {@link ModelStep} constants in the main code. */
 final class DeclaredSteps {
 
-    private DeclaredSteps() {
-    }
+    private DeclaredSteps() {}
 
     /** The model steps declared in the main code: every static {@link ModelStep} field of its classes. */
     static List<ModelStep<?>> all() {
         Path mainClasses;
         try {
-            mainClasses = Path.of(ModelStep.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            mainClasses = Path.of(ModelStep.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
         List<ModelStep<?>> steps = new ArrayList<>();
         try (Stream<Path> files = Files.walk(mainClasses)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-                String name = mainClasses.relativize(file).toString().replace(File.separatorChar, '.')
+                String name = mainClasses
+                        .relativize(file)
+                        .toString()
+                        .replace(File.separatorChar, '.')
                         .replaceFirst("\\.class$", "");
                 for (Field field : Class.forName(name, false, DeclaredSteps.class.getClassLoader())
                         .getDeclaredFields()) {

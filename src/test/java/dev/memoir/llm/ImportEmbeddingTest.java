@@ -7,7 +7,6 @@ import java.sql.PreparedStatement;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
@@ -44,14 +43,19 @@ class ImportEmbeddingTest extends IntegrationTest {
             }
             imported = CompletableFuture.supplyAsync(() -> api.importTurns(key, session, turns));
 
-            eventually().until(() -> IntStream.range(0, turns.length).allMatch(i ->
-                    embedder.isPrepared((i % 2 == 0 ? "User: " : "Assistant: ") + turns[i])));
-            assertThat(imported).as("the import waits for the session, its embeddings already made").isNotDone();
+            eventually()
+                    .until(() -> IntStream.range(0, turns.length)
+                            .allMatch(i -> embedder.isPrepared((i % 2 == 0 ? "User: " : "Assistant: ") + turns[i])));
+            assertThat(imported)
+                    .as("the import waits for the session, its embeddings already made")
+                    .isNotDone();
             holder.rollback();
         }
 
         assertThat(imported.get().status()).isEqualTo(201);
         assertThat(items(api.get(key, "/memory?userId=ivy&limit=100"))).hasSize(40);
-        assertThat(embedder.isPrepared("User: " + turns[0])).as("taken by the write").isFalse();
+        assertThat(embedder.isPrepared("User: " + turns[0]))
+                .as("taken by the write")
+                .isFalse();
     }
 }

@@ -6,12 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 
 /**
  * The in-process model gives the vectors langchain4j's encoder gives for the same model files, for a lone text, for
@@ -34,7 +34,8 @@ class InProcessEmbeddingModelTest {
 
     private static final String LONG_ANSWER = IntStream.range(0, 90)
             .mapToObj(i -> "Step " + i + ": knead the dough for sourdough bread, unquestionably the hardest part.")
-            .reduce((a, b) -> a + " " + b).orElseThrow();
+            .reduce((a, b) -> a + " " + b)
+            .orElseThrow();
 
     private static double cosine(float[] a, float[] b) {
         double dot = 0;
@@ -48,7 +49,8 @@ class InProcessEmbeddingModelTest {
     void bgeVectorsAreLangchain4jsForShortAndOverlongTexts() {
         BgeSmallEnV15QuantizedEmbeddingModel reference = new BgeSmallEnV15QuantizedEmbeddingModel();
         for (String text : List.of("User: I adopted a corgi puppy named Sage last week.", "Hi", LONG_ANSWER)) {
-            assertThat(cosine(bge.embed(text), reference.embed(text).content().vector())).as(text)
+            assertThat(cosine(bge.embed(text), reference.embed(text).content().vector()))
+                    .as(text)
                     .isGreaterThan(0.99999);
         }
     }
@@ -58,7 +60,10 @@ class InProcessEmbeddingModelTest {
         AllMiniLmL6V2QuantizedEmbeddingModel reference = new AllMiniLmL6V2QuantizedEmbeddingModel();
         try (InProcessEmbeddingModel minilm = new InProcessEmbeddingModel(InProcessEmbeddingModel.MINILM, 1)) {
             for (String text : List.of("Assistant: Paris is lovely in May.", LONG_ANSWER)) {
-                assertThat(cosine(minilm.embed(text), reference.embed(text).content().vector())).as(text)
+                assertThat(cosine(
+                                minilm.embed(text),
+                                reference.embed(text).content().vector()))
+                        .as(text)
                         .isGreaterThan(0.99999);
             }
         }
@@ -68,8 +73,8 @@ class InProcessEmbeddingModelTest {
     void textsEmbeddedSideBySideComeBackInOrderWithTheirOwnVectors() {
         List<String> texts = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            texts.add("Turn " + i + ": " + (i % 2 == 0 ? "we hiked the coastal trail" : "I baked rye bread") + " on day "
-                    + i);
+            texts.add("Turn " + i + ": " + (i % 2 == 0 ? "we hiked the coastal trail" : "I baked rye bread")
+                    + " on day " + i);
         }
 
         List<float[]> together = bge.embed(texts);

@@ -10,7 +10,8 @@ class LenientJsonTest {
 
     @Test
     void findsTheObjectInsideCodeFencesAndChatter() {
-        JsonNode json = LenientJson.object("Sure!\n```json\n{\"reply\": \"hi\", \"remember\": true}\n```\nBye").orElseThrow();
+        JsonNode json = LenientJson.object("Sure!\n```json\n{\"reply\": \"hi\", \"remember\": true}\n```\nBye")
+                .orElseThrow();
         assertThat(LenientJson.text(json, "reply")).contains("hi");
         assertThat(LenientJson.bool(json, "remember")).contains(true);
     }
@@ -26,7 +27,8 @@ class LenientJsonTest {
     @Test
     void acceptsTheNearMissesOfSmallModels() {
         JsonNode json = LenientJson.object("{\"a\": \"yes\", \"b\": \"No\", \"c\": \"maybe\", "
-                + "\"n\": [1, \"2\", \"x\", 3.5, null], \"k\": [\"cats\", \" \", 7]}").orElseThrow();
+                        + "\"n\": [1, \"2\", \"x\", 3.5, null], \"k\": [\"cats\", \" \", 7]}")
+                .orElseThrow();
         assertThat(LenientJson.bool(json, "a")).contains(true);
         assertThat(LenientJson.bool(json, "b")).contains(false);
         assertThat(LenientJson.bool(json, "c")).isEmpty();
@@ -39,7 +41,8 @@ class LenientJsonTest {
     @Test
     void integersBeyondAnIntAreNotReadInsteadOfFailing() {
         JsonNode json = LenientJson.object("{\"i\": 2147483648, \"s\": \"99999999999\", \"n\": -2147483649, "
-                + "\"ok\": 2147483647, \"list\": [4294967296, 5, \"12345678901234567890\"]}").orElseThrow();
+                        + "\"ok\": 2147483647, \"list\": [4294967296, 5, \"12345678901234567890\"]}")
+                .orElseThrow();
         assertThat(LenientJson.integer(json, "i")).isEmpty();
         assertThat(LenientJson.integer(json, "s")).isEmpty();
         assertThat(LenientJson.integer(json, "n")).isEmpty();

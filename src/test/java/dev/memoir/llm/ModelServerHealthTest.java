@@ -11,11 +11,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
 import org.springframework.boot.health.contributor.Status;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
 
 /** Health tells the operator whether the model server is there and lists the configured model. */
 class ModelServerHealthTest extends IntegrationTest {
@@ -43,8 +43,10 @@ class ModelServerHealthTest extends IntegrationTest {
     }
 
     @Test
-    void anUnreachableModelServerIsUnavailableWithoutTakingTheServiceDown(@Autowired OpenAiCommonProperties common,
-            @Autowired ChatModelClient client, @Autowired StatusAggregator aggregator) {
+    void anUnreachableModelServerIsUnavailableWithoutTakingTheServiceDown(
+            @Autowired OpenAiCommonProperties common,
+            @Autowired ChatModelClient client,
+            @Autowired StatusAggregator aggregator) {
         OpenAiChatProperties elsewhere = new OpenAiChatProperties();
         elsewhere.setBaseUrl("http://127.0.0.1:9/v1");
         ModelServerHealth unreachable = new ModelServerHealth(common, elsewhere, client);
@@ -54,13 +56,16 @@ class ModelServerHealthTest extends IntegrationTest {
         assertThat(health.getStatus().getCode()).isEqualTo("UNAVAILABLE");
         assertThat(health.getDetails()).containsKey("error");
         // The service's own status, as the actuator aggregates it, stays UP beside an unavailable model server.
-        assertThat(aggregator.getAggregateStatus(Status.UP, health.getStatus()).getCode()).isEqualTo("UP");
+        assertThat(aggregator.getAggregateStatus(Status.UP, health.getStatus()).getCode())
+                .isEqualTo("UP");
     }
 
     @Test
     void aModelIsListedUnderItsNameOrOllamasLatestTag() {
-        assertThat(new ModelServerHealth.Check(true, List.of("llama3.1:latest"), null).lists("llama3.1")).isTrue();
-        assertThat(new ModelServerHealth.Check(true, List.of("llama3.1"), null).lists("llama3.1:latest")).isTrue();
+        assertThat(new ModelServerHealth.Check(true, List.of("llama3.1:latest"), null).lists("llama3.1"))
+                .isTrue();
+        assertThat(new ModelServerHealth.Check(true, List.of("llama3.1"), null).lists("llama3.1:latest"))
+                .isTrue();
         assertThat(new ModelServerHealth.Check(true, List.of("llama3.2:latest", "qwen2.5"), null).lists("llama3.1"))
                 .isFalse();
     }

@@ -13,20 +13,29 @@ class ModelServerMessageTest {
 
     @Test
     void readsOpenAisOllamasAndLlamaCppsErrorObject() {
-        NotFoundException ollama = NotFoundException.builder().headers(Headers.builder().build())
-                .error(ErrorObject.builder().message("model \"llama3.1\" not found, try pulling it first")
-                        .type("api_error").code((String) null).param((String) null).build())
+        NotFoundException ollama = NotFoundException.builder()
+                .headers(Headers.builder().build())
+                .error(ErrorObject.builder()
+                        .message("model \"llama3.1\" not found, try pulling it first")
+                        .type("api_error")
+                        .code((String) null)
+                        .param((String) null)
+                        .build())
                 .build();
 
-        assertThat(ModelServerMessage.of(ollama, "prompt")).contains("model \"llama3.1\" not found, try pulling it first");
+        assertThat(ModelServerMessage.of(ollama, "prompt"))
+                .contains("model \"llama3.1\" not found, try pulling it first");
     }
 
     @Test
     void readsVllmsAndOtherBodiesWithoutAnErrorObject() {
-        assertThat(ModelServerMessage.fromSdkMessage("404: {\"object\":\"error\",\"message\":\"The model "
-                + "`llama3.1` does not exist.\",\"type\":\"NotFoundError\",\"param\":null,\"code\":404}", ""))
+        assertThat(ModelServerMessage.fromSdkMessage(
+                        "404: {\"object\":\"error\",\"message\":\"The model "
+                                + "`llama3.1` does not exist.\",\"type\":\"NotFoundError\",\"param\":null,\"code\":404}",
+                        ""))
                 .contains("The model `llama3.1` does not exist.");
-        assertThat(ModelServerMessage.fromSdkMessage("500: {\"error\": \"out of memory\"}", "")).contains("out of memory");
+        assertThat(ModelServerMessage.fromSdkMessage("500: {\"error\": \"out of memory\"}", ""))
+                .contains("out of memory");
         assertThat(ModelServerMessage.fromSdkMessage("422: {\"detail\": \"temperature must be >= 0\"}", ""))
                 .contains("temperature must be >= 0");
         assertThat(ModelServerMessage.fromSdkMessage("500: Unknown", "")).isEmpty();
@@ -40,13 +49,18 @@ class ModelServerMessageTest {
 
         String cleaned = ModelServerMessage.clean(server, prompt);
 
-        assertThat(cleaned).startsWith("Invalid request: could not parse '[…]' ").doesNotContain("password")
-                .doesNotContain("\n").hasSize(ModelServerMessage.MAX_LENGTH).endsWith("…");
+        assertThat(cleaned)
+                .startsWith("Invalid request: could not parse '[…]' ")
+                .doesNotContain("password")
+                .doesNotContain("\n")
+                .hasSize(ModelServerMessage.MAX_LENGTH)
+                .endsWith("…");
     }
 
     @Test
     void aStatusWithoutAMessageSaysNothing() {
-        BadRequestException bare = BadRequestException.builder().headers(Headers.builder().build()).build();
+        BadRequestException bare =
+                BadRequestException.builder().headers(Headers.builder().build()).build();
 
         assertThat(ModelServerMessage.of(bare, "prompt")).isEmpty();
     }

@@ -61,7 +61,8 @@ class ModelStepsTest {
 
     @Test
     void structuredStepsAskForAnObjectStrictModeAccepts() {
-        List<ModelStep<?>> structured = DeclaredSteps.all().stream().filter(ModelStep::structured).toList();
+        List<ModelStep<?>> structured =
+                DeclaredSteps.all().stream().filter(ModelStep::structured).toList();
 
         assertThat(structured).isNotEmpty();
         for (ModelStep<?> step : structured) {
@@ -75,16 +76,25 @@ class ModelStepsTest {
     void everyRequestNamesItsStepAndIsCountedUnderItsLabel() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         OpenAiChatModel chatModel = OpenAiChatModel.builder()
-                .options(OpenAiChatOptions.builder().baseUrl(fake.baseUrl()).apiKey("test-key")
-                        .model(FakeOpenAiServer.MODEL).maxRetries(0).build())
+                .options(OpenAiChatOptions.builder()
+                        .baseUrl(fake.baseUrl())
+                        .apiKey("test-key")
+                        .model(FakeOpenAiServer.MODEL)
+                        .maxRetries(0)
+                        .build())
                 .build();
-        ModelProperties properties = new ModelProperties(FakeOpenAiServer.CONTEXT_TOKENS, 1024, 1.25, 1_000_000,
-                1_000_000, 0, Duration.ofMillis(10));
+        ModelProperties properties = new ModelProperties(
+                FakeOpenAiServer.CONTEXT_TOKENS, 1024, 1.25, 1_000_000, 1_000_000, 0, Duration.ofMillis(10));
         TokenCounter tokens = new TokenCounter();
         PromptTemplates templates = new PromptTemplates();
-        ChatModelClient client = new ChatModelClient(chatModel,
-                new ContextWindow(properties, tokens, templates, chatModel, Duration.ofSeconds(5)), templates, tokens,
-                properties, meters, ObservationRegistry.NOOP);
+        ChatModelClient client = new ChatModelClient(
+                chatModel,
+                new ContextWindow(properties, tokens, templates, chatModel, Duration.ofSeconds(5)),
+                templates,
+                tokens,
+                properties,
+                meters,
+                ObservationRegistry.NOOP);
 
         for (ModelStep<?> step : DeclaredSteps.all()) {
             String marker = "probe-" + UUID.randomUUID();
@@ -92,7 +102,7 @@ class ModelStepsTest {
             Map<String, String> numbers = step.structured() ? numbersFor(step.jsonSchema()) : Map.of();
             ignoringUnusableAnswers(() -> client.ask(step, values));
             ignoringUnusableAnswers(() -> client.askOrEmpty(step, values));
-            ignoringUnusableAnswers(() -> client.stream(step, List.of(new UserMessage(marker)), numbers, piece -> { }));
+            ignoringUnusableAnswers(() -> client.stream(step, List.of(new UserMessage(marker)), numbers, piece -> {}));
 
             List<FakeOpenAiServer.ChatCall> calls = fake.calls(call -> call.mentions(marker));
             assertThat(calls).as(step.name()).hasSize(3);
@@ -100,20 +110,25 @@ class ModelStepsTest {
                 assertThat(call.stepTag()).isEqualTo(step.name());
                 assertThat(call.step()).isNotEqualTo(FakeOpenAiServer.Step.OTHER);
             });
-            assertThat(meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success").count())
-                    .as(step.name()).isGreaterThanOrEqualTo(3);
+            assertThat(meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success")
+                            .count())
+                    .as(step.name())
+                    .isGreaterThanOrEqualTo(3);
         }
     }
 
     @Test
     void theFakeRefusesARequestThatNamesNoStep() throws Exception {
         int before = fake.untaggedRequests().size();
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder()
-                .uri(URI.create(fake.baseUrl() + "/chat/completions"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("""
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder()
+                                .uri(URI.create(fake.baseUrl() + "/chat/completions"))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString("""
                         {"model": "fake-model", "messages": [{"role": "user", "content": "Who am I?"}]}"""))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body()).contains(ModelStep.HEADER);
@@ -134,8 +149,8 @@ class ModelStepsTest {
     private static Map<String, String> valuesFor(ModelStep<?> step, String marker) {
         String template;
         try {
-            template = new ClassPathResource("prompts/" + step.name() + ".md")
-                    .getContentAsString(StandardCharsets.UTF_8);
+            template =
+                    new ClassPathResource("prompts/" + step.name() + ".md").getContentAsString(StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -155,8 +170,18 @@ class ModelStepsTest {
      * decoding honour. Not minLength, maxLength or pattern: strict mode refuses them, or a server applies them to the
      * JSON text rather than the string.
      */
-    private static final Set<String> PORTABLE_KEYWORDS = Set.of("type", "properties", "required",
-            "additionalProperties", "items", "enum", "description", "minItems", "maxItems", "minimum", "maximum");
+    private static final Set<String> PORTABLE_KEYWORDS = Set.of(
+            "type",
+            "properties",
+            "required",
+            "additionalProperties",
+            "items",
+            "enum",
+            "description",
+            "minItems",
+            "maxItems",
+            "minimum",
+            "maximum");
 
     /**
      * OpenAI's strict structured outputs: objects list every property as required and allow no others, and every
@@ -170,16 +195,20 @@ class ModelStepsTest {
         if (!schema.isObject()) {
             return;
         }
-        assertThat(PORTABLE_KEYWORDS).as(step + ": keywords").containsAll(schema.propertyNames().stream()
-                .filter(name -> !schema.path("type").asString("").equals("object") || !name.equals("properties"))
-                .toList());
+        assertThat(PORTABLE_KEYWORDS)
+                .as(step + ": keywords")
+                .containsAll(schema.propertyNames().stream()
+                        .filter(name ->
+                                !schema.path("type").asString("").equals("object") || !name.equals("properties"))
+                        .toList());
         if (schema.path("type").asString("").equals("object")) {
             List<String> properties = new ArrayList<>(schema.path("properties").propertyNames());
             List<String> required = new ArrayList<>();
             schema.path("required").forEach(name -> required.add(name.asString()));
             assertThat(required).as(step + ": required").containsExactlyInAnyOrderElementsOf(properties);
             assertThat(schema.path("additionalProperties").isBoolean()
-                    && !schema.path("additionalProperties").booleanValue()).as(step + ": additionalProperties")
+                            && !schema.path("additionalProperties").booleanValue())
+                    .as(step + ": additionalProperties")
                     .isTrue();
         }
         for (String name : schema.propertyNames()) {

@@ -18,15 +18,17 @@ class PromptFitterTest {
 
     @Test
     void aPromptThatFitsIsSentAsItIs() {
-        PromptValues values = PromptValues.create().text("question", "Where do I live?")
+        PromptValues values = PromptValues.create()
+                .text("question", "Where do I live?")
                 .items("memories", List.of("The user lives in Porto.", "The user cooks."), "\n", "(none)")
                 .fixed("lines", "2");
 
         PromptFitter.Fitted fitted = fitter.fit("step", TEMPLATE, values, 1000);
 
         assertThat(fitted.shortened()).isFalse();
-        assertThat(fitted.prompt()).isEqualTo("Question: Where do I live?\nMemories:\nThe user lives in Porto.\n"
-                + "The user cooks.\nLines: 2");
+        assertThat(fitted.prompt())
+                .isEqualTo("Question: Where do I live?\nMemories:\nThe user lives in Porto.\n"
+                        + "The user cooks.\nLines: 2");
         assertThat(fitted.tokens()).isEqualTo(tokens.count(fitted.prompt()));
     }
 
@@ -34,7 +36,8 @@ class PromptFitterTest {
     void theLongestPartsAreCutToOneLengthAndTheShortOnesKeptWhole() {
         String longOne = Prose.words(1, 800);
         String longTwo = Prose.words(2, 600);
-        PromptValues values = PromptValues.create().text("question", "Where do I live?")
+        PromptValues values = PromptValues.create()
+                .text("question", "Where do I live?")
                 .items("memories", List.of(longOne, "The user cooks.", longTwo), "\n", "(none)")
                 .fixed("lines", "12345");
 
@@ -47,16 +50,22 @@ class PromptFitterTest {
         assertThat(memories[1]).isEqualTo("The user cooks.");
         assertThat(memories[0]).endsWith("…").startsWith(longOne.substring(0, 100));
         assertThat(memories[2]).endsWith("…").startsWith(longTwo.substring(0, 100));
-        assertThat(Math.abs(tokens.count(memories[0]) - tokens.count(memories[2]))).isLessThanOrEqualTo(2);
-        assertThat(fitted.values()).containsEntry("question", "Where do I live?").containsEntry("lines", "12345");
+        assertThat(Math.abs(tokens.count(memories[0]) - tokens.count(memories[2])))
+                .isLessThanOrEqualTo(2);
+        assertThat(fitted.values())
+                .containsEntry("question", "Where do I live?")
+                .containsEntry("lines", "12345");
     }
 
     @Test
     void aTemplateThatCannotFitEvenEmptyIsAConfigurationError() {
-        PromptValues values = PromptValues.create().text("question", "Where?").items("memories", List.of(), "\n", "")
+        PromptValues values = PromptValues.create()
+                .text("question", "Where?")
+                .items("memories", List.of(), "\n", "")
                 .fixed("lines", "1");
 
         assertThatThrownBy(() -> fitter.fit("step", TEMPLATE, values, 5))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("memoir.model.context-tokens");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("memoir.model.context-tokens");
     }
 }

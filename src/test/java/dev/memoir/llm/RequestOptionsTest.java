@@ -33,13 +33,23 @@ class RequestOptionsTest {
     }
 
     private static OpenAiChatModel model(OpenAiChatOptions.Builder options) {
-        return OpenAiChatModel.builder().options(options.baseUrl(FakeOpenAiServer.instance().baseUrl())
-                .apiKey("test-key").maxRetries(0).build()).build();
+        return OpenAiChatModel.builder()
+                .options(options.baseUrl(FakeOpenAiServer.instance().baseUrl())
+                        .apiKey("test-key")
+                        .maxRetries(0)
+                        .build())
+                .build();
     }
 
     private ChatModelClient client(OpenAiChatModel chatModel, ModelProperties properties) {
-        return new ChatModelClient(chatModel, window(chatModel, properties), templates, tokens, properties,
-                new SimpleMeterRegistry(), ObservationRegistry.NOOP);
+        return new ChatModelClient(
+                chatModel,
+                window(chatModel, properties),
+                templates,
+                tokens,
+                properties,
+                new SimpleMeterRegistry(),
+                ObservationRegistry.NOOP);
     }
 
     private ContextWindow window(OpenAiChatModel chatModel, ModelProperties properties) {
@@ -48,12 +58,17 @@ class RequestOptionsTest {
 
     @Test
     void everyConfiguredOptionReachesTheRequestWithTheStepsOwnOnTop() {
-        OpenAiChatModel chatModel = model(OpenAiChatOptions.builder().model(FakeOpenAiServer.MODEL).temperature(0.4)
-                .topP(0.9).seed(42).presencePenalty(0.5).customHeaders(Map.of("X-Team", "memory")));
+        OpenAiChatModel chatModel = model(OpenAiChatOptions.builder()
+                .model(FakeOpenAiServer.MODEL)
+                .temperature(0.4)
+                .topP(0.9)
+                .seed(42)
+                .presencePenalty(0.5)
+                .customHeaders(Map.of("X-Team", "memory")));
         String marker = "options-" + UUID.randomUUID();
 
-        client(chatModel, properties(8192, 512)).ask(ModelStep.text("session-summary"),
-                Map.of("dialogue", marker, "earlier", "(nothing)"));
+        client(chatModel, properties(8192, 512))
+                .ask(ModelStep.text("session-summary"), Map.of("dialogue", marker, "earlier", "(nothing)"));
 
         FakeOpenAiServer.ChatCall call = fake.calls(c -> c.mentions(marker)).getFirst();
         assertThat(call.model()).isEqualTo(FakeOpenAiServer.MODEL);
@@ -67,17 +82,18 @@ class RequestOptionsTest {
 
     @Test
     void aSmallerConfiguredLimitWinsAndMaxCompletionTokensIsSentWhereConfigured() {
-        OpenAiChatModel reasoning = model(OpenAiChatOptions.builder().model(FakeOpenAiServer.MODEL)
-                .maxCompletionTokens(300));
+        OpenAiChatModel reasoning =
+                model(OpenAiChatOptions.builder().model(FakeOpenAiServer.MODEL).maxCompletionTokens(300));
         String marker = "completion-" + UUID.randomUUID();
 
-        client(reasoning, properties(8192, 1024)).stream(ModelStep.text("r3-inference"),
-                List.of(new UserMessage(marker)), Map.of(), piece -> { });
+        client(reasoning, properties(8192, 1024)).stream(
+                ModelStep.text("r3-inference"), List.of(new UserMessage(marker)), Map.of(), piece -> {});
 
         FakeOpenAiServer.ChatCall call = fake.calls(c -> c.mentions(marker)).getFirst();
         assertThat(call.body().has("max_tokens")).isFalse();
         assertThat(call.body().path("max_completion_tokens").asInt()).isEqualTo(300);
-        assertThat(window(model(OpenAiChatOptions.builder().maxTokens(200)), properties(8192, 1024)).answerTokens())
+        assertThat(window(model(OpenAiChatOptions.builder().maxTokens(200)), properties(8192, 1024))
+                        .answerTokens())
                 .isEqualTo(200);
     }
 
@@ -85,8 +101,10 @@ class RequestOptionsTest {
     void thePromptGetsTheContextLessTheAnswerScaledForTheModelsTokenizerAndTheTimeoutGrowsWithIt() {
         ContextWindow window = window(model(OpenAiChatOptions.builder()), properties(8192, 1024));
 
-        assertThat(window.promptTokens(1)).isEqualTo((int) Math.floor((8192 - 1024) / 1.25)
-                - ContextWindow.REQUEST_OVERHEAD - ContextWindow.MESSAGE_OVERHEAD);
+        assertThat(window.promptTokens(1))
+                .isEqualTo((int) Math.floor((8192 - 1024) / 1.25)
+                        - ContextWindow.REQUEST_OVERHEAD
+                        - ContextWindow.MESSAGE_OVERHEAD);
         assertThat(window.promptTokens(3)).isEqualTo(window.promptTokens(1) - 2 * ContextWindow.MESSAGE_OVERHEAD);
         // 60 s, plus 4,000 counted tokens (5,000 of the model's) at 50 a second, plus 1,024 at 5 a second.
         assertThat(window.timeout(4000)).isEqualTo(Duration.ofSeconds(60).plusMillis(100_000 + 204_800));
@@ -94,8 +112,8 @@ class RequestOptionsTest {
 
     @Test
     void aContextTooSmallForAStepsInstructionsStopsTheServiceWithTheReason() {
-        Assertions.assertThatThrownBy(() -> window(model(OpenAiChatOptions.builder()),
-                        properties(1024, 512)))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("memoir.model.context-tokens 1024");
+        Assertions.assertThatThrownBy(() -> window(model(OpenAiChatOptions.builder()), properties(1024, 512)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("memoir.model.context-tokens 1024");
     }
 }

@@ -14,12 +14,12 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import dev.memoir.support.SchemaAnswers;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.node.StringNode;
-
-import dev.memoir.support.SchemaAnswers;
 
 /**
  * Each step's schema asks for no more than its reader takes: answers generated at random under each step's schema
@@ -53,9 +53,12 @@ class StepAnswersPropertyTest {
                     continue;
                 }
                 JsonNode filled = fillBlanks(answer.deepCopy());
-                assertThat(filled).as(step.name() + ": a refused answer without blank text: " + answer)
+                assertThat(filled)
+                        .as(step.name() + ": a refused answer without blank text: " + answer)
                         .isNotEqualTo(answer);
-                assertThat(step.reader().apply(filled, values)).as(step.name() + " refused " + filled).isPresent();
+                assertThat(step.reader().apply(filled, values))
+                        .as(step.name() + " refused " + filled)
+                        .isPresent();
                 refusingBlankText.add(step.name());
             }
         }

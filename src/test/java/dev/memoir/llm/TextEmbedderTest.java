@@ -81,14 +81,23 @@ class TextEmbedderTest {
         embedder.embedDocuments(Collections.nCopies(20, "a run"));
 
         assertThat(observed).extracting(Observation.Context::getName).containsOnly("memoir.embedding");
-        assertThat(observed).extracting(context -> context.getLowCardinalityKeyValues().stream()
-                        .map(kv -> kv.getKey() + "=" + kv.getValue()).toList())
+        assertThat(observed)
+                .extracting(context -> context.getLowCardinalityKeyValues().stream()
+                        .map(kv -> kv.getKey() + "=" + kv.getValue())
+                        .toList())
                 .containsExactly(
-                        List.of("memoir.embedding.batch=1", "memoir.embedding.model=m",
+                        List.of(
+                                "memoir.embedding.batch=1",
+                                "memoir.embedding.model=m",
                                 "memoir.embedding.purpose=query"),
-                        List.of("memoir.embedding.batch=17-256", "memoir.embedding.model=m",
+                        List.of(
+                                "memoir.embedding.batch=17-256",
+                                "memoir.embedding.model=m",
                                 "memoir.embedding.purpose=document"));
-        assertThat(observed.get(1).getHighCardinalityKeyValue("memoir.embedding.texts").getValue()).isEqualTo("20");
+        assertThat(observed.get(1)
+                        .getHighCardinalityKeyValue("memoir.embedding.texts")
+                        .getValue())
+                .isEqualTo("20");
     }
 
     @Test
@@ -132,10 +141,11 @@ class TextEmbedderTest {
     @Test
     void aTextWithinOnePassageIsEmbeddedWholeAndALongerOneInOverlappingPassagesStandingForItTogether() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5),
-                ObservationRegistry.NOOP);
+        TextEmbedder embedder = new TextEmbedder(
+                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5), ObservationRegistry.NOOP);
         String shortText = "A short memory.";
-        String longText = "one two three four five six seven eight nine ten ".repeat(5).strip();
+        String longText =
+                "one two three four five six seven eight nine ten ".repeat(5).strip();
 
         List<EmbeddedDocument> embedded = embedder.embedInPassages(List.of(shortText, longText));
 
@@ -146,7 +156,9 @@ class TextEmbedderTest {
         assertThat(passages.getFirst().start()).isZero();
         assertThat(passages.getLast().end()).isEqualTo(longText.length());
         for (int i = 1; i < passages.size(); i++) {
-            assertThat(passages.get(i).start()).as("overlap with the passage before").isLessThan(passages.get(i - 1).end())
+            assertThat(passages.get(i).start())
+                    .as("overlap with the passage before")
+                    .isLessThan(passages.get(i - 1).end())
                     .isGreaterThan(passages.get(i - 1).start());
         }
         // One batch: the short text whole, then the long one's passages, never the long one whole.
@@ -159,8 +171,8 @@ class TextEmbedderTest {
     @Test
     void passagesOfZeroTokensEmbedEveryTextWhole() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0),
-                ObservationRegistry.NOOP);
+        TextEmbedder embedder = new TextEmbedder(
+                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0), ObservationRegistry.NOOP);
         String longText = "word ".repeat(2000).strip();
 
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(longText)).getFirst();
@@ -173,7 +185,8 @@ class TextEmbedderTest {
     void cosineOfParallelOrthogonalAndOppositeVectors() {
         assertThat(TextEmbedder.cosine(new float[] {1, 2}, new float[] {2, 4})).isCloseTo(1.0, within(1e-9));
         assertThat(TextEmbedder.cosine(new float[] {1, 0}, new float[] {0, 3})).isCloseTo(0.0, within(1e-9));
-        assertThat(TextEmbedder.cosine(new float[] {1, 1}, new float[] {-1, -1})).isCloseTo(-1.0, within(1e-9));
+        assertThat(TextEmbedder.cosine(new float[] {1, 1}, new float[] {-1, -1}))
+                .isCloseTo(-1.0, within(1e-9));
         assertThat(TextEmbedder.cosine(new float[] {0, 0}, new float[] {1, 1})).isZero();
     }
 }

@@ -72,7 +72,8 @@ class McpServerTest extends IntegrationTest {
      * Memoir's own checks (canonical user ids, visible text, times, cursors) refused it.
      */
     private static void assertRefused(CallToolResult result, String argument) {
-        assertThat(failed(result)).containsPattern("(invalid-request: " + argument + " |/" + argument + "[/:]|'" + argument + "')");
+        assertThat(failed(result))
+                .containsPattern("(invalid-request: " + argument + " |/" + argument + "[/:]|'" + argument + "')");
     }
 
     /** The message of a tool error. */
@@ -85,22 +86,41 @@ class McpServerTest extends IntegrationTest {
     void theToolsAreListedWithDescriptionsAndSchemasAndNoTenantArgument() {
         List<Tool> tools = client(api.newTenant()).listTools().tools();
 
-        assertThat(tools).extracting(Tool::name).containsExactlyInAnyOrder("add_memory", "search_memory",
-                "list_memories", "get_memory", "update_memory", "delete_memory", "export_user", "import_user",
-                "import_export", "chat");
+        assertThat(tools)
+                .extracting(Tool::name)
+                .containsExactlyInAnyOrder(
+                        "add_memory",
+                        "search_memory",
+                        "list_memories",
+                        "get_memory",
+                        "update_memory",
+                        "delete_memory",
+                        "export_user",
+                        "import_user",
+                        "import_export",
+                        "chat");
         assertThat(tools).allSatisfy(tool -> {
             assertThat(tool.description()).hasSizeGreaterThan(40);
             assertThat(tool.inputSchema()).containsEntry("type", "object");
             @SuppressWarnings("unchecked")
-            Map<String, Object> properties = (Map<String, Object>) tool.inputSchema().get("properties");
+            Map<String, Object> properties =
+                    (Map<String, Object>) tool.inputSchema().get("properties");
             assertThat(properties).isNotEmpty().allSatisfy((name, property) -> {
                 assertThat(name.toLowerCase()).doesNotContain("tenant");
-                assertThat(((Map<?, ?>) property).get("description")).as(tool.name() + "." + name).isNotNull();
+                assertThat(((Map<?, ?>) property).get("description"))
+                        .as(tool.name() + "." + name)
+                        .isNotNull();
             });
         });
-        Tool add = tools.stream().filter(t -> t.name().equals("add_memory")).findFirst().orElseThrow();
+        Tool add = tools.stream()
+                .filter(t -> t.name().equals("add_memory"))
+                .findFirst()
+                .orElseThrow();
         assertThat(add.inputSchema().get("required")).isEqualTo(List.of("userId", "text"));
-        Tool search = tools.stream().filter(t -> t.name().equals("search_memory")).findFirst().orElseThrow();
+        Tool search = tools.stream()
+                .filter(t -> t.name().equals("search_memory"))
+                .findFirst()
+                .orElseThrow();
         assertThat(search.annotations().readOnlyHint()).isTrue();
     }
 
@@ -109,20 +129,40 @@ class McpServerTest extends IntegrationTest {
         String key = api.newTenant();
         McpSyncClient mcp = client(key);
 
-        JsonNode added = ok(call(mcp, "add_memory", "userId", "alice", "text", "Alice is allergic to peanuts " + tag,
-                "occurredAt", "2024-03-01T09:00:00Z"));
+        JsonNode added = ok(call(
+                mcp,
+                "add_memory",
+                "userId",
+                "alice",
+                "text",
+                "Alice is allergic to peanuts " + tag,
+                "occurredAt",
+                "2024-03-01T09:00:00Z"));
         String id = added.path("memory").path("id").asString();
         assertThat(added.path("created").asBoolean()).isTrue();
         assertThat(added.path("memory").path("kind").asString()).isEqualTo("fact");
         assertThat(ok(call(mcp, "add_memory", "userId", "alice", "text", "Alice is allergic to peanuts " + tag))
-                .path("created").asBoolean()).as("the same text again").isFalse();
+                        .path("created")
+                        .asBoolean())
+                .as("the same text again")
+                .isFalse();
 
-        JsonNode found = ok(call(mcp, "search_memory", "userId", "alice", "query", "food allergy", "kind",
-                List.of("fact"), "limit", 5));
+        JsonNode found = ok(call(
+                mcp, "search_memory", "userId", "alice", "query", "food allergy", "kind", List.of("fact"), "limit", 5));
         assertThat(found.path("items").get(0).path("id").asString()).isEqualTo(id);
         assertThat(found.path("items").get(0).path("score").asDouble()).isPositive();
-        assertThat(ok(call(mcp, "search_memory", "userId", "alice", "query", "food allergy", "to",
-                "2024-01-01T00:00:00Z")).path("items")).as("outside the time window").isEmpty();
+        assertThat(ok(call(
+                                mcp,
+                                "search_memory",
+                                "userId",
+                                "alice",
+                                "query",
+                                "food allergy",
+                                "to",
+                                "2024-01-01T00:00:00Z"))
+                        .path("items"))
+                .as("outside the time window")
+                .isEmpty();
         assertThat(ok(call(mcp, "get_memory", "id", id)).path("text").asString())
                 .isEqualTo("Alice is allergic to peanuts " + tag);
 
@@ -130,7 +170,8 @@ class McpServerTest extends IntegrationTest {
         assertThat(updated.path("version").asInt()).isEqualTo(2);
         assertThat(api.get(key, "/memory/" + id).text("text")).isEqualTo("Alice is allergic to hazelnuts " + tag);
 
-        assertThat(ok(call(mcp, "delete_memory", "id", id)).path("deleted").asString()).isEqualTo(id);
+        assertThat(ok(call(mcp, "delete_memory", "id", id)).path("deleted").asString())
+                .isEqualTo(id);
         assertThat(failed(call(mcp, "get_memory", "id", id))).startsWith("not-found:");
         assertThat(api.get(key, "/memory/" + id).status()).isEqualTo(404);
     }
@@ -139,27 +180,80 @@ class McpServerTest extends IntegrationTest {
     void supersessionExpiryAndValidityWorkThroughMcpAsThroughRest() {
         String key = api.newTenant();
         McpSyncClient mcp = client(key);
-        String paris = ok(call(mcp, "add_memory", "userId", "eve", "text", "Eve lives in Paris " + tag,
-                "occurredAt", "2024-01-01T00:00:00Z", "supersedes", List.of())).path("memory").path("id").asString();
-        JsonNode berlin = ok(call(mcp, "add_memory", "userId", "eve", "text", "Eve moved to Berlin " + tag,
-                "occurredAt", "2024-06-01T00:00:00Z", "supersedes", List.of(paris))).path("memory");
+        String paris = ok(call(
+                        mcp,
+                        "add_memory",
+                        "userId",
+                        "eve",
+                        "text",
+                        "Eve lives in Paris " + tag,
+                        "occurredAt",
+                        "2024-01-01T00:00:00Z",
+                        "supersedes",
+                        List.of()))
+                .path("memory")
+                .path("id")
+                .asString();
+        JsonNode berlin = ok(call(
+                        mcp,
+                        "add_memory",
+                        "userId",
+                        "eve",
+                        "text",
+                        "Eve moved to Berlin " + tag,
+                        "occurredAt",
+                        "2024-06-01T00:00:00Z",
+                        "supersedes",
+                        List.of(paris)))
+                .path("memory");
 
         assertThat(berlin.path("supersedes").get(0).asString()).isEqualTo(paris);
-        assertThat(ok(call(mcp, "list_memories", "userId", "eve")).path("items")).hasSize(1);
-        assertThat(ok(call(mcp, "list_memories", "userId", "eve", "includeSuperseded", true)).path("items"))
+        assertThat(ok(call(mcp, "list_memories", "userId", "eve")).path("items"))
+                .hasSize(1);
+        assertThat(ok(call(mcp, "list_memories", "userId", "eve", "includeSuperseded", true))
+                        .path("items"))
                 .hasSize(2);
-        assertThat(ok(call(mcp, "search_memory", "userId", "eve", "query", "where does Eve live", "asOf",
-                "2024-03-01T00:00:00Z")).path("items").get(0).path("id").asString()).isEqualTo(paris);
-        assertRefused(call(mcp, "add_memory", "userId", "eve", "text", "Eve is a cook " + tag, "supersedes",
-                List.of("not-a-uuid")), "supersedes");
+        assertThat(ok(call(
+                                mcp,
+                                "search_memory",
+                                "userId",
+                                "eve",
+                                "query",
+                                "where does Eve live",
+                                "asOf",
+                                "2024-03-01T00:00:00Z"))
+                        .path("items")
+                        .get(0)
+                        .path("id")
+                        .asString())
+                .isEqualTo(paris);
+        assertRefused(
+                call(
+                        mcp,
+                        "add_memory",
+                        "userId",
+                        "eve",
+                        "text",
+                        "Eve is a cook " + tag,
+                        "supersedes",
+                        List.of("not-a-uuid")),
+                "supersedes");
 
         String id = berlin.path("id").asString();
-        String soon = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS)
+        String soon = Instant.now()
+                .plus(Duration.ofDays(1))
+                .truncatedTo(ChronoUnit.SECONDS)
                 .toString();
-        assertThat(ok(call(mcp, "update_memory", "id", id, "expiresAt", soon)).path("expiresAt").asString())
+        assertThat(ok(call(mcp, "update_memory", "id", id, "expiresAt", soon))
+                        .path("expiresAt")
+                        .asString())
                 .isEqualTo(soon);
-        assertThat(ok(call(mcp, "update_memory", "id", id, "neverExpires", true)).has("expiresAt")).isFalse();
-        assertThat(ok(call(mcp, "update_memory", "id", id, "supersedes", List.of())).has("supersedes")).isFalse();
+        assertThat(ok(call(mcp, "update_memory", "id", id, "neverExpires", true))
+                        .has("expiresAt"))
+                .isFalse();
+        assertThat(ok(call(mcp, "update_memory", "id", id, "supersedes", List.of()))
+                        .has("supersedes"))
+                .isFalse();
         assertThat(api.get(key, "/memory/" + paris).body().has("supersededBy")).isFalse();
     }
 
@@ -167,18 +261,34 @@ class McpServerTest extends IntegrationTest {
     void aUserExportedThroughMcpIsImportedThroughMcpAsAnotherUser() {
         String key = api.newTenant();
         McpSyncClient mcp = client(key);
-        String old = ok(call(mcp, "add_memory", "userId", "fay", "text", "Fay lives in Paris " + tag,
-                "supersedes", List.of())).path("memory").path("id").asString();
+        String old = ok(call(
+                        mcp,
+                        "add_memory",
+                        "userId",
+                        "fay",
+                        "text",
+                        "Fay lives in Paris " + tag,
+                        "supersedes",
+                        List.of()))
+                .path("memory")
+                .path("id")
+                .asString();
         ok(call(mcp, "add_memory", "userId", "fay", "text", "Fay moved to Berlin " + tag, "supersedes", List.of(old)));
 
-        String archive = ok(call(mcp, "export_user", "userId", "fay")).path("archive").asString();
+        String archive =
+                ok(call(mcp, "export_user", "userId", "fay")).path("archive").asString();
         JsonNode imported = ok(call(mcp, "import_user", "userId", "fay-copy", "archive", archive));
 
         assertThat(archive.lines().findFirst().orElseThrow()).contains("\"memoir-user-archive\"");
         assertThat(imported.path("counts").path("memory").asLong()).isEqualTo(2);
-        assertThat(ok(call(mcp, "list_memories", "userId", "fay-copy")).path("items").get(0).path("text").asString())
+        assertThat(ok(call(mcp, "list_memories", "userId", "fay-copy"))
+                        .path("items")
+                        .get(0)
+                        .path("text")
+                        .asString())
                 .isEqualTo("Fay moved to Berlin " + tag);
-        assertThat(ok(call(mcp, "list_memories", "userId", "fay-copy", "includeSuperseded", true)).path("items"))
+        assertThat(ok(call(mcp, "list_memories", "userId", "fay-copy", "includeSuperseded", true))
+                        .path("items"))
                 .hasSize(2);
         assertThat(failed(call(mcp, "import_user", "userId", "fay-copy", "archive", archive)))
                 .startsWith("user-not-empty:");
@@ -200,7 +310,8 @@ class McpServerTest extends IntegrationTest {
         String cursor = null;
         int pages = 0;
         do {
-            JsonNode page = cursor == null ? ok(call(mcp, "list_memories", "userId", "bo", "limit", 2))
+            JsonNode page = cursor == null
+                    ? ok(call(mcp, "list_memories", "userId", "bo", "limit", 2))
                     : ok(call(mcp, "list_memories", "userId", "bo", "limit", 2, "cursor", cursor));
             page.path("items").forEach(m -> listed.add(m.path("text").asString()));
             cursor = page.has("nextCursor") ? page.path("nextCursor").asString() : null;
@@ -219,7 +330,8 @@ class McpServerTest extends IntegrationTest {
         McpSyncClient mcp = client(key);
         ok(call(mcp, "add_memory", "userId", "carl", "text", "Carl's daughter is called Mireille " + tag));
         String question = "What is my daughter's name? " + tag;
-        onModelCall(c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question),
+        onModelCall(
+                c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question),
                 c -> Answer.json("{\"reply\": \"She is called Mireille.\", \"remember\": false, \"citations\": [1]}"));
 
         JsonNode reply = ok(call(mcp, "chat", "userId", "carl", "message", question));
@@ -228,15 +340,19 @@ class McpServerTest extends IntegrationTest {
         assertThat(reply.path("memories").get(0).path("text").asString())
                 .isEqualTo("Carl's daughter is called Mireille " + tag);
         assertThat(reply.path("memories").get(0).path("cited").asBoolean()).isTrue();
-        ChatCall call = fake.calls(c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question)).getFirst();
+        ChatCall call = fake.calls(c -> c.is(Step.REPLY) && c.lastUserMessage().equals(question))
+                .getFirst();
         assertThat(call.prompt()).contains("Carl's daughter is called Mireille " + tag);
         String session = reply.path("sessionId").asString();
         JsonNode turns = api.get(key, "/sessions/" + session).body().path("turns");
-        assertThat(turns).extracting(t -> t.path("content").asString())
+        assertThat(turns)
+                .extracting(t -> t.path("content").asString())
                 .containsExactly(question, "She is called Mireille.");
 
         JsonNode again = ok(call(mcp, "chat", "sessionId", session, "message", "Thanks " + tag));
-        assertThat(again.path("sessionId").asString()).as("the same conversation").isEqualTo(session);
+        assertThat(again.path("sessionId").asString())
+                .as("the same conversation")
+                .isEqualTo(session);
         assertRefused(call(mcp, "chat", "sessionId", session, "userId", "someone-else", "message", "Hi"), "userId");
         assertRefused(call(mcp, "chat", "message", "Hi"), "userId");
     }
@@ -245,21 +361,33 @@ class McpServerTest extends IntegrationTest {
     void aTenantsKeyNeverReachesAnotherTenantsMemoryThroughMcp() {
         String acme = api.newTenant();
         String globex = api.newTenant();
-        String id = ok(call(client(acme), "add_memory", "userId", "hana", "text",
-                "Hana's locker code is 4711 " + tag)).path("memory").path("id").asString();
+        String id = ok(call(client(acme), "add_memory", "userId", "hana", "text", "Hana's locker code is 4711 " + tag))
+                .path("memory")
+                .path("id")
+                .asString();
         String session = api.newSession(acme, "hana", null);
         McpSyncClient intruder = client(globex);
 
         assertThat(failed(call(intruder, "get_memory", "id", id))).startsWith("not-found:");
-        assertThat(failed(call(intruder, "update_memory", "id", id, "text", "stolen"))).startsWith("not-found:");
+        assertThat(failed(call(intruder, "update_memory", "id", id, "text", "stolen")))
+                .startsWith("not-found:");
         assertThat(failed(call(intruder, "delete_memory", "id", id))).startsWith("not-found:");
-        assertThat(ok(call(intruder, "search_memory", "userId", "hana", "query", "locker code")).path("items"))
+        assertThat(ok(call(intruder, "search_memory", "userId", "hana", "query", "locker code"))
+                        .path("items"))
                 .isEmpty();
-        assertThat(ok(call(intruder, "list_memories", "userId", "hana")).path("items")).isEmpty();
+        assertThat(ok(call(intruder, "list_memories", "userId", "hana")).path("items"))
+                .isEmpty();
         assertThat(failed(call(intruder, "chat", "sessionId", session, "message", "What is my code?")))
                 .startsWith("not-found:");
-        assertThat(failed(call(intruder, "get_memory", "id", id, "tenantId", UUID.randomUUID().toString())))
-                .as("no tool takes a tenant").contains("tenantId");
+        assertThat(failed(call(
+                        intruder,
+                        "get_memory",
+                        "id",
+                        id,
+                        "tenantId",
+                        UUID.randomUUID().toString())))
+                .as("no tool takes a tenant")
+                .contains("tenantId");
         JsonNode untouched = api.get(acme, "/memory/" + id).body();
         assertThat(untouched.path("text").asString()).isEqualTo("Hana's locker code is 4711 " + tag);
         assertThat(untouched.path("version").asInt()).isEqualTo(1);
@@ -272,12 +400,12 @@ class McpServerTest extends IntegrationTest {
                 {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
                  "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}""";
 
-        Api.Response anonymous = api.sendWithHeadersAsResponse("POST", "/mcp", null, initialize,
-                "Accept", "application/json, text/event-stream");
-        Api.Response wrongKey = api.sendWithHeadersAsResponse("POST", "/mcp", "mk_not-a-key", initialize,
-                "Accept", "application/json, text/event-stream");
-        Api.Response operator = api.sendWithHeadersAsResponse("POST", "/mcp", Api.BOOTSTRAP_KEY, initialize,
-                "Accept", "application/json, text/event-stream");
+        Api.Response anonymous = api.sendWithHeadersAsResponse(
+                "POST", "/mcp", null, initialize, "Accept", "application/json, text/event-stream");
+        Api.Response wrongKey = api.sendWithHeadersAsResponse(
+                "POST", "/mcp", "mk_not-a-key", initialize, "Accept", "application/json, text/event-stream");
+        Api.Response operator = api.sendWithHeadersAsResponse(
+                "POST", "/mcp", Api.BOOTSTRAP_KEY, initialize, "Accept", "application/json, text/event-stream");
 
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(anonymous.text("code")).isEqualTo("unauthorized");
@@ -285,20 +413,29 @@ class McpServerTest extends IntegrationTest {
         assertThat(operator.status()).as("the bootstrap key is no tenant's").isEqualTo(401);
         assertThatThrownBy(() -> client("mk_not-a-key")).isInstanceOf(RuntimeException.class);
         String key = api.newTenant();
-        Api.Response valid = api.sendWithHeadersAsResponse("POST", "/mcp", key, initialize,
-                "Accept", "application/json, text/event-stream");
+        Api.Response valid = api.sendWithHeadersAsResponse(
+                "POST", "/mcp", key, initialize, "Accept", "application/json, text/event-stream");
         assertThat(valid.status()).isEqualTo(200);
-        assertThat(valid.body().path("result").path("serverInfo").path("name").asString()).isEqualTo("memoir");
+        assertThat(valid.body().path("result").path("serverInfo").path("name").asString())
+                .isEqualTo("memoir");
 
         // Stateless: a tool call stands alone, without a handshake or a session header (as http/mcp.http sends it).
-        Api.Response added = api.sendWithHeadersAsResponse("POST", "/mcp", key, """
+        Api.Response added = api.sendWithHeadersAsResponse(
+                "POST", "/mcp", key, """
                 {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                 "params": {"name": "add_memory", "arguments": {"userId": "raw", "text": "Raw plays the cello."}}}""",
-                "Accept", "application/json, text/event-stream");
+                 "params": {"name": "add_memory", "arguments": {"userId": "raw", "text": "Raw plays the cello."}}}""", "Accept", "application/json, text/event-stream");
         assertThat(added.status()).as(added.raw()).isEqualTo(200);
         assertThat(added.body().path("result").path("isError").asBoolean()).isFalse();
-        assertThat(JSON.readTree(added.body().path("result").path("content").get(0).path("text").asString())
-                .path("memory").path("text").asString()).isEqualTo("Raw plays the cello.");
+        assertThat(JSON.readTree(added.body()
+                                .path("result")
+                                .path("content")
+                                .get(0)
+                                .path("text")
+                                .asString())
+                        .path("memory")
+                        .path("text")
+                        .asString())
+                .isEqualTo("Raw plays the cello.");
     }
 
     @Test
@@ -314,11 +451,24 @@ class McpServerTest extends IntegrationTest {
         assertRefused(call(mcp, "add_memory", "userId", "dan", "text", "x", "occurredAt", future), "occurredAt");
         assertRefused(call(mcp, "add_memory", "userId", "dan", "text", "x", "occurredAt", "yesterday"), "occurredAt");
         assertRefused(call(mcp, "get_memory", "id", "not-a-uuid"), "id");
-        assertThat(failed(call(mcp, "get_memory", "id", UUID.randomUUID().toString()))).startsWith("not-found:");
+        assertThat(failed(call(mcp, "get_memory", "id", UUID.randomUUID().toString())))
+                .startsWith("not-found:");
         assertRefused(call(mcp, "search_memory", "userId", "dan", "query", "x", "kind", List.of("gossip")), "kind");
-        assertRefused(call(mcp, "search_memory", "userId", "dan", "query", "x", "from", "2024-02-01T00:00:00Z",
-                "to", "2024-01-01T00:00:00Z"), "to");
+        assertRefused(
+                call(
+                        mcp,
+                        "search_memory",
+                        "userId",
+                        "dan",
+                        "query",
+                        "x",
+                        "from",
+                        "2024-02-01T00:00:00Z",
+                        "to",
+                        "2024-01-01T00:00:00Z"),
+                "to");
         assertRefused(call(mcp, "search_memory", "userId", "dan", "query", 42), "query");
-        assertThat(ok(call(mcp, "list_memories", "userId", "dan")).path("items")).isEmpty();
+        assertThat(ok(call(mcp, "list_memories", "userId", "dan")).path("items"))
+                .isEmpty();
     }
 }

@@ -33,12 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
 
+import dev.memoir.common.wire.WireNames;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.wire.WireNames;
 
 /**
  * The MCP tools take their arguments under the constraints of the REST requests they stand for: each schema states
@@ -48,8 +48,7 @@ import dev.memoir.common.wire.WireNames;
 class McpToolConstraintsTest extends IntegrationTest {
 
     /** Where a REST request takes a field: a record's component, or a controller method's parameter. */
-    private record RestField(String type, String method, String name) {
-    }
+    private record RestField(String type, String method, String name) {}
 
     private static RestField component(String type, String name) {
         return new RestField(type, null, name);
@@ -132,11 +131,18 @@ class McpToolConstraintsTest extends IntegrationTest {
     void enumArgumentsListTheirWireNames() {
         Map<String, Tool> tools = client(api.newTenant()).listTools().tools().stream()
                 .collect(Collectors.toMap(Tool::name, tool -> tool));
-        List<String> kinds = Arrays.stream(MemoryKind.values()).map(WireNames::of).toList();
+        List<String> kinds =
+                Arrays.stream(MemoryKind.values()).map(WireNames::of).toList();
 
         assertThat(properties(tools.get("add_memory")).get("kind").get("enum"))
-                .isEqualTo(Arrays.stream(MemoryKind.values()).filter(MemoryKind::addable).map(WireNames::of).toList());
-        assertThat(((Map<?, ?>) properties(tools.get("search_memory")).get("kind").get("items")).get("enum"))
+                .isEqualTo(Arrays.stream(MemoryKind.values())
+                        .filter(MemoryKind::addable)
+                        .map(WireNames::of)
+                        .toList());
+        assertThat(((Map<?, ?>) properties(tools.get("search_memory"))
+                                .get("kind")
+                                .get("items"))
+                        .get("enum"))
                 .isEqualTo(kinds);
         assertThat(properties(tools.get("search_memory")).get("mode").get("enum"))
                 .isEqualTo(List.of("hybrid", "dense", "lexical"));
@@ -148,26 +154,31 @@ class McpToolConstraintsTest extends IntegrationTest {
         McpSyncClient mcp = client(key);
         String session = api.newSession(key, "dan", null);
 
-        assertSameRefusal(call(mcp, "add_memory", Map.of("userId", " dan", "text", "x")),
+        assertSameRefusal(
+                call(mcp, "add_memory", Map.of("userId", " dan", "text", "x")),
                 api.send("POST", "/memory", key, "{\"userId\": \" dan\", \"text\": \"x\"}"));
-        assertSameRefusal(call(mcp, "add_memory", Map.of("userId", "dan", "text", "\u200b ")),
+        assertSameRefusal(
+                call(mcp, "add_memory", Map.of("userId", "dan", "text", "\u200b ")),
                 api.send("POST", "/memory", key, "{\"userId\": \"dan\", \"text\": \"\u200b \"}"));
-        assertSameRefusal(call(mcp, "chat", Map.of("sessionId", session, "message", "\u200b")),
-                api.chat(key, session, "\u200b"));
+        assertSameRefusal(
+                call(mcp, "chat", Map.of("sessionId", session, "message", "\u200b")), api.chat(key, session, "\u200b"));
     }
 
     @Test
     void aTooLongTextIsRefusedByTheToolWithRestsMessage() {
         String key = api.newTenant();
-        int maximum = ((Number) properties(tool("add_memory").tool()).get("text").get("maxLength")).intValue();
+        int maximum =
+                ((Number) properties(tool("add_memory").tool()).get("text").get("maxLength")).intValue();
         Map<String, Object> arguments = Map.of("userId", "dan", "text", "x".repeat(maximum + 1));
 
         // Over the wire the server's schema check refuses it first, naming the argument.
         assertThat(text(call(client(key), "add_memory", arguments))).contains("/text");
         // The tool itself, behind that check, refuses it as REST does.
-        CallToolResult refused = tool("add_memory").callHandler().apply(
-                McpTransportContext.create(Map.of(MemoryTools.TENANT, new TenantId(UUID.randomUUID()))),
-                new CallToolRequest("add_memory", arguments));
+        CallToolResult refused = tool("add_memory")
+                .callHandler()
+                .apply(
+                        McpTransportContext.create(Map.of(MemoryTools.TENANT, new TenantId(UUID.randomUUID()))),
+                        new CallToolRequest("add_memory", arguments));
         assertSameRefusal(refused, api.send("POST", "/memory", key, Json.write(arguments)));
     }
 
@@ -187,8 +198,11 @@ class McpToolConstraintsTest extends IntegrationTest {
 
     @SuppressWarnings("unchecked")
     private SyncToolSpecification tool(String name) {
-        return ((List<SyncToolSpecification>) context.getBean("memoirTools", List.class)).stream()
-                .filter(tool -> tool.tool().name().equals(name)).findFirst().orElseThrow();
+        return ((List<SyncToolSpecification>) context.getBean("memoirTools", List.class))
+                .stream()
+                        .filter(tool -> tool.tool().name().equals(name))
+                        .findFirst()
+                        .orElseThrow();
     }
 
     @SuppressWarnings("unchecked")
@@ -234,20 +248,30 @@ class McpToolConstraintsTest extends IntegrationTest {
         if (field.method() == null) {
             element = validator.getConstraintsForClass(type).getConstraintsForProperty(field.name());
         } else {
-            Method method = Arrays.stream(type.getDeclaredMethods()).filter(m -> m.getName().equals(field.method()))
-                    .findFirst().orElseThrow();
-            int index = Arrays.stream(method.getParameters()).map(Parameter::getName).toList().indexOf(field.name());
-            element = validator.getConstraintsForClass(type)
+            Method method = Arrays.stream(type.getDeclaredMethods())
+                    .filter(m -> m.getName().equals(field.method()))
+                    .findFirst()
+                    .orElseThrow();
+            int index = Arrays.stream(method.getParameters())
+                    .map(Parameter::getName)
+                    .toList()
+                    .indexOf(field.name());
+            element = validator
+                    .getConstraintsForClass(type)
                     .getConstraintsForMethod(method.getName(), method.getParameterTypes())
-                    .getParameterDescriptors().get(index);
+                    .getParameterDescriptors()
+                    .get(index);
         }
         assertThat(element).as(field + " has constraints").isNotNull();
-        return element.getConstraintDescriptors().stream().flatMap(McpToolConstraintsTest::withComposing)
-                .<Annotation>map(ConstraintDescriptor::getAnnotation).toList();
+        return element.getConstraintDescriptors().stream()
+                .flatMap(McpToolConstraintsTest::withComposing)
+                .<Annotation>map(ConstraintDescriptor::getAnnotation)
+                .toList();
     }
 
     private static Stream<ConstraintDescriptor<?>> withComposing(ConstraintDescriptor<?> constraint) {
-        return Stream.concat(Stream.of(constraint),
+        return Stream.concat(
+                Stream.of(constraint),
                 constraint.getComposingConstraints().stream().flatMap(McpToolConstraintsTest::withComposing));
     }
 }

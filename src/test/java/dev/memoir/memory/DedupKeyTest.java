@@ -6,8 +6,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.Hashes;
+import dev.memoir.tenant.TenantId;
 
 /** The stored text of every dedup key form stays as rows and archives already carry it. */
 class DedupKeyTest {
@@ -33,12 +33,15 @@ class DedupKeyTest {
     @Test
     void aNewOwnerGetsNewKeysForTheFormsThatNameTheOwner() {
         TenantId other = new TenantId(ID);
-        DedupKey fact = DedupKey.parse(DedupKey.fact(TENANT, "ana", "Ana likes tea.").value());
+        DedupKey fact =
+                DedupKey.parse(DedupKey.fact(TENANT, "ana", "Ana likes tea.").value());
         assertThat(fact.reowned(MemoryKind.FACT, other, "bo", "Ana likes tea."))
                 .isEqualTo(DedupKey.fact(other, "bo", "Ana likes tea."));
         assertThat(DedupKey.parse("recursive_summary:x:ana").reowned(MemoryKind.RECURSIVE_SUMMARY, other, "bo", "t"))
                 .isEqualTo(DedupKey.recursiveSummary(other, "bo"));
-        assertThat(DedupKey.parse("topic:" + ID).reowned(MemoryKind.TOPIC, other, "bo", "t").value())
+        assertThat(DedupKey.parse("topic:" + ID)
+                        .reowned(MemoryKind.TOPIC, other, "bo", "t")
+                        .value())
                 .isEqualTo("topic:" + ID);
         assertThat(DedupKey.parse(null)).isNull();
     }

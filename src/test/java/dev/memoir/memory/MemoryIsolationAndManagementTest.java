@@ -28,19 +28,26 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
         String globex = api.newTenant();
         String acmeSession = api.newSession(acme, "alice", null);
         api.importTurns(acme, acmeSession, "My secret code word is marmalade " + tag, "Got it.");
-        String acmeMemory = items(api.get(acme, "/memory?userId=alice")).getFirst().path("id").asString();
+        String acmeMemory = items(api.get(acme, "/memory?userId=alice"))
+                .getFirst()
+                .path("id")
+                .asString();
 
-        assertThat(items(api.get(globex, "/memory?userId=alice&query=secret%20code%20word"))).isEmpty();
+        assertThat(items(api.get(globex, "/memory?userId=alice&query=secret%20code%20word")))
+                .isEmpty();
         assertThat(api.get(globex, "/memory/" + acmeMemory).status()).isEqualTo(404);
         assertThat(api.get(globex, "/sessions/" + acmeSession).status()).isEqualTo(404);
         assertThat(api.chat(globex, acmeSession, "hi").status()).isEqualTo(404);
-        assertThat(api.send("PATCH", "/memory/" + acmeMemory, globex, "{\"text\": \"x\"}").status()).isEqualTo(404);
+        assertThat(api.send("PATCH", "/memory/" + acmeMemory, globex, "{\"text\": \"x\"}")
+                        .status())
+                .isEqualTo(404);
         assertThat(items(api.get(globex, "/sessions?userId=alice"))).isEmpty();
 
         String globexSession = api.newSession(globex, "alice", null);
         String question = "What is my secret code word? " + tag + "-globex";
         api.chat(globex, globexSession, question);
-        ChatCall replyCall = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag + "-globex")).getFirst();
+        ChatCall replyCall =
+                fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag + "-globex")).getFirst();
         assertThat(replyCall.prompt()).doesNotContain("marmalade");
     }
 
@@ -56,7 +63,8 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
 
         assertThat(reply.body().path("memories").findValuesAsString("text"))
                 .noneMatch(text -> text.contains("marmalade"));
-        ChatCall replyCall = fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag + "-bob")).getFirst();
+        ChatCall replyCall =
+                fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag + "-bob")).getFirst();
         assertThat(replyCall.prompt()).doesNotContain("marmalade");
         assertThat(items(api.get(key, "/memory?userId=bob&query=secret%20code")))
                 .allSatisfy(m -> assertThat(m.path("text").asString()).doesNotContain("marmalade"));
@@ -70,14 +78,19 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
         JsonNode oslo = items(api.get(key, "/memory?userId=frank&query=Oslo")).getFirst();
         assertThat(oslo.path("text").asString()).isEqualTo("User: I live in Oslo");
 
-        Api.Response edited = api.send("PATCH", "/memory/" + oslo.path("id").asString(), key,
+        Api.Response edited = api.send(
+                "PATCH",
+                "/memory/" + oslo.path("id").asString(),
+                key,
                 "{\"text\": \"User: I play the cello in an orchestra\"}");
 
         assertThat(edited.status()).isEqualTo(200);
         assertThat(edited.text("text")).isEqualTo("User: I play the cello in an orchestra");
-        JsonNode best = items(api.get(key, "/memory?userId=frank&query=musical%20instrument")).getFirst();
+        JsonNode best = items(api.get(key, "/memory?userId=frank&query=musical%20instrument"))
+                .getFirst();
         assertThat(best.path("id").asString()).isEqualTo(oslo.path("id").asString());
-        assertThat(api.send("PATCH", "/memory/" + oslo.path("id").asString(), key, "{\"text\": \"\"}").status())
+        assertThat(api.send("PATCH", "/memory/" + oslo.path("id").asString(), key, "{\"text\": \"\"}")
+                        .status())
                 .isEqualTo(400);
     }
 
@@ -90,9 +103,11 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
 
         Api.Response listed = api.get(key, "/memory?userId=gina&limit=3");
 
-        assertThat(items(listed)).extracting(m -> m.path("text").asString())
+        assertThat(items(listed))
+                .extracting(m -> m.path("text").asString())
                 .containsExactly("Assistant: fourth", "User: third", "Assistant: second");
-        assertThat(items(listed)).allSatisfy(m -> assertThat(m.path("score").isNull()).isTrue());
+        assertThat(items(listed))
+                .allSatisfy(m -> assertThat(m.path("score").isNull()).isTrue());
         String id = items(listed).getFirst().path("id").asString();
         assertThat(api.send("DELETE", "/memory/" + id, key, null).status()).isEqualTo(204);
         assertThat(api.get(key, "/memory/" + id).status()).isEqualTo(404);
@@ -110,16 +125,27 @@ class MemoryIsolationAndManagementTest extends IntegrationTest {
         api.importTurns(key, other, "keep me", "kept");
         // Closed, with its summary written: a job outcome to erase too.
         api.close(key, first);
-        eventually().until(() -> api.get(key, "/sessions/" + first).body().path("jobs").toString().contains("done"));
+        eventually()
+                .until(() -> api.get(key, "/sessions/" + first)
+                        .body()
+                        .path("jobs")
+                        .toString()
+                        .contains("done"));
 
         Api.Response erased = api.send("DELETE", "/memory?userId=hank", key, null);
 
         assertThat(erased.status()).isEqualTo(200);
         assertThat(erased.body().path("sessions").asInt()).isEqualTo(2);
         assertThat(erased.body().path("turns").asInt()).isEqualTo(4);
-        assertThat(erased.body().path("memories").asInt()).as("four history records and a summary").isEqualTo(5);
-        assertThat(jdbc.sql("select count(*) from job_runs where session_id = ?").param(UUID.fromString(first))
-                .query(Integer.class).single()).as("the erased session's job outcomes").isZero();
+        assertThat(erased.body().path("memories").asInt())
+                .as("four history records and a summary")
+                .isEqualTo(5);
+        assertThat(jdbc.sql("select count(*) from job_runs where session_id = ?")
+                        .param(UUID.fromString(first))
+                        .query(Integer.class)
+                        .single())
+                .as("the erased session's job outcomes")
+                .isZero();
         assertThat(items(api.get(key, "/memory?userId=hank"))).isEmpty();
         assertThat(api.get(key, "/sessions/" + first).status()).isEqualTo(404);
         assertThat(items(api.get(key, "/sessions?userId=hank"))).isEmpty();

@@ -29,7 +29,10 @@ class MemoryPropertiesTest {
     void settingOneKindKeepsTheOthersDefaults() {
         MemoryProperties properties = bind(Map.of("memoir.memory.top-k.memo", "8"));
 
-        assertThat(properties.topK()).containsEntry(MemoryKind.MEMO, 8).containsEntry(MemoryKind.HISTORY, 3)
-                .containsEntry(MemoryKind.SUMMARY, 1).hasSize(MemoryProperties.DEFAULT_TOP_K.size());
+        assertThat(properties.topK())
+                .containsEntry(MemoryKind.MEMO, 8)
+                .containsEntry(MemoryKind.HISTORY, 3)
+                .containsEntry(MemoryKind.SUMMARY, 1)
+                .hasSize(MemoryProperties.DEFAULT_TOP_K.size());
     }
 }

@@ -54,8 +54,10 @@ class PassageSearchTest extends IntegrationTest {
 
         // The detail itself, reworded: the passage that holds it is far nearer than the long turn as a whole.
         String question = "The spare key of the allotment shed lies under the blue ceramic frog next to the rhubarb.";
-        List<JsonNode> found = items(api.get(key, "/memory?userId=" + user + "&kind=history&mode=dense&explain=true"
-                + "&limit=3&query=" + encoded(question)));
+        List<JsonNode> found = items(api.get(
+                key,
+                "/memory?userId=" + user + "&kind=history&mode=dense&explain=true" + "&limit=3&query="
+                        + encoded(question)));
 
         assertThat(found.getFirst().path("text").asString()).isEqualTo("Assistant: " + answer);
         JsonNode passage = found.getFirst().path("explanation").path("densePassage");
@@ -63,13 +65,17 @@ class PassageSearchTest extends IntegrationTest {
         int start = passage.path("start").asInt();
         int end = passage.path("end").asInt();
         String memoryText = "Assistant: " + answer;
-        assertThat(passage.path("position").asInt()).isGreaterThan(1)
+        assertThat(passage.path("position").asInt())
+                .isGreaterThan(1)
                 .as("the nearest passage by an exact scan: " + distances(found.getFirst(), question))
                 .isEqualTo(nearestPassage(found.getFirst(), question));
-        assertThat(memoryText.substring(start, end)).as(passage + " of " + memoryText.length() + ": "
-                + distances(found.getFirst(), question)).contains("ceramic frog");
+        assertThat(memoryText.substring(start, end))
+                .as(passage + " of " + memoryText.length() + ": " + distances(found.getFirst(), question))
+                .contains("ceramic frog");
         double score = found.getFirst().path("score").asDouble();
-        assertThat(score).isEqualTo(found.getFirst().path("explanation").path("denseScore").asDouble())
+        assertThat(score)
+                .isEqualTo(
+                        found.getFirst().path("explanation").path("denseScore").asDouble())
                 .isGreaterThan(wholeSimilarity(found.getFirst(), question));
     }
 
@@ -79,21 +85,34 @@ class PassageSearchTest extends IntegrationTest {
         String session = api.newSession(key, user, null);
         api.importTurns(key, session, "Short and sweet.", longAnswer());
         List<JsonNode> history = ofKind(api.get(key, "/memory?userId=" + user), "history");
-        JsonNode shortOne = history.stream().filter(m -> m.path("text").asString().startsWith("User:")).findFirst()
+        JsonNode shortOne = history.stream()
+                .filter(m -> m.path("text").asString().startsWith("User:"))
+                .findFirst()
                 .orElseThrow();
-        JsonNode longOne = history.stream().filter(m -> m.path("text").asString().startsWith("Assistant:"))
-                .findFirst().orElseThrow();
+        JsonNode longOne = history.stream()
+                .filter(m -> m.path("text").asString().startsWith("Assistant:"))
+                .findFirst()
+                .orElseThrow();
         assertThat(passagesOf(shortOne)).isZero();
         int before = passagesOf(longOne);
         assertThat(before).isGreaterThan(4);
 
-        assertThat(api.send("PATCH", "/memory/" + longOne.path("id").asString(), key,
-                "{\"text\": \"Assistant: The key is with the neighbour now.\"}").status()).isEqualTo(200);
+        assertThat(api.send(
+                                "PATCH",
+                                "/memory/" + longOne.path("id").asString(),
+                                key,
+                                "{\"text\": \"Assistant: The key is with the neighbour now.\"}")
+                        .status())
+                .isEqualTo(200);
 
         assertThat(passagesOf(longOne)).isZero();
-        assertThat(api.send("DELETE", "/memory?userId=" + user, key, null).status()).isEqualTo(200);
-        assertThat(jdbc.sql("select count(*) from memory_passages where user_id = ?").param(user)
-                .query(Integer.class).single()).isZero();
+        assertThat(api.send("DELETE", "/memory?userId=" + user, key, null).status())
+                .isEqualTo(200);
+        assertThat(jdbc.sql("select count(*) from memory_passages where user_id = ?")
+                        .param(user)
+                        .query(Integer.class)
+                        .single())
+                .isZero();
     }
 
     @Autowired
@@ -102,15 +121,21 @@ class PassageSearchTest extends IntegrationTest {
     private int nearestPassage(JsonNode memory, String question) {
         return jdbc.sql("select position from memory_passages where memory_id = ? and user_id = ? "
                         + "order by embedding <=> cast(? as vector) limit 1")
-                .param(UUID.fromString(memory.path("id").asString())).param(user)
-                .param(Vectors.literal(embedder.embedQuery(question))).query(Integer.class).single();
+                .param(UUID.fromString(memory.path("id").asString()))
+                .param(user)
+                .param(Vectors.literal(embedder.embedQuery(question)))
+                .query(Integer.class)
+                .single();
     }
 
     /** The cosine similarity of the question to the memory's own vector, which stands for all of it. */
     private double wholeSimilarity(JsonNode memory, String question) {
         return jdbc.sql("select 1 - (embedding <=> cast(? as vector)) from memory_records where id = ? and user_id = ?")
                 .param(Vectors.literal(embedder.embedQuery(question)))
-                .param(UUID.fromString(memory.path("id").asString())).param(user).query(Double.class).single();
+                .param(UUID.fromString(memory.path("id").asString()))
+                .param(user)
+                .query(Double.class)
+                .single();
     }
 
     private List<String> distances(JsonNode memory, String question) {
@@ -118,11 +143,17 @@ class PassageSearchTest extends IntegrationTest {
                         + "round((embedding <=> cast(? as vector))::numeric, 4) from memory_passages "
                         + "where memory_id = ? and user_id = ? order by position")
                 .param(Vectors.literal(embedder.embedQuery(question)))
-                .param(UUID.fromString(memory.path("id").asString())).param(user).query(String.class).list();
+                .param(UUID.fromString(memory.path("id").asString()))
+                .param(user)
+                .query(String.class)
+                .list();
     }
 
     private int passagesOf(JsonNode memory) {
         return jdbc.sql("select count(*) from memory_passages where memory_id = ? and user_id = ?")
-                .param(UUID.fromString(memory.path("id").asString())).param(user).query(Integer.class).single();
+                .param(UUID.fromString(memory.path("id").asString()))
+                .param(user)
+                .query(Integer.class)
+                .single();
     }
 }

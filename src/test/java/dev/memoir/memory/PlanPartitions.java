@@ -11,8 +11,7 @@ public final class PlanPartitions {
 
     private static final Pattern PARTITION = Pattern.compile("memory_records_p\\d\\d");
 
-    private PlanPartitions() {
-    }
+    private PlanPartitions() {}
 
     public static Set<String> in(List<String> plan) {
         Set<String> partitions = new TreeSet<>();

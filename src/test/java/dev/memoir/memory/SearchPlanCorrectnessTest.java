@@ -45,10 +45,13 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
 
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     HybridSearchRepository repository;
+
     @Autowired
     TransactionTemplate transaction;
+
     @Autowired
     TextEmbedder embedder;
 
@@ -58,8 +61,7 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
     private final List<Stored> large = new ArrayList<>();
     private final List<Stored> small = new ArrayList<>();
 
-    record Stored(UUID id, float[] vector) {
-    }
+    record Stored(UUID id, float[] vector) {}
 
     @BeforeAll
     void load() {
@@ -72,7 +74,9 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
         // made to hold this test's data alone, and the measure is the same on every run.
         jdbc.sql("delete from memory_records").update();
         tenant = new TenantId(UUID.randomUUID());
-        jdbc.sql("insert into tenants (id, name) values (?, 'plan-test')").param(tenant.value()).update();
+        jdbc.sql("insert into tenants (id, name) values (?, 'plan-test')")
+                .param(tenant.value())
+                .update();
         IntStream.range(0, 30).forEach(i -> centres.add(unit(gaussian())));
         insert("large", LARGE_USER, large);
         insert("small", SMALL_USER, small);
@@ -93,7 +97,12 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
                     insert into memory_records (id, tenant_id, user_id, kind, text, embedding, embedding_model,
                         created_at, updated_at)
                     values (?, ?, ?, 'history', ?, cast(? as vector), ?, now(), now())""")
-                    .params(id, tenant.value(), user, "User: note " + i + " of " + user, Vectors.literal(vector),
+                    .params(
+                            id,
+                            tenant.value(),
+                            user,
+                            "User: note " + i + " of " + user,
+                            Vectors.literal(vector),
                             embedder.modelName())
                     .update();
             into.add(new Stored(id, vector));
@@ -126,7 +135,9 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
         for (String user : List.of("large", "small")) {
             List<String> plan = transaction.execute(
                     status -> repository.plan(search(user, centres.getFirst()), embedder.modelName()));
-            assertThat(PlanPartitions.in(plan)).as("partitions in the plan for %s: %s", user, plan).hasSize(1);
+            assertThat(PlanPartitions.in(plan))
+                    .as("partitions in the plan for %s: %s", user, plan)
+                    .hasSize(1);
         }
     }
 
@@ -135,7 +146,8 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
     void aQuestionNamingAMonthRanksThatMonthsNearestMemoriesExactlyThroughTheUsersTimeIndex() {
         // The large user's memories, one every seven hours from January 2020: about 100 a month.
         Instant start = Instant.parse("2020-01-01T00:00:00Z");
-        List<Instant> said = IntStream.range(0, large.size()).mapToObj(i -> start.plus(Duration.ofHours(7L * i)))
+        List<Instant> said = IntStream.range(0, large.size())
+                .mapToObj(i -> start.plus(Duration.ofHours(7L * i)))
                 .toList();
         jdbc.sql("""
                 update memory_records m set occurred_from = v.said, occurred_to = v.said
@@ -147,24 +159,31 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
                 .update();
         jdbc.sql("analyze memory_records").update();
         float[] query = near(centres.get(3), 0.5);
-        MemorySearch search = MemorySearch.of(tenant, "large", Set.of(MemoryKind.HISTORY),
-                new SearchQuery("What did I note in March 2021?", query), 10);
+        MemorySearch search = MemorySearch.of(
+                tenant,
+                "large",
+                Set.of(MemoryKind.HISTORY),
+                new SearchQuery("What did I note in March 2021?", query),
+                10);
         Instant march = Instant.parse("2021-03-01T00:00:00Z");
         Instant april = Instant.parse("2021-04-01T00:00:00Z");
         List<UUID> nearestInMarch = IntStream.range(0, large.size())
-                .filter(i -> !said.get(i).isBefore(march) && said.get(i).isBefore(april)).mapToObj(large::get)
+                .filter(i -> !said.get(i).isBefore(march) && said.get(i).isBefore(april))
+                .mapToObj(large::get)
                 .sorted(Comparator.comparingDouble((Stored s) -> -TextEmbedder.cosine(query, s.vector())))
-                .map(Stored::id).toList();
+                .map(Stored::id)
+                .toList();
 
-        List<HybridSearchRepository.Hit> hits = transaction.execute(
-                status -> repository.search(search, embedder.modelName()));
+        List<HybridSearchRepository.Hit> hits =
+                transaction.execute(status -> repository.search(search, embedder.modelName()));
         List<String> plan = transaction.execute(status -> repository.plan(search, embedder.modelName()));
 
-        List<HybridSearchRepository.Hit> ranked = hits.stream().filter(h -> h.explanation().periodRank() != null)
-                .toList();
+        List<HybridSearchRepository.Hit> ranked =
+                hits.stream().filter(h -> h.explanation().periodRank() != null).toList();
         assertThat(ranked).hasSizeGreaterThanOrEqualTo(5);
         for (HybridSearchRepository.Hit hit : ranked) {
-            assertThat(hit.memory().id()).as("period rank %d", hit.explanation().periodRank())
+            assertThat(hit.memory().id())
+                    .as("period rank %d", hit.explanation().periodRank())
                     .isEqualTo(nearestInMarch.get(hit.explanation().periodRank() - 1));
         }
         // Ranked through the HNSW index instead, the month's memories were found by filtering the scan through every
@@ -179,13 +198,16 @@ class SearchPlanCorrectnessTest extends IntegrationTest {
             float[] query = near(centres.get(q % centres.size()), 0.5);
             List<UUID> exact = stored.stream()
                     .sorted(Comparator.comparingDouble((Stored s) -> -TextEmbedder.cosine(query, s.vector())))
-                    .limit(10).map(Stored::id).toList();
+                    .limit(10)
+                    .map(Stored::id)
+                    .toList();
             List<UUID> got = transaction.execute(status -> {
                 if (forceIndex) {
                     jdbc.sql("set local enable_sort = off").update();
                 }
                 return repository.search(search(user, query), embedder.modelName()).stream()
-                        .map(hit -> hit.memory().id()).toList();
+                        .map(hit -> hit.memory().id())
+                        .toList();
             });
             assertThat(got).hasSize(10);
             assertThat(stored.stream().map(Stored::id).toList()).containsAll(got);

@@ -18,8 +18,7 @@ import dev.memoir.tenant.TenantId;
  */
 public final class SearchProbe {
 
-    private SearchProbe() {
-    }
+    private SearchProbe() {}
 
     private static MemorySearch search(TenantId tenant, String userId, String text, float[] embedding) {
         return MemorySearch.of(tenant, userId, Set.of(MemoryKind.values()), new SearchQuery(text, embedding), 10);
@@ -30,16 +29,16 @@ public final class SearchProbe {
         HybridSearchRepository repository = context.getBean(HybridSearchRepository.class);
         TextEmbedder embedder = context.getBean(TextEmbedder.class);
         float[] embedding = embedder.embedQuery(text);
-        return context.getBean(TransactionTemplate.class).execute(
-                status -> repository.plan(search(tenant, userId, text, embedding), embedder.modelName()));
+        return context.getBean(TransactionTemplate.class)
+                .execute(status -> repository.plan(search(tenant, userId, text, embedding), embedder.modelName()));
     }
 
     /**
      * Prepares a search of the user as the service does (its settings applied in the transaction), then runs
      * {@code probe} in the same transaction and answers its one row.
      */
-    public static Map<String, Object> afterSearchSettings(ApplicationContext context, TenantId tenant,
-            String userId, String probe, Object... args) {
+    public static Map<String, Object> afterSearchSettings(
+            ApplicationContext context, TenantId tenant, String userId, String probe, Object... args) {
         HybridSearchRepository repository = context.getBean(HybridSearchRepository.class);
         TextEmbedder embedder = context.getBean(TextEmbedder.class);
         float[] embedding = embedder.embedQuery("probe");

@@ -25,20 +25,28 @@ class RerankerHistoryTest extends IntegrationTest {
     @Test
     void theRerankerHistoryGroupsRepliesByTheVersionThatServedThem() {
         String key = api.newTenant();
-        String session = api.sessionAfterClosedOne(key, "vic", RERANKED,
-                "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+        String session = api.sessionAfterClosedOne(
+                key, "vic", RERANKED, "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"Noted.\", \"remember\": false, \"citations\": [1]}"));
         List<Double> rewards = new ArrayList<>();
         // The tests train every four replies: four replies make version 1, the next two are served by it.
         for (int i = 0; i < 6; i++) {
             if (i == 4) {
-                eventually().until(() -> api.get(key, "/reflection/reranker").body().path("version").asInt() == 1);
+                eventually()
+                        .until(() -> api.get(key, "/reflection/reranker")
+                                        .body()
+                                        .path("version")
+                                        .asInt()
+                                == 1);
             }
             Api.Response reply = api.chat(key, session, "Question " + i + " " + tag);
             assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
             JsonNode memories = reply.body().path("memories");
-            rewards.add(memories.valueStream().mapToDouble(m -> m.path("cited").asBoolean() ? 1 : -1).average()
+            rewards.add(memories.valueStream()
+                    .mapToDouble(m -> m.path("cited").asBoolean() ? 1 : -1)
+                    .average()
                     .orElseThrow());
         }
 
@@ -50,22 +58,39 @@ class RerankerHistoryTest extends IntegrationTest {
         assertThat(periods.get(0).path("version").asInt()).isZero();
         assertThat(periods.get(0).path("replies").asInt()).isEqualTo(4);
         assertThat(periods.get(0).path("averageReward").asDouble())
-                .isEqualTo(rewards.subList(0, 4).stream().mapToDouble(d -> d).average().orElseThrow(), offset(1e-9));
+                .isEqualTo(
+                        rewards.subList(0, 4).stream()
+                                .mapToDouble(d -> d)
+                                .average()
+                                .orElseThrow(),
+                        offset(1e-9));
         assertThat(periods.get(1).path("version").asInt()).isEqualTo(1);
         assertThat(periods.get(1).path("replies").asInt()).isEqualTo(2);
         assertThat(periods.get(1).path("averageReward").asDouble())
-                .isEqualTo(rewards.subList(4, 6).stream().mapToDouble(d -> d).average().orElseThrow(), offset(1e-9));
+                .isEqualTo(
+                        rewards.subList(4, 6).stream()
+                                .mapToDouble(d -> d)
+                                .average()
+                                .orElseThrow(),
+                        offset(1e-9));
         for (JsonNode period : periods) {
             assertThat(period.path("citedInTopK").asDouble()).isBetween(0.0, 1.0);
             assertThat(period.path("retrievalCitedInTopK").asDouble()).isBetween(0.0, 1.0);
-            assertThat(period.path("from").asString()).isLessThanOrEqualTo(period.path("to").asString());
+            assertThat(period.path("from").asString())
+                    .isLessThanOrEqualTo(period.path("to").asString());
         }
-        assertThat(periods.get(0).path("to").asString()).isLessThanOrEqualTo(periods.get(1).path("from").asString());
+        assertThat(periods.get(0).path("to").asString())
+                .isLessThanOrEqualTo(periods.get(1).path("from").asString());
 
-        JsonNode lastTwo = api.get(key, "/reflection/reranker/history?replies=2").body();
+        JsonNode lastTwo =
+                api.get(key, "/reflection/reranker/history?replies=2").body();
         assertThat(lastTwo.path("replies").asInt()).isEqualTo(2);
         assertThat(lastTwo.path("items")).hasSize(1);
-        assertThat(api.get(key, "/reflection/reranker/history?replies=0").status()).isEqualTo(400);
-        assertThat(api.get(api.newTenant(), "/reflection/reranker/history").body().path("items")).isEmpty();
+        assertThat(api.get(key, "/reflection/reranker/history?replies=0").status())
+                .isEqualTo(400);
+        assertThat(api.get(api.newTenant(), "/reflection/reranker/history")
+                        .body()
+                        .path("items"))
+                .isEmpty();
     }
 }

@@ -65,8 +65,7 @@ class RerankerLearningTest {
     }
 
     /** A query and its candidates; {@code cited} is the position of the memory the reply uses. */
-    private record Episode(float[] query, List<float[]> candidates, int cited) {
-    }
+    private record Episode(float[] query, List<float[]> candidates, int cited) {}
 
     private Episode episode() {
         float[] query = randomUnit();
@@ -85,25 +84,34 @@ class RerankerLearningTest {
     }
 
     private double meanRankOfCited(RerankerModel model, List<Episode> episodes) {
-        return episodes.stream().mapToInt(e -> {
-            int[] ranking = RerankerModel.ranking(model.scores(e.query(), e.candidates()));
-            for (int rank = 0; rank < ranking.length; rank++) {
-                if (ranking[rank] == e.cited()) {
-                    return rank + 1;
-                }
-            }
-            throw new IllegalStateException();
-        }).average().orElseThrow();
+        return episodes.stream()
+                .mapToInt(e -> {
+                    int[] ranking = RerankerModel.ranking(model.scores(e.query(), e.candidates()));
+                    for (int rank = 0; rank < ranking.length; rank++) {
+                        if (ranking[rank] == e.cited()) {
+                            return rank + 1;
+                        }
+                    }
+                    throw new IllegalStateException();
+                })
+                .average()
+                .orElseThrow();
     }
 
     /** The mean reward of the replies the sampling policy would produce on these episodes. */
     private double meanReward(RerankerModel model, List<Episode> episodes) {
         SplittableRandom sampling = new SplittableRandom(11);
-        return episodes.stream().mapToDouble(e -> {
-            int[] shown = RerankerModel.gumbelTopK(model.scores(e.query(), e.candidates()), SHOWN, TEMPERATURE,
-                    sampling);
-            return Arrays.stream(shown).mapToDouble(i -> i == e.cited() ? 1 : -1).average().orElseThrow();
-        }).average().orElseThrow();
+        return episodes.stream()
+                .mapToDouble(e -> {
+                    int[] shown = RerankerModel.gumbelTopK(
+                            model.scores(e.query(), e.candidates()), SHOWN, TEMPERATURE, sampling);
+                    return Arrays.stream(shown)
+                            .mapToDouble(i -> i == e.cited() ? 1 : -1)
+                            .average()
+                            .orElseThrow();
+                })
+                .average()
+                .orElseThrow();
     }
 
     @Test
@@ -131,8 +139,8 @@ class RerankerLearningTest {
                     rewardSum += rewards[shown];
                     shownCount++;
                 }
-                model.accumulateGradient(new RerankerModel.Sample(e.query(), e.candidates(), rewards), baseline,
-                        TEMPERATURE, gradient);
+                model.accumulateGradient(
+                        new RerankerModel.Sample(e.query(), e.candidates(), rewards), baseline, TEMPERATURE, gradient);
             }
             model.apply(gradient, 0.05);
             double meanReward = rewardSum / shownCount;
@@ -146,13 +154,18 @@ class RerankerLearningTest {
         assertThat(trainedRank).isLessThan(untrainedRank / 3);
         // Rewards lie in [-1, -0.6] per reply (one cited memory among five shown): -0.9 is chance.
         assertThat(trainedReward).isGreaterThan(untrainedReward + 0.15);
-        double firstUpdates = rewardPerUpdate.subList(0, 5).stream().mapToDouble(Double::doubleValue).average()
+        double firstUpdates = rewardPerUpdate.subList(0, 5).stream()
+                .mapToDouble(Double::doubleValue)
+                .average()
                 .orElseThrow();
-        double lastUpdates = rewardPerUpdate.subList(250, 300).stream().mapToDouble(Double::doubleValue).average()
+        double lastUpdates = rewardPerUpdate.subList(250, 300).stream()
+                .mapToDouble(Double::doubleValue)
+                .average()
                 .orElseThrow();
         assertThat(lastUpdates).isGreaterThan(firstUpdates);
-        System.out.printf("cited memory mean rank %.2f -> %.2f; mean reward %.3f -> %.3f%n", untrainedRank,
-                trainedRank, untrainedReward, trainedReward);
+        System.out.printf(
+                "cited memory mean rank %.2f -> %.2f; mean reward %.3f -> %.3f%n",
+                untrainedRank, trainedRank, untrainedReward, trainedReward);
     }
 
     @Test
@@ -172,8 +185,14 @@ class RerankerLearningTest {
     void weightsSurviveSerialisation() {
         RerankerModel model = RerankerModel.identity(4);
         RerankerModel.Gradient gradient = model.newGradient();
-        model.accumulateGradient(new RerankerModel.Sample(new float[] {1, 0, 0, 0},
-                List.of(new float[] {0, 1, 0, 0}, new float[] {0, 0, 1, 0}), new double[] {1, -1}), 0, 0.1, gradient);
+        model.accumulateGradient(
+                new RerankerModel.Sample(
+                        new float[] {1, 0, 0, 0},
+                        List.of(new float[] {0, 1, 0, 0}, new float[] {0, 0, 1, 0}),
+                        new double[] {1, -1}),
+                0,
+                0.1,
+                gradient);
         model.apply(gradient, 0.1);
         assertThat(model.isIdentity()).isFalse();
         RerankerModel restored = RerankerModel.fromBytes(4, model.toBytes());

@@ -7,10 +7,10 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
+
+import tools.jackson.databind.JsonNode;
 
 /** An import takes what real chat exports hold: the turns of the dialogue are stored, the rest is skipped, per turn. */
 class ChatLogImportTest extends IntegrationTest {
@@ -37,10 +37,12 @@ class ChatLogImportTest extends IntegrationTest {
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
         assertThat(imported.body().path("turns").findValuesAsString("content"))
                 .containsExactly("I moved to Porto last year " + tag, "How exciting! " + tag);
-        assertThat(imported.body().path("skipped")).extracting(
-                skipped -> skipped.path("index").asInt() + " " + skipped.path("role").asString() + ": "
+        assertThat(imported.body().path("skipped"))
+                .extracting(skipped -> skipped.path("index").asInt() + " "
+                        + skipped.path("role").asString() + ": "
                         + skipped.path("reason").asString())
-                .containsExactly("0 system: a system message is not a turn of the dialogue",
+                .containsExactly(
+                        "0 system: a system message is not a turn of the dialogue",
                         "2 assistant: it has no visible text",
                         "3 tool: a tool message is not a turn of the dialogue",
                         "4 user: it has no visible text",
@@ -48,8 +50,10 @@ class ChatLogImportTest extends IntegrationTest {
                         "7 function: a function message is not a turn of the dialogue");
         assertThat(api.get(key, "/sessions/" + session).body().path("turns")).hasSize(2);
         List<JsonNode> history = ofKind(api.get(key, "/memory?userId=exporter"), "history");
-        assertThat(history).extracting(m -> m.path("text").asString())
-                .containsExactlyInAnyOrder("User: I moved to Porto last year " + tag, "Assistant: How exciting! " + tag);
+        assertThat(history)
+                .extracting(m -> m.path("text").asString())
+                .containsExactlyInAnyOrder(
+                        "User: I moved to Porto last year " + tag, "Assistant: How exciting! " + tag);
     }
 
     @Test
@@ -82,7 +86,9 @@ class ChatLogImportTest extends IntegrationTest {
         assertThat(imported.body().path("turns")).isEmpty();
         assertThat(imported.body().path("skipped")).hasSize(1);
         api.close(key, session);
-        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, body).status()).isEqualTo(409);
+        assertThat(api.send("POST", "/sessions/" + session + "/turns", key, body)
+                        .status())
+                .isEqualTo(409);
     }
 
     @Test
@@ -90,13 +96,17 @@ class ChatLogImportTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "narrated", null);
 
-        Api.Response refused = api.send("POST", "/sessions/" + session + "/turns", key,
+        Api.Response refused = api.send(
+                "POST",
+                "/sessions/" + session + "/turns",
+                key,
                 "{\"turns\": [{\"role\": \"narrator\", \"content\": \"Once upon a time\"}]}");
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body().path("errors").findValuesAsString("field")).containsExactly("turns[0].role");
-        assertThat(refused.text("detail")).isEqualTo("turns[0].role has an invalid value: unknown role 'narrator'; "
-                + "accepted: user, assistant, system, developer, tool, function");
+        assertThat(refused.text("detail"))
+                .isEqualTo("turns[0].role has an invalid value: unknown role 'narrator'; "
+                        + "accepted: user, assistant, system, developer, tool, function");
     }
 
     @Test
@@ -113,11 +123,16 @@ class ChatLogImportTest extends IntegrationTest {
 
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
         JsonNode turns = api.get(key, "/sessions/" + session).body().path("turns");
-        assertThat(turns).extracting(turn -> turn.path("speaker").isNull() ? null : turn.path("speaker").asString())
+        assertThat(turns)
+                .extracting(turn -> turn.path("speaker").isNull()
+                        ? null
+                        : turn.path("speaker").asString())
                 .containsExactly("Caroline", "Melanie", null);
         assertThat(ofKind(api.get(key, "/memory?userId=two-friends"), "history"))
                 .extracting(m -> m.path("text").asString())
-                .containsExactlyInAnyOrder("Caroline: I adopted a puppy " + tag, "Melanie: What is its name? " + tag,
+                .containsExactlyInAnyOrder(
+                        "Caroline: I adopted a puppy " + tag,
+                        "Melanie: What is its name? " + tag,
                         "User: Biscuit " + tag);
     }
 
@@ -135,9 +150,10 @@ class ChatLogImportTest extends IntegrationTest {
                 ]}""".formatted("M".repeat(101)));
 
         assertThat(refused.status()).isEqualTo(400);
-        assertThat(refused.body().path("errors").findValuesAsString("field")).as(refused.raw())
-                .containsExactlyInAnyOrder("turns[0].speaker", "turns[1].speaker", "turns[2].speaker",
-                        "turns[3].speaker");
+        assertThat(refused.body().path("errors").findValuesAsString("field"))
+                .as(refused.raw())
+                .containsExactlyInAnyOrder(
+                        "turns[0].speaker", "turns[1].speaker", "turns[2].speaker", "turns[3].speaker");
         assertThat(api.get(key, "/sessions/" + session).body().path("turns")).isEmpty();
     }
 }

@@ -60,14 +60,18 @@ class ConcurrentRequestsTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "u", "{\"write\": [\"history\"], \"read\": [\"history\"]}");
         api.importTurns(key, session, "I keep bees " + tag);
-        String id = items(api.get(key, "/memory?userId=u")).getFirst().path("id").asString();
+        String id =
+                items(api.get(key, "/memory?userId=u")).getFirst().path("id").asString();
 
-        List<Api.Response> edits = all(20, i -> () -> api.send("PATCH", "/memory/" + id, key,
-                Json.object("text", "edit " + i)));
+        List<Api.Response> edits =
+                all(20, i -> () -> api.send("PATCH", "/memory/" + id, key, Json.object("text", "edit " + i)));
 
         assertThat(countByStatus(edits)).isEqualTo(Map.of(200, 20));
         List<JsonNode> revisions = items(api.get(key, "/memory/" + id + "/revisions"));
-        assertThat(revisions).extracting(r -> r.path("version").asInt()).doesNotHaveDuplicates().hasSize(21);
+        assertThat(revisions)
+                .extracting(r -> r.path("version").asInt())
+                .doesNotHaveDuplicates()
+                .hasSize(21);
         assertThat(api.get(key, "/memory/" + id).body().path("version").asInt()).isEqualTo(21);
     }
 
@@ -75,15 +79,21 @@ class ConcurrentRequestsTest extends IntegrationTest {
     void tenConcurrentFirstFeedbacksOnOneReplyMakeOneEpisodeAndNoServerError() throws Exception {
         String key = api.newTenant();
         String session = api.newSession(key, "u", null);
-        String reply = api.chat(key, session, "Where was the band formed? " + tag).text("turnId");
+        String reply =
+                api.chat(key, session, "Where was the band formed? " + tag).text("turnId");
 
-        List<Api.Response> feedbacks = all(10, i -> () -> api.send("POST", "/reflection/feedback", key,
-                Json.object("turnId", reply, "verdict", "correct")));
+        List<Api.Response> feedbacks = all(
+                10,
+                i -> () -> api.send(
+                        "POST", "/reflection/feedback", key, Json.object("turnId", reply, "verdict", "correct")));
 
         Map<Integer, Integer> statuses = countByStatus(feedbacks);
         assertThat(statuses.keySet()).as("statuses %s", statuses).isSubsetOf(200, 409);
         assertThat(statuses.get(200)).isEqualTo(1);
-        assertThat(feedbacks.stream().filter(f -> f.status() == 200).map(f -> f.text("episodeId")).distinct())
+        assertThat(feedbacks.stream()
+                        .filter(f -> f.status() == 200)
+                        .map(f -> f.text("episodeId"))
+                        .distinct())
                 .hasSize(1);
     }
 
@@ -91,9 +101,12 @@ class ConcurrentRequestsTest extends IntegrationTest {
     void twentyConcurrentChatsInOneSessionEachAnswerTheirOwnQuestionAndTakeFeedback() throws Exception {
         String key = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.delayed(
-                Duration.ofMillis((long) (Math.random() * 300)),
-                "{\"reply\": " + Api.quote("Re: " + call.messages().getLast().content()) + ", \"remember\": false}"));
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
+                call -> Answer.delayed(
+                        Duration.ofMillis((long) (Math.random() * 300)),
+                        "{\"reply\": "
+                                + Api.quote("Re: " + call.messages().getLast().content()) + ", \"remember\": false}"));
 
         List<Api.Response> chats = all(20, i -> () -> api.chat(key, session, "Question " + i + " " + tag));
 
@@ -109,8 +122,13 @@ class ConcurrentRequestsTest extends IntegrationTest {
             assertThat(byId.get(chat.text("userTurnId")).path("content").asString())
                     .isEqualTo("Question " + i + " " + tag);
         }
-        List<Api.Response> feedbacks = all(20, i -> () -> api.send("POST", "/reflection/feedback", key,
-                Json.object("turnId", chats.get(i).text("turnId"), "verdict", "correct")));
+        List<Api.Response> feedbacks = all(
+                20,
+                i -> () -> api.send(
+                        "POST",
+                        "/reflection/feedback",
+                        key,
+                        Json.object("turnId", chats.get(i).text("turnId"), "verdict", "correct")));
         assertThat(countByStatus(feedbacks)).isEqualTo(Map.of(200, 20));
     }
 
@@ -118,8 +136,10 @@ class ConcurrentRequestsTest extends IntegrationTest {
     void repliesInFlightWhenTheSessionClosesAreStillStored() throws Exception {
         String key = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag), call -> Answer.delayed(
-                Duration.ofMillis(1500), "{\"reply\": \"Late but kept.\", \"remember\": false}"));
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
+                call -> Answer.delayed(
+                        Duration.ofMillis(1500), "{\"reply\": \"Late but kept.\", \"remember\": false}"));
 
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Api.Response>> chats = new ArrayList<>();
@@ -127,7 +147,9 @@ class ConcurrentRequestsTest extends IntegrationTest {
                 int n = i;
                 chats.add(pool.submit(() -> api.chat(key, session, "Still there? " + n + " " + tag)));
             }
-            eventually().until(() -> fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).size() == 10);
+            eventually()
+                    .until(() ->
+                            fake.calls(c -> c.is(Step.REPLY) && c.mentions(tag)).size() == 10);
             assertThat(api.close(key, session).status()).isEqualTo(202);
 
             for (Future<Api.Response> chat : chats) {
@@ -137,7 +159,8 @@ class ConcurrentRequestsTest extends IntegrationTest {
         JsonNode stored = api.get(key, "/sessions/" + session).body();
         assertThat(stored.path("status").asString()).isEqualTo("closed");
         assertThat(stored.path("turns")).hasSize(20);
-        assertThat(api.chat(key, session, "And now? " + tag).status()).as("a new message after the close")
+        assertThat(api.chat(key, session, "And now? " + tag).status())
+                .as("a new message after the close")
                 .isEqualTo(409);
     }
 
@@ -179,8 +202,9 @@ class ConcurrentRequestsTest extends IntegrationTest {
         }
 
         int status() throws IOException {
-            String statusLine = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                    StandardCharsets.US_ASCII)).readLine();
+            String statusLine = new BufferedReader(
+                            new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine();
             return Integer.parseInt(statusLine.split(" ")[1]);
         }
 
@@ -192,13 +216,16 @@ class ConcurrentRequestsTest extends IntegrationTest {
 
     /** The instance's writing requests running or waiting for their turn, as its metrics show them. */
     private double writes(String which) {
-        return api.get(Api.BOOTSTRAP_KEY, "/actuator/metrics/memoir.writes." + which).body()
-                .path("measurements").get(0).path("value").asDouble();
+        return api.get(Api.BOOTSTRAP_KEY, "/actuator/metrics/memoir.writes." + which)
+                .body()
+                .path("measurements")
+                .get(0)
+                .path("value")
+                .asDouble();
     }
 
     @Test
-    void aQuietTenantsChatStartsAtOnceWhileABusyTenantRunsAllItMayAndQueuesMoreAndNobodyIsRefused()
-            throws Exception {
+    void aQuietTenantsChatStartsAtOnceWhileABusyTenantRunsAllItMayAndQueuesMoreAndNobodyIsRefused() throws Exception {
         String key = api.newTenant();
         String quiet = api.newTenant();
         String session = api.newSession(key, "u", "{\"reflectionRounds\": 0}");
@@ -225,7 +252,9 @@ class ConcurrentRequestsTest extends IntegrationTest {
             assertThat(writes("waiting")).isEqualTo(5);
 
             Future<Api.Response> close = pool.submit(() -> api.close(key, session));
-            assertThat(api.get(key, "/sessions/" + session).status()).as("reads never wait").isEqualTo(200);
+            assertThat(api.get(key, "/sessions/" + session).status())
+                    .as("reads never wait")
+                    .isEqualTo(200);
             Map<Integer, Integer> statuses = new HashMap<>();
             for (SlowChat chat : running) {
                 statuses.merge(chat.finish(), 1, Integer::sum);
@@ -233,8 +262,11 @@ class ConcurrentRequestsTest extends IntegrationTest {
             for (SlowChat chat : queued) {
                 statuses.merge(chat.finish(), 1, Integer::sum);
             }
-            assertThat(statuses).as("a chat answered after the close finds the session closed").containsOnlyKeys(200, 409);
-            assertThat(statuses.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(29);
+            assertThat(statuses)
+                    .as("a chat answered after the close finds the session closed")
+                    .containsOnlyKeys(200, 409);
+            assertThat(statuses.values().stream().mapToInt(Integer::intValue).sum())
+                    .isEqualTo(29);
             assertThat(close.get().status()).as("the close waited for its turn").isEqualTo(202);
         } finally {
             for (SlowChat chat : running) {

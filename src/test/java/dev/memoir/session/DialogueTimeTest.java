@@ -36,15 +36,19 @@ class DialogueTimeTest extends IntegrationTest {
     void importedTurnsKeepWhenTheyWereSaidAndTheirMemoriesCarryThatTime() {
         String key = api.newTenant();
         String session = api.newSession(key, "fay", null);
-        Api.Response imported = importTurns(key, session,
+        Api.Response imported = importTurns(
+                key,
+                session,
                 turn("user", "In May I hiked the Rota Vicentina trail.", "2023-05-08T13:56:00Z"),
                 turn("assistant", "What a walk!", "2023-05-08T13:57:00Z"),
                 turn("user", "In July I started pottery classes.", "2023-07-02T09:00:00Z"));
         assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
-        assertThat(imported.body().path("turns").get(0).path("occurredAt").asString()).isEqualTo("2023-05-08T13:56:00Z");
+        assertThat(imported.body().path("turns").get(0).path("occurredAt").asString())
+                .isEqualTo("2023-05-08T13:56:00Z");
 
         List<JsonNode> history = items(api.get(key, "/memory?userId=fay&kind=history"));
-        assertThat(history).extracting(m -> m.path("occurredFrom").asString())
+        assertThat(history)
+                .extracting(m -> m.path("occurredFrom").asString())
                 .containsExactlyInAnyOrder("2023-05-08T13:56:00Z", "2023-05-08T13:57:00Z", "2023-07-02T09:00:00Z");
     }
 
@@ -52,9 +56,12 @@ class DialogueTimeTest extends IntegrationTest {
     void sessionsAndUsersShowWhenTheirDialogueWasSaidNotWhenItWasImported() {
         String key = api.newTenant();
         String session = api.newSession(key, "eli", null);
-        assertThat(api.get(key, "/sessions/" + session).body().has("dialogueFrom")).isFalse();
+        assertThat(api.get(key, "/sessions/" + session).body().has("dialogueFrom"))
+                .isFalse();
 
-        importTurns(key, session,
+        importTurns(
+                key,
+                session,
                 turn("user", "We moved to Lisbon this spring.", "2023-03-20T18:00:00Z"),
                 turn("assistant", "Congratulations on the move!", "2023-03-20T18:01:00Z"));
         importTurns(key, session, turn("user", "The boxes are finally unpacked.", "2023-04-02T08:30:00Z"));
@@ -67,7 +74,9 @@ class DialogueTimeTest extends IntegrationTest {
         assertThat(listed.path("dialogueTo").asString()).isEqualTo("2023-04-02T08:30:00Z");
 
         JsonNode user = items(api.get(key, "/users")).stream()
-                .filter(u -> u.path("userId").asString().equals("eli")).findFirst().orElseThrow();
+                .filter(u -> u.path("userId").asString().equals("eli"))
+                .findFirst()
+                .orElseThrow();
         assertThat(user.path("lastSaidAt").asString()).isEqualTo("2023-04-02T08:30:00Z");
         assertThat(Instant.parse(user.path("lastActiveAt").asString())).isAfter(Instant.parse("2026-01-01T00:00:00Z"));
     }
@@ -81,15 +90,19 @@ class DialogueTimeTest extends IntegrationTest {
         String july = api.newSession(key, "gus", null);
         importTurns(key, july, turn("user", "I hiked up a volcano with friends.", "2023-07-02T09:00:00Z"));
 
-        List<JsonNode> inMay = items(api.get(key,
-                "/memory?userId=gus&kind=history&query=hiked&from=2023-05-01T00:00:00Z&to=2023-06-01T00:00:00Z"));
-        assertThat(inMay).extracting(m -> m.path("text").asString())
+        List<JsonNode> inMay = items(api.get(
+                key, "/memory?userId=gus&kind=history&query=hiked&from=2023-05-01T00:00:00Z&to=2023-06-01T00:00:00Z"));
+        assertThat(inMay)
+                .extracting(m -> m.path("text").asString())
                 .containsExactly("User: I hiked a coastal trail with friends.");
         List<JsonNode> listedInJuly = items(api.get(key, "/memory?userId=gus&from=2023-07-01T00:00:00Z"));
-        assertThat(listedInJuly).extracting(m -> m.path("text").asString())
+        assertThat(listedInJuly)
+                .extracting(m -> m.path("text").asString())
                 .containsExactly("User: I hiked up a volcano with friends.");
-        List<JsonNode> ofMaySession = items(api.get(key, "/memory?userId=gus&kind=history&query=hiked&sessionId=" + may));
-        assertThat(ofMaySession).extracting(m -> m.path("provenance").path("sessionId").asString())
+        List<JsonNode> ofMaySession =
+                items(api.get(key, "/memory?userId=gus&kind=history&query=hiked&sessionId=" + may));
+        assertThat(ofMaySession)
+                .extracting(m -> m.path("provenance").path("sessionId").asString())
                 .containsOnly(may);
 
         Api.Response backwards = api.get(key, "/memory?userId=gus&from=2023-07-01T00:00:00Z&to=2023-06-01T00:00:00Z");
@@ -102,14 +115,21 @@ class DialogueTimeTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "hal", null);
 
-        Api.Response outOfOrder = importTurns(key, session,
+        Api.Response outOfOrder = importTurns(
+                key,
+                session,
                 turn("user", "second thing", "2023-05-08T14:00:00Z"),
                 turn("assistant", "first thing?", "2023-05-08T13:00:00Z"));
         assertThat(outOfOrder.status()).isEqualTo(400);
         assertThat(outOfOrder.body().path("errors").findValuesAsString("field")).containsExactly("turns[1].occurredAt");
 
-        Api.Response future = importTurns(key, session,
-                turn("user", "from the future", Instant.now().plusSeconds(86_400).toString()));
+        Api.Response future = importTurns(
+                key,
+                session,
+                turn(
+                        "user",
+                        "from the future",
+                        Instant.now().plusSeconds(86_400).toString()));
         assertThat(future.status()).isEqualTo(400);
         assertThat(future.body().path("errors").findValuesAsString("field")).containsExactly("turns[0].occurredAt");
 
@@ -137,10 +157,12 @@ class DialogueTimeTest extends IntegrationTest {
         api.chat(key, session, "When did I plant the tulips? " + tag);
 
         String system = fake.calls(c -> c.is(FakeOpenAiServer.Step.REPLY) && c.mentions(tag))
-                .getFirst().systemPrompt();
+                .getFirst()
+                .systemPrompt();
         assertThat(system).contains("today is " + LocalDate.now(ZoneOffset.UTC));
         // The closed session's summary, when its job has run by then, is grouped under the same session line.
-        assertThat(system).containsPattern(
-                "Session of 2023-04-11:\n(\\d+\\. \\[summary\\] .*\n)?\\d+\\. User: I planted tulips along the fence\\.");
+        assertThat(system)
+                .containsPattern(
+                        "Session of 2023-04-11:\n(\\d+\\. \\[summary\\] .*\n)?\\d+\\. User: I planted tulips along the fence\\.");
     }
 }

@@ -57,7 +57,10 @@ class ImportRoundTripsTest extends IntegrationTest {
         // Counted across the whole service, so a background job polling meanwhile adds a few; reading each new row
         // first, or inserting one row at a time, adds at least one per turn.
         assertThat(statements).isLessThan(TURNS);
-        assertThat(api.get(key, "/memory?userId=ira&kind=history&limit=100").body().path("items").size())
+        assertThat(api.get(key, "/memory?userId=ira&kind=history&limit=100")
+                        .body()
+                        .path("items")
+                        .size())
                 .isEqualTo(TURNS);
     }
 }

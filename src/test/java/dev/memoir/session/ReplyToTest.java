@@ -31,7 +31,10 @@ class ReplyToTest extends IntegrationTest {
     JdbcClient jdbc;
 
     private Api.Response importOne(String key, String session, String role, String content) {
-        return api.send("POST", "/sessions/" + session + "/turns", key,
+        return api.send(
+                "POST",
+                "/sessions/" + session + "/turns",
+                key,
                 Json.object("turns", List.of(Json.fields("role", role, "content", content))));
     }
 
@@ -40,12 +43,17 @@ class ReplyToTest extends IntegrationTest {
     }
 
     private static String replyTo(JsonNode turn) {
-        return turn.path("replyTo").isMissingNode() || turn.path("replyTo").isNull() ? null
+        return turn.path("replyTo").isMissingNode() || turn.path("replyTo").isNull()
+                ? null
                 : turn.path("replyTo").asString();
     }
 
     private List<String> replyToOfEachTurn(String key, String session) {
-        return api.get(key, "/sessions/" + session).body().path("turns").valueStream().map(ReplyToTest::replyTo)
+        return api.get(key, "/sessions/" + session)
+                .body()
+                .path("turns")
+                .valueStream()
+                .map(ReplyToTest::replyTo)
                 .toList();
     }
 
@@ -64,14 +72,18 @@ class ReplyToTest extends IntegrationTest {
         assertThat(replyToOfEachTurn(key, session)).containsExactly(null, id(first, 0), null, null, id(question, 0));
 
         // As stored before V26: imported replies named nothing.
-        jdbc.sql("update turns set reply_to = null where session_id = ?").param(UUID.fromString(session)).update();
+        jdbc.sql("update turns set reply_to = null where session_id = ?")
+                .param(UUID.fromString(session))
+                .update();
         try (InputStream sql = getClass().getClassLoader().getResourceAsStream(BACKFILL)) {
             jdbc.sql(new String(sql.readAllBytes(), StandardCharsets.UTF_8)).update();
         }
 
         assertThat(replyToOfEachTurn(key, session)).containsExactly(null, id(first, 0), null, null, id(question, 0));
-        assertThat(api.get(key, "/reflection/replies/" + id(answer, 0)).status()).isEqualTo(200);
-        assertThat(api.get(key, "/reflection/replies/" + id(afterAReply, 0)).status()).isEqualTo(400);
+        assertThat(api.get(key, "/reflection/replies/" + id(answer, 0)).status())
+                .isEqualTo(200);
+        assertThat(api.get(key, "/reflection/replies/" + id(afterAReply, 0)).status())
+                .isEqualTo(400);
     }
 
     @Test

@@ -23,7 +23,10 @@ class SessionJobsTest extends IntegrationTest {
 
     private JsonNode job(String key, String session, String task) {
         List<JsonNode> jobs = items(api.get(key, "/sessions/" + session), "jobs");
-        return jobs.stream().filter(j -> j.path("task").asString().equals(task)).findFirst().orElse(null);
+        return jobs.stream()
+                .filter(j -> j.path("task").asString().equals(task))
+                .findFirst()
+                .orElse(null);
     }
 
     private static List<JsonNode> items(Api.Response response, String field) {
@@ -41,8 +44,10 @@ class SessionJobsTest extends IntegrationTest {
         assertThat(items(api.get(key, "/sessions/" + session), "jobs")).isEmpty();
         api.close(key, session);
 
-        JsonNode done = eventually().until(() -> job(key, session, "session-summary"),
-                j -> j != null && j.path("state").asString().equals("done"));
+        JsonNode done = eventually()
+                .until(
+                        () -> job(key, session, "session-summary"),
+                        j -> j != null && j.path("state").asString().equals("done"));
         assertThat(done.path("id").asString()).isEqualTo(session);
         assertThat(done.path("failures").asInt()).isZero();
         assertThat(done.path("finishedAt").isMissingNode()).isFalse();
@@ -53,25 +58,34 @@ class SessionJobsTest extends IntegrationTest {
     void aFailingJobShowsItsLastErrorThenFailedAndIsDoneAfterAnOperatorRetry() {
         String key = api.newTenant();
         AtomicBoolean modelDown = new AtomicBoolean(true);
-        onModelCall(call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
                 call -> modelDown.get() ? Answer.error(500) : Answer.content("Ines keeps bees."));
         String session = api.newSession(key, "ines", null);
         api.importTurns(key, session, "I keep bees on the roof " + tag, "Lovely.");
         api.close(key, session);
 
-        JsonNode retrying = eventually().until(() -> job(key, session, "session-summary"),
-                j -> j != null && j.path("failures").asInt() >= 1);
+        JsonNode retrying = eventually()
+                .until(
+                        () -> job(key, session, "session-summary"),
+                        j -> j != null && j.path("failures").asInt() >= 1);
         assertThat(retrying.path("lastError").asString()).contains("500");
 
-        JsonNode failed = eventually().until(() -> job(key, session, "session-summary"),
-                j -> j.path("state").asString().equals("failed"));
+        JsonNode failed = eventually()
+                .until(
+                        () -> job(key, session, "session-summary"),
+                        j -> j.path("state").asString().equals("failed"));
         assertThat(failed.path("failures").asInt()).isEqualTo(4);
         assertThat(failed.path("lastError").asString()).isNotBlank();
 
         modelDown.set(false);
-        assertThat(api.send("POST", "/admin/jobs/failed/session-summary/" + session + "/retry", Api.BOOTSTRAP_KEY,
-                null).status()).isEqualTo(202);
-        eventually().until(() -> job(key, session, "session-summary"), j -> j.path("state").asString().equals("done"));
+        assertThat(api.send("POST", "/admin/jobs/failed/session-summary/" + session + "/retry", Api.BOOTSTRAP_KEY, null)
+                        .status())
+                .isEqualTo(202);
+        eventually()
+                .until(
+                        () -> job(key, session, "session-summary"),
+                        j -> j.path("state").asString().equals("done"));
     }
 
     @Test

@@ -58,14 +58,13 @@ public final class Api {
 
     /** The MCP Java SDK's client, initialised against Memoir's /mcp with a tenant key; the caller closes it. */
     public McpSyncClient mcp(String key) {
-        var transport = HttpClientStreamableHttpTransport
-                .builder(baseUrl)
+        var transport = HttpClientStreamableHttpTransport.builder(baseUrl)
                 .endpoint("/mcp")
-                .httpRequestCustomizer((request, method, uri, body, context) ->
-                        request.header("Authorization", "Bearer " + key))
+                .httpRequestCustomizer(
+                        (request, method, uri, body, context) -> request.header("Authorization", "Bearer " + key))
                 .build();
-        var client = McpClient.sync(transport)
-                .requestTimeout(Duration.ofSeconds(30)).build();
+        var client =
+                McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).build();
         client.initialize();
         return client;
     }
@@ -93,7 +92,8 @@ public final class Api {
 
     /** Creates a session and answers its id; {@code memoryJson} may be null. */
     public String newSession(String key, String userId, String memoryJson) {
-        String body = memoryJson == null ? Json.object("userId", userId)
+        String body = memoryJson == null
+                ? Json.object("userId", userId)
                 : Json.object("userId", userId, "memory", Json.parsed(memoryJson));
         Response response = send("POST", "/sessions", key, body);
         if (response.status() != 201) {
@@ -168,18 +168,18 @@ public final class Api {
     }
 
     /** A request with extra headers (name, value, name, value, ...). */
-    public Response sendWithHeadersAsResponse(String method, String path, String key, String body,
-            String... headers) {
+    public Response sendWithHeadersAsResponse(String method, String path, String key, String body, String... headers) {
         HttpResponse<String> response = sendWithHeaders(method, path, key, body, headers);
         return new Response(response.statusCode(), parse(response.body()), response.body());
     }
 
     /** The raw answer with its headers, for tests about headers. */
-    public HttpResponse<String> sendWithHeaders(String method, String path, String key, String body,
-            String... headers) {
+    public HttpResponse<String> sendWithHeaders(
+            String method, String path, String key, String body, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }

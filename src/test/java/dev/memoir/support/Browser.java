@@ -58,9 +58,18 @@ public final class Browser implements AutoCloseable {
                 .build();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-extensions", "--lang=en-US",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--lang=en-US",
                 "--window-size=" + LAPTOP.width + "," + LAPTOP.height);
         // The console is read after each test: a script error or a blocked resource (CSP) shows up there.
         options.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));

@@ -62,7 +62,8 @@ public final class FakeOpenAiServer {
     static final int MESSAGE_OVERHEAD = 8;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Encoding TOKENIZER = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
+    private static final Encoding TOKENIZER =
+            Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.CL100K_BASE);
     private static final FakeOpenAiServer INSTANCE = new FakeOpenAiServer(CONTEXT_TOKENS);
 
     private final HttpServer server;
@@ -110,7 +111,9 @@ public final class FakeOpenAiServer {
 
     /** The prompt's size in the fake's tokens, as a server counts a request of these messages. */
     public static int promptTokens(List<Message> messages) {
-        int content = messages.stream().mapToInt(m -> TOKENIZER.countTokensOrdinary(m.content())).sum();
+        int content = messages.stream()
+                .mapToInt(m -> TOKENIZER.countTokensOrdinary(m.content()))
+                .sum();
         return (int) Math.ceil(content * TOKENIZER_RATIO) + REQUEST_OVERHEAD + MESSAGE_OVERHEAD * messages.size();
     }
 
@@ -132,8 +135,11 @@ public final class FakeOpenAiServer {
     /** Like Ollama's and llama.cpp's model list: the one model served. */
     private void models(HttpExchange exchange) throws IOException {
         try (exchange) {
-            send(exchange, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL
-                    + "\",\"object\":\"model\",\"created\":1700000000,\"owned_by\":\"library\"}]}");
+            send(
+                    exchange,
+                    200,
+                    "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL
+                            + "\",\"object\":\"model\",\"created\":1700000000,\"owned_by\":\"library\"}]}");
         }
     }
 
@@ -173,58 +179,79 @@ public final class FakeOpenAiServer {
             calls.add(call);
             if (call.step() == Step.OTHER) {
                 // Loud on purpose: a step's default answer and the tests' rules would silently miss such a call.
-                String problem = "a chat request with " + (tag == null ? "no " + ModelStep.HEADER + " header"
-                        : "the unknown step '" + tag + "'") + ": " + call.prompt().lines().findFirst().orElse("");
+                String problem = "a chat request with "
+                        + (tag == null ? "no " + ModelStep.HEADER + " header" : "the unknown step '" + tag + "'") + ": "
+                        + call.prompt().lines().findFirst().orElse("");
                 untagged.add(problem);
                 System.err.println("FakeOpenAiServer refused " + problem);
-                send(exchange, 400, "{\"error\":{\"message\":\"" + ModelStep.HEADER + " missing or unknown\","
-                        + "\"type\":\"invalid_request_error\"}}");
+                send(
+                        exchange,
+                        400,
+                        "{\"error\":{\"message\":\"" + ModelStep.HEADER + " missing or unknown\","
+                                + "\"type\":\"invalid_request_error\"}}");
                 return;
             }
             if (!MODEL.equals(call.model())) {
                 refused.add("model " + call.model() + " for " + call.stepTag());
                 // Ollama's answer on its OpenAI-compatible endpoint (vLLM's also is a 404).
-                send(exchange, 404, "{\"error\":{\"message\":\"model \\\"" + call.model()
-                        + "\\\" not found, try pulling it first\",\"type\":\"api_error\",\"param\":null,"
-                        + "\"code\":null}}");
+                send(
+                        exchange,
+                        404,
+                        "{\"error\":{\"message\":\"model \\\"" + call.model()
+                                + "\\\" not found, try pulling it first\",\"type\":\"api_error\",\"param\":null,"
+                                + "\"code\":null}}");
                 return;
             }
             int prompt = promptTokens(call.messages());
             int room = call.maxTokens() == null ? 0 : call.maxTokens();
             if (prompt + room > contextTokens) {
-                refused.add(call.stepTag() + ": " + prompt + " prompt tokens + max_tokens " + room + " > "
-                        + contextTokens);
+                refused.add(
+                        call.stepTag() + ": " + prompt + " prompt tokens + max_tokens " + room + " > " + contextTokens);
                 // llama.cpp's answer to a request beyond its context.
-                send(exchange, 400, "{\"error\":{\"code\":400,\"message\":\"request (" + (prompt + room)
-                        + " tokens) exceeds the available context size (" + contextTokens
-                        + " tokens), try increasing it\",\"type\":\"exceed_context_size_error\"}}");
+                send(
+                        exchange,
+                        400,
+                        "{\"error\":{\"code\":400,\"message\":\"request (" + (prompt + room)
+                                + " tokens) exceeds the available context size (" + contextTokens
+                                + " tokens), try increasing it\",\"type\":\"exceed_context_size_error\"}}");
                 return;
             }
-            Answer answer = rules.stream().filter(r -> r.when().test(call)).findFirst()
+            Answer answer = rules.stream()
+                    .filter(r -> r.when().test(call))
+                    .findFirst()
                     .map(r -> r.answer().apply(call))
                     .orElseGet(() -> Answer.content(defaultContent(call)));
             if (answer.delay() != null) {
                 sleep(answer.delay());
             }
             if (answer.status() != 200) {
-                answer.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
-                send(exchange, answer.status(), answer.rawBody() != null ? answer.rawBody()
-                        : "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
+                answer.headers()
+                        .forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+                send(
+                        exchange,
+                        answer.status(),
+                        answer.rawBody() != null
+                                ? answer.rawBody()
+                                : "{\"error\":{\"message\":\"scripted failure\",\"type\":\"server_error\"}}");
                 return;
             }
             String finish = "stop";
-            if (answer.content() != null && call.maxTokens() != null
+            if (answer.content() != null
+                    && call.maxTokens() != null
                     && answerTokens(answer.content()) > call.maxTokens()) {
                 answer = answer.withContent(cut(answer.content(), call.maxTokens()));
                 finish = "length";
             }
             if (call.streamed() && answer.rawBody() == null) {
-                boolean usage = call.body().path("stream_options").path("include_usage").asBoolean(false);
+                boolean usage =
+                        call.body().path("stream_options").path("include_usage").asBoolean(false);
                 sendStream(exchange, answer, usage, prompt, finish);
                 return;
             }
-            send(exchange, 200, answer.rawBody() != null ? answer.rawBody()
-                    : completion(answer.content(), prompt, finish));
+            send(
+                    exchange,
+                    200,
+                    answer.rawBody() != null ? answer.rawBody() : completion(answer.content(), prompt, finish));
         }
     }
 
@@ -233,8 +260,8 @@ public final class FakeOpenAiServer {
      * JSON keys, values and escapes are split across chunks. An answer that fails mid-stream sends its first pieces
      * and then an error event, as OpenAI does when generation fails after it began.
      */
-    private void sendStream(HttpExchange exchange, Answer answer, boolean includeUsage, int promptTokens,
-            String finish) throws IOException {
+    private void sendStream(HttpExchange exchange, Answer answer, boolean includeUsage, int promptTokens, String finish)
+            throws IOException {
         exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         String id = "chatcmpl-fake-" + ids.incrementAndGet();
@@ -243,7 +270,9 @@ public final class FakeOpenAiServer {
             String content = answer.content() == null ? "" : answer.content();
             int pieces = 0;
             for (int at = 0; at < content.length(); at += STREAM_PIECE) {
-                if (answer.pieces() != null && pieces == answer.pieces() && answer.resume() != null
+                if (answer.pieces() != null
+                        && pieces == answer.pieces()
+                        && answer.resume() != null
                         && resumed(answer.resume())) {
                     answer = Answer.content(content);
                 }
@@ -251,15 +280,17 @@ public final class FakeOpenAiServer {
                     // The client reads the chunks sent so far before the error reaches it (Spring AI's stream
                     // delivers an error at once, dropping chunks it has not handed on yet).
                     sleep(Duration.ofMillis(200));
-                    event(out, "{\"error\":{\"message\":\"scripted failure mid-stream\",\"type\":\"server_error\","
-                            + "\"code\":null,\"param\":null}}");
+                    event(
+                            out,
+                            "{\"error\":{\"message\":\"scripted failure mid-stream\",\"type\":\"server_error\","
+                                    + "\"code\":null,\"param\":null}}");
                     return;
                 }
                 String piece = content.substring(at, Math.min(content.length(), at + STREAM_PIECE));
                 event(out, chunk(id, delta -> delta.put("content", piece), null));
                 pieces++;
             }
-            event(out, chunk(id, delta -> { }, finish));
+            event(out, chunk(id, delta -> {}, finish));
             if (includeUsage) {
                 ObjectNode usage = JSON.createObjectNode();
                 usage.put("id", id);
@@ -268,7 +299,9 @@ public final class FakeOpenAiServer {
                 usage.put("model", MODEL);
                 usage.putArray("choices");
                 int completion = answerTokens(content);
-                usage.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completion)
+                usage.putObject("usage")
+                        .put("prompt_tokens", promptTokens)
+                        .put("completion_tokens", completion)
                         .put("total_tokens", promptTokens + completion);
                 event(out, JSON.writeValueAsString(usage));
             }
@@ -337,19 +370,23 @@ public final class FakeOpenAiServer {
     private static String defaultContent(ChatCall call) {
         return switch (call.step()) {
             case REPLY -> "{\"reply\": \"OK.\", \"remember\": false}";
-            case SELF_REFLECTION -> "{\"sufficient\": true, \"relevant\": " + candidateNumbers(call)
-                    + ", \"keywords\": []}";
-            case CONDITIONAL_MEMORY -> "{\"context\": \"NaN\", \"summary\": \"The user shared something.\", "
-                    + "\"note\": \"Remember this.\"}";
-            case MEMO_WRITING -> "{\"memos\": [{\"topic\": \"conversation\", \"summary\": \"The user and the bot "
-                    + "talked.\", \"start\": 1, \"end\": " + lineCount(call) + "}]}";
+            case SELF_REFLECTION ->
+                "{\"sufficient\": true, \"relevant\": " + candidateNumbers(call) + ", \"keywords\": []}";
+            case CONDITIONAL_MEMORY ->
+                "{\"context\": \"NaN\", \"summary\": \"The user shared something.\", "
+                        + "\"note\": \"Remember this.\"}";
+            case MEMO_WRITING ->
+                "{\"memos\": [{\"topic\": \"conversation\", \"summary\": \"The user and the bot "
+                        + "talked.\", \"start\": 1, \"end\": " + lineCount(call) + "}]}";
             case MEMO_RETRIEVAL -> "{\"selected\": " + optionNumbersExceptNoto(call) + "}";
             case RECURSIVE_SUMMARY -> "The user and the bot talked.";
-            case TOPIC_EXTRACTION -> call.lastUserMessage().contains("personal summaries of the USER from")
-                    ? "{\"extracted_memories\": [{\"summary\": \"USER talked about something.\", \"reference\": [0]}]}"
-                    : "{\"extracted_memories\": []}";
+            case TOPIC_EXTRACTION ->
+                call.lastUserMessage().contains("personal summaries of the USER from")
+                        ? "{\"extracted_memories\": [{\"summary\": \"USER talked about something.\", \"reference\": [0]}]}"
+                        : "{\"extracted_memories\": []}";
             case TOPIC_UPDATE -> "{\"actions\": [{\"action\": \"add\", \"index\": null, \"merged_summary\": null}]}";
-            case REASONING_STEP -> "{\"thought\": \"I can answer.\", \"action\": \"finish\", \"argument\": \"I do not know.\"}";
+            case REASONING_STEP ->
+                "{\"thought\": \"I can answer.\", \"action\": \"finish\", \"argument\": \"I do not know.\"}";
             case REASONING_INFERENCE -> "I do not know.";
             case MEMORY_REFLECTION -> "{\"reflected_memory\": \"None\"}";
             case SUPERSESSION -> "{\"relations\": []}";
@@ -363,10 +400,14 @@ public final class FakeOpenAiServer {
      * every other one is unrelated.
      */
     public static String relations(ChatCall call, String text, String relation) {
-        List<Map<String, Object>> relations = call.prompt().lines()
+        List<Map<String, Object>> relations = call.prompt()
+                .lines()
                 .filter(line -> line.matches("\\d+\\. \\(said .*"))
-                .map(line -> Json.fields("index", Integer.parseInt(line.substring(0, line.indexOf('.'))),
-                        "relation", line.contains(text) ? relation : "unrelated"))
+                .map(line -> Json.fields(
+                        "index",
+                        Integer.parseInt(line.substring(0, line.indexOf('.'))),
+                        "relation",
+                        line.contains(text) ? relation : "unrelated"))
                 .toList();
         return Json.object("relations", relations);
     }
@@ -392,15 +433,21 @@ public final class FakeOpenAiServer {
 
     private static String optionNumbersExceptNoto(ChatCall call) {
         int noto = notoOption(call);
-        return Pattern.compile("(?m)^\\((\\d+)\\) ").matcher(call.lastUserMessage()).results()
-                .map(m -> m.group(1)).filter(n -> Integer.parseInt(n) != noto)
+        return Pattern.compile("(?m)^\\((\\d+)\\) ")
+                .matcher(call.lastUserMessage())
+                .results()
+                .map(m -> m.group(1))
+                .filter(n -> Integer.parseInt(n) != noto)
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 
     /** The numbers of the numbered candidates in a self-reflection prompt, as a JSON array: all of them. */
     private static String candidateNumbers(ChatCall call) {
-        return Pattern.compile("(?m)^(\\d+)\\. ").matcher(call.lastUserMessage()).results()
-                .map(m -> m.group(1)).collect(Collectors.joining(", ", "[", "]"));
+        return Pattern.compile("(?m)^(\\d+)\\. ")
+                .matcher(call.lastUserMessage())
+                .results()
+                .map(m -> m.group(1))
+                .collect(Collectors.joining(", ", "[", "]"));
     }
 
     private static void send(HttpExchange exchange, int status, String body) throws IOException {
@@ -424,8 +471,7 @@ public final class FakeOpenAiServer {
         }
     }
 
-    public record Rule(Predicate<ChatCall> when, Function<ChatCall, Answer> answer) {
-    }
+    public record Rule(Predicate<ChatCall> when, Function<ChatCall, Answer> answer) {}
 
     /**
      * What the fake answers: message content, an HTTP error status, an optional delay before answering, or a whole
@@ -433,8 +479,14 @@ public final class FakeOpenAiServer {
      * {@code pieces}, that stream ends with an error event after so many content chunks, unless {@code resume} is
      * given and completed within ten seconds, when it goes on.
      */
-    public record Answer(int status, String content, Duration delay, String rawBody, Integer pieces,
-            CompletableFuture<Void> resume, Map<String, String> headers) {
+    public record Answer(
+            int status,
+            String content,
+            Duration delay,
+            String rawBody,
+            Integer pieces,
+            CompletableFuture<Void> resume,
+            Map<String, String> headers) {
 
         public Answer(int status, String content, Duration delay) {
             this(status, content, delay, null, null, null, Map.of());
@@ -457,8 +509,7 @@ public final class FakeOpenAiServer {
          * completes {@code resume} (the model still writing), then the rest; an error event if it does not within
          * ten seconds.
          */
-        public static Answer heldMidStream(String content, int pieces,
-                CompletableFuture<Void> resume) {
+        public static Answer heldMidStream(String content, int pieces, CompletableFuture<Void> resume) {
             return new Answer(200, content, null, null, pieces, resume, Map.of());
         }
 
@@ -477,8 +528,14 @@ public final class FakeOpenAiServer {
 
         /** 429 with a Retry-After header, as an overloaded server asks a client to wait. */
         public static Answer overloaded(int retryAfterSeconds) {
-            return new Answer(429, null, null, "{\"error\":{\"message\":\"Too many requests\",\"type\":\"rate_limit\"}}",
-                    null, null, Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
+            return new Answer(
+                    429,
+                    null,
+                    null,
+                    "{\"error\":{\"message\":\"Too many requests\",\"type\":\"rate_limit\"}}",
+                    null,
+                    null,
+                    Map.of("Retry-After", Integer.toString(retryAfterSeconds)));
         }
 
         /** A 200 whose body is exactly {@code body} (a completion without choices, say). */
@@ -504,9 +561,20 @@ public final class FakeOpenAiServer {
      * name of the step's prompt template); {@code OTHER} for a call without one, which the fake refuses.
      */
     public enum Step {
-        REPLY, SELF_REFLECTION, CONDITIONAL_MEMORY, SESSION_SUMMARY, MEMO_WRITING, MEMO_RETRIEVAL,
-        RECURSIVE_SUMMARY, TOPIC_EXTRACTION, TOPIC_UPDATE, REASONING_STEP, REASONING_INFERENCE, MEMORY_REFLECTION,
-        SUPERSESSION, OTHER
+        REPLY,
+        SELF_REFLECTION,
+        CONDITIONAL_MEMORY,
+        SESSION_SUMMARY,
+        MEMO_WRITING,
+        MEMO_RETRIEVAL,
+        RECURSIVE_SUMMARY,
+        TOPIC_EXTRACTION,
+        TOPIC_UPDATE,
+        REASONING_STEP,
+        REASONING_INFERENCE,
+        MEMORY_REFLECTION,
+        SUPERSESSION,
+        OTHER
     }
 
     /** One recorded chat-completions request, with the step name it was tagged with (null if none). */
@@ -524,7 +592,9 @@ public final class FakeOpenAiServer {
 
         /** The request's temperature, if it set one. */
         public Double temperature() {
-            return body.path("temperature").isNumber() ? body.path("temperature").asDouble() : null;
+            return body.path("temperature").isNumber()
+                    ? body.path("temperature").asDouble()
+                    : null;
         }
 
         /** The answer limit the request set (max_tokens, or max_completion_tokens). */
@@ -572,13 +642,19 @@ public final class FakeOpenAiServer {
         }
 
         public String lastUserMessage() {
-            return messages.reversed().stream().filter(m -> m.role().equals("user")).map(Message::content)
-                    .findFirst().orElse("");
+            return messages.reversed().stream()
+                    .filter(m -> m.role().equals("user"))
+                    .map(Message::content)
+                    .findFirst()
+                    .orElse("");
         }
 
         public String systemPrompt() {
-            return messages.stream().filter(m -> m.role().equals("system")).map(Message::content)
-                    .findFirst().orElse("");
+            return messages.stream()
+                    .filter(m -> m.role().equals("system"))
+                    .map(Message::content)
+                    .findFirst()
+                    .orElse("");
         }
 
         public boolean is(Step expected) {
@@ -590,6 +666,5 @@ public final class FakeOpenAiServer {
         }
     }
 
-    public record Message(String role, String content) {
-    }
+    public record Message(String role, String content) {}
 }

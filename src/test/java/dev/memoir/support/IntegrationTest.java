@@ -110,7 +110,9 @@ public abstract class IntegrationTest {
     @AfterEach
     void everyModelCallNamedItsStep() {
         List<String> untagged = fake.untaggedRequests();
-        assertThat(untagged.subList(untaggedBefore, untagged.size())).as("model calls without a step tag").isEmpty();
+        assertThat(untagged.subList(untaggedBefore, untagged.size()))
+                .as("model calls without a step tag")
+                .isEmpty();
     }
 
     /**
@@ -120,13 +122,16 @@ public abstract class IntegrationTest {
     @AfterEach
     void everyModelCallWasOneTheServerAccepts() {
         List<String> refused = fake.refusedRequests();
-        assertThat(refused.subList(refusedBefore, refused.size())).as("requests a real server refuses").isEmpty();
+        assertThat(refused.subList(refusedBefore, refused.size()))
+                .as("requests a real server refuses")
+                .isEmpty();
         List<FakeOpenAiServer.ChatCall> calls = fake.calls();
-        assertThat(calls.subList(Math.min(callsBefore, calls.size()), calls.size())).allSatisfy(call -> {
-            assertThat(call.model()).as("model").isEqualTo(FakeOpenAiServer.MODEL);
-            assertThat(call.temperature()).as("temperature").isEqualTo(TEMPERATURE);
-            assertThat(call.maxTokens()).as("max_tokens").isNotNull().isPositive();
-        });
+        assertThat(calls.subList(Math.min(callsBefore, calls.size()), calls.size()))
+                .allSatisfy(call -> {
+                    assertThat(call.model()).as("model").isEqualTo(FakeOpenAiServer.MODEL);
+                    assertThat(call.temperature()).as("temperature").isEqualTo(TEMPERATURE);
+                    assertThat(call.maxTokens()).as("max_tokens").isNotNull().isPositive();
+                });
     }
 
     /** For a test that sends the fake a request it refuses on purpose: what it sent so far is not a failure. */
@@ -136,7 +141,8 @@ public abstract class IntegrationTest {
     }
 
     /** Scripts the fake model for this test only. */
-    protected void onModelCall(Predicate<FakeOpenAiServer.ChatCall> when,
+    protected void onModelCall(
+            Predicate<FakeOpenAiServer.ChatCall> when,
             Function<FakeOpenAiServer.ChatCall, FakeOpenAiServer.Answer> answer) {
         rules.add(fake.on(when, answer));
     }
@@ -152,6 +158,8 @@ public abstract class IntegrationTest {
     }
 
     protected static List<JsonNode> ofKind(Api.Response response, String kind) {
-        return items(response).stream().filter(m -> m.path("kind").asString().equals(kind)).toList();
+        return items(response).stream()
+                .filter(m -> m.path("kind").asString().equals(kind))
+                .toList();
     }
 }

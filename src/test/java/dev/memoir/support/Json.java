@@ -15,8 +15,7 @@ public final class Json {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** The JSON object of the names and values (name, value, name, value, ...), in that order. */
     public static String object(Object... namesAndValues) {

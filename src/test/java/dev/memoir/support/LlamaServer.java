@@ -47,14 +47,36 @@ public final class LlamaServer implements AutoCloseable {
         try {
             Files.createDirectories(WORK);
             Path model = WORK.resolve("standin-tiny.gguf");
-            run(List.of(System.getenv().getOrDefault("MEMOIR_TEST_PYTHON", "python3"),
-                    "src/test/llama/standin_model.py", "--gguf-py", home.resolve("src/gguf-py").toString(),
-                    "--vocab", home.resolve("src/models/ggml-vocab-phi-3.gguf").toString(),
-                    "--out", model.toString(), "--shape", "tiny"), WORK.resolve("standin-model.log"));
+            run(
+                    List.of(
+                            System.getenv().getOrDefault("MEMOIR_TEST_PYTHON", "python3"),
+                            "src/test/llama/standin_model.py",
+                            "--gguf-py",
+                            home.resolve("src/gguf-py").toString(),
+                            "--vocab",
+                            home.resolve("src/models/ggml-vocab-phi-3.gguf").toString(),
+                            "--out",
+                            model.toString(),
+                            "--shape",
+                            "tiny"),
+                    WORK.resolve("standin-model.log"));
             int port = freePort();
-            Process process = new ProcessBuilder(server.toString(), "-m", model.toString(), "--alias", alias,
-                    "--host", "127.0.0.1", "--port", Integer.toString(port),
-                    "-c", Integer.toString(contextPerSlot * slots), "-np", Integer.toString(slots), "-t", "2")
+            Process process = new ProcessBuilder(
+                            server.toString(),
+                            "-m",
+                            model.toString(),
+                            "--alias",
+                            alias,
+                            "--host",
+                            "127.0.0.1",
+                            "--port",
+                            Integer.toString(port),
+                            "-c",
+                            Integer.toString(contextPerSlot * slots),
+                            "-np",
+                            Integer.toString(slots),
+                            "-t",
+                            "2")
                     .redirectErrorStream(true)
                     .redirectOutput(WORK.resolve("llama-server.log").toFile())
                     .start();
@@ -84,8 +106,10 @@ public final class LlamaServer implements AutoCloseable {
                         + WORK.resolve("llama-server.log"));
             }
             try {
-                HttpResponse<String> health = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/health")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> health = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (health.statusCode() == 200) {
                     return;
                 }
@@ -129,7 +153,10 @@ public final class LlamaServer implements AutoCloseable {
     }
 
     private static void run(List<String> command, Path log) throws IOException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " failed: " + Files.readString(log));

@@ -14,8 +14,7 @@ public final class Prose {
         "On Sundays I usually cook a big pot of lentil soup and freeze half of it for the week.",
     };
 
-    private Prose() {
-    }
+    private Prose() {}
 
     /** About {@code words} words. */
     public static String words(int seed, int words) {

@@ -30,7 +30,8 @@ public final class RawHttp {
 
     public Response send(String method, String path, Map<String, String> headers, String body) {
         byte[] payload = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-        StringBuilder request = new StringBuilder().append(method).append(' ').append(path).append(" HTTP/1.1\r\n");
+        StringBuilder request =
+                new StringBuilder().append(method).append(' ').append(path).append(" HTTP/1.1\r\n");
         Map<String, String> all = new LinkedHashMap<>();
         all.put("Host", "127.0.0.1");
         all.putAll(headers);
@@ -39,7 +40,8 @@ public final class RawHttp {
             all.putIfAbsent("Content-Type", "application/json");
         }
         all.put("Content-Length", String.valueOf(payload.length));
-        all.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+        all.forEach(
+                (name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
         request.append("\r\n");
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(20_000);
@@ -55,7 +57,8 @@ public final class RawHttp {
             for (int i = 1; i < lines.length; i++) {
                 int colon = lines[i].indexOf(':');
                 if (colon > 0) {
-                    responseHeaders.put(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                    responseHeaders.put(
+                            lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT),
                             lines[i].substring(colon + 1).strip());
                 }
             }
@@ -81,7 +84,8 @@ public final class RawHttp {
             if (lineEnd < 0) {
                 break;
             }
-            int size = Integer.parseInt(chunked.substring(at, lineEnd).split(";")[0].strip(), 16);
+            int size = Integer.parseInt(
+                    chunked.substring(at, lineEnd).split(";")[0].strip(), 16);
             if (size == 0) {
                 break;
             }

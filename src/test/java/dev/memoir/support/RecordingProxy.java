@@ -18,10 +18,10 @@ import java.util.concurrent.Executors;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import dev.memoir.llm.ModelStep;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import dev.memoir.llm.ModelStep;
 
 /**
  * An HTTP proxy in front of a model server that passes every request and answer through unchanged (streams as they
@@ -31,8 +31,8 @@ import dev.memoir.llm.ModelStep;
 public final class RecordingProxy implements AutoCloseable {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final Set<String> FORWARDED = Set.of("authorization", "content-type", "accept",
-            ModelStep.HEADER.toLowerCase());
+    private static final Set<String> FORWARDED =
+            Set.of("authorization", "content-type", "accept", ModelStep.HEADER.toLowerCase());
 
     private final HttpServer server;
     private final String target;
@@ -40,20 +40,22 @@ public final class RecordingProxy implements AutoCloseable {
     private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
 
     /** One request and what the server answered to it. */
-    public record Exchange(String step, JsonNode request, int status, Integer promptTokens, Integer completionTokens,
-            String error) {
+    public record Exchange(
+            String step, JsonNode request, int status, Integer promptTokens, Integer completionTokens, String error) {
 
         public String model() {
             return request.path("model").asString(null);
         }
 
         public Double temperature() {
-            return request.path("temperature").isNumber() ? request.path("temperature").asDouble() : null;
+            return request.path("temperature").isNumber()
+                    ? request.path("temperature").asDouble()
+                    : null;
         }
 
         public Integer maxTokens() {
-            JsonNode limit = request.has("max_tokens") ? request.path("max_tokens")
-                    : request.path("max_completion_tokens");
+            JsonNode limit =
+                    request.has("max_tokens") ? request.path("max_tokens") : request.path("max_completion_tokens");
             return limit.isNumber() ? limit.asInt() : null;
         }
 
@@ -64,7 +66,9 @@ public final class RecordingProxy implements AutoCloseable {
         /** The text of the request's messages, joined. */
         public String messages() {
             StringBuilder text = new StringBuilder();
-            request.path("messages").forEach(message -> text.append(message.path("content").asString("")).append('\n'));
+            request.path("messages")
+                    .forEach(message ->
+                            text.append(message.path("content").asString("")).append('\n'));
             return text.toString();
         }
     }
@@ -94,8 +98,11 @@ public final class RecordingProxy implements AutoCloseable {
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI()))
-                    .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofByteArray(body));
+                    .method(
+                            exchange.getRequestMethod(),
+                            body.length == 0
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofByteArray(body));
             exchange.getRequestHeaders().forEach((name, values) -> {
                 if (FORWARDED.contains(name.toLowerCase())) {
                     values.forEach(value -> request.header(name, value));
@@ -108,11 +115,13 @@ public final class RecordingProxy implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IOException(e);
             }
-            response.headers().firstValue("content-type")
+            response.headers()
+                    .firstValue("content-type")
                     .ifPresent(type -> exchange.getResponseHeaders().add("Content-Type", type));
             exchange.sendResponseHeaders(response.statusCode(), 0);
             ByteArrayOutputStream copy = new ByteArrayOutputStream();
-            try (InputStream in = response.body(); OutputStream out = exchange.getResponseBody()) {
+            try (InputStream in = response.body();
+                    OutputStream out = exchange.getResponseBody()) {
                 byte[] buffer = new byte[8192];
                 for (int read; (read = in.read(buffer)) != -1; ) {
                     out.write(buffer, 0, read);
@@ -141,12 +150,19 @@ public final class RecordingProxy implements AutoCloseable {
         } else if (answer.startsWith("{")) {
             usage = JSON.readTree(answer).path("usage");
         }
-        Integer prompt = usage != null && usage.path("prompt_tokens").isNumber() ? usage.path("prompt_tokens").asInt()
+        Integer prompt = usage != null && usage.path("prompt_tokens").isNumber()
+                ? usage.path("prompt_tokens").asInt()
                 : null;
         Integer completion = usage != null && usage.path("completion_tokens").isNumber()
-                ? usage.path("completion_tokens").asInt() : null;
-        exchanges.add(new Exchange(exchange.getRequestHeaders().getFirst(ModelStep.HEADER), request, status, prompt,
-                completion, status == 200 ? null : answer));
+                ? usage.path("completion_tokens").asInt()
+                : null;
+        exchanges.add(new Exchange(
+                exchange.getRequestHeaders().getFirst(ModelStep.HEADER),
+                request,
+                status,
+                prompt,
+                completion,
+                status == 200 ? null : answer));
     }
 
     @Override

@@ -21,9 +21,22 @@ public final class SchemaAnswers {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final List<String> TEXTS = List.of("", " ", "\n\t", "a", "NaN", "None", "null", "merge", "add",
-            "Search[hiking boots]", "The user lives in Porto.", "ünïcödé ✓ 中文", "{\"nested\": true}",
-            "x".repeat(5000), "word ".repeat(300).strip());
+    private static final List<String> TEXTS = List.of(
+            "",
+            " ",
+            "\n\t",
+            "a",
+            "NaN",
+            "None",
+            "null",
+            "merge",
+            "add",
+            "Search[hiking boots]",
+            "The user lives in Porto.",
+            "ünïcödé ✓ 中文",
+            "{\"nested\": true}",
+            "x".repeat(5000),
+            "word ".repeat(300).strip());
 
     private final Random random;
 

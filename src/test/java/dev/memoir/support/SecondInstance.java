@@ -25,8 +25,8 @@ public final class SecondInstance implements AutoCloseable {
         List<String> arguments = new ArrayList<>();
         IntegrationTest.settings().forEach((name, value) -> arguments.add("--" + name + "=" + value.get()));
         arguments.add("--server.port=0");
-        return new SecondInstance(new SpringApplicationBuilder(MemoirApplication.class)
-                .run(arguments.toArray(String[]::new)));
+        return new SecondInstance(
+                new SpringApplicationBuilder(MemoirApplication.class).run(arguments.toArray(String[]::new)));
     }
 
     public Api api() {

@@ -47,8 +47,9 @@ public final class SeparateDeployment implements AutoCloseable {
         Map<String, Object> all = new LinkedHashMap<>();
         IntegrationTest.settings().forEach((name, value) -> all.put(name, value.get()));
         // pgvector's type lives in public, where the test database's superuser created the extension.
-        all.put("spring.datasource.url", database.url() + (database.url().contains("?") ? "&" : "?")
-                + "currentSchema=" + schema + ",public");
+        all.put(
+                "spring.datasource.url",
+                database.url() + (database.url().contains("?") ? "&" : "?") + "currentSchema=" + schema + ",public");
         all.put("spring.flyway.schemas", schema);
         all.put("server.port", "0");
         all.putAll(settings);
@@ -59,8 +60,8 @@ public final class SeparateDeployment implements AutoCloseable {
      * Starts Memoir against another database than the tests' (CitusTest: a Citus coordinator), with the tests'
      * settings (the same model server) and these on top; Flyway migrates the database's default schema.
      */
-    public static SeparateDeployment startAt(String url, String username, String password,
-            Map<String, String> settings) {
+    public static SeparateDeployment startAt(
+            String url, String username, String password, Map<String, String> settings) {
         Map<String, Object> all = new LinkedHashMap<>();
         IntegrationTest.settings().forEach((name, value) -> all.put(name, value.get()));
         all.put("spring.datasource.url", url);
@@ -86,8 +87,9 @@ public final class SeparateDeployment implements AutoCloseable {
         if (!schema.matches("[a-z_][a-z0-9_]*")) {
             throw new IllegalArgumentException("not a plain schema name: " + schema);
         }
-        try (Connection connection = DriverManager.getConnection(database.url(), database.username(),
-                database.password()); Statement statement = connection.createStatement()) {
+        try (Connection connection =
+                        DriverManager.getConnection(database.url(), database.username(), database.password());
+                Statement statement = connection.createStatement()) {
             statement.execute("drop schema if exists " + schema + " cascade");
         } catch (SQLException e) {
             throw new IllegalStateException("Could not drop schema " + schema, e);

@@ -33,12 +33,16 @@ public final class TestDatabase {
         String explicitUrl = System.getenv("MEMOIR_TEST_DB_URL");
         if (explicitUrl == null && dockerAvailable()) {
             PostgreSQLContainer container = new PostgreSQLContainer(IMAGE)
-                    .withDatabaseName("memoir_test").withUsername("memoir").withPassword("memoir");
+                    .withDatabaseName("memoir_test")
+                    .withUsername("memoir")
+                    .withPassword("memoir");
             container.start();
             return new TestDatabase(container.getJdbcUrl(), container.getUsername(), container.getPassword());
         }
-        return new TestDatabase(explicitUrl != null ? explicitUrl : "jdbc:postgresql://127.0.0.1:5432/memoir_test",
-                envOr("MEMOIR_TEST_DB_USER", "memoir"), envOr("MEMOIR_TEST_DB_PASSWORD", "memoir"));
+        return new TestDatabase(
+                explicitUrl != null ? explicitUrl : "jdbc:postgresql://127.0.0.1:5432/memoir_test",
+                envOr("MEMOIR_TEST_DB_USER", "memoir"),
+                envOr("MEMOIR_TEST_DB_PASSWORD", "memoir"));
     }
 
     private static boolean dockerAvailable() {

@@ -15,8 +15,7 @@ import tools.jackson.databind.JsonNode;
 
 class ApiKeyManagementTest extends IntegrationTest {
 
-    private record NewTenant(String id, String key) {
-    }
+    private record NewTenant(String id, String key) {}
 
     private NewTenant tenant(String name) {
         Api.Response created = api.createTenant(name);
@@ -41,15 +40,18 @@ class ApiKeyManagementTest extends IntegrationTest {
         assertThat(statusWith(secondKey)).isEqualTo(200);
 
         String firstId = keysOf(tenant.id()).getFirst().path("id").asString();
-        Api.Response revoked = api.send("DELETE", "/admin/tenants/" + tenant.id() + "/keys/" + firstId,
-                Api.BOOTSTRAP_KEY, null);
+        Api.Response revoked =
+                api.send("DELETE", "/admin/tenants/" + tenant.id() + "/keys/" + firstId, Api.BOOTSTRAP_KEY, null);
 
         assertThat(revoked.status()).isEqualTo(200);
         assertThat(revoked.body().path("revokedAt").isMissingNode()).isFalse();
         assertThat(statusWith(tenant.key())).isEqualTo(401);
         assertThat(statusWith(secondKey)).isEqualTo(200);
         assertThat(api.send("DELETE", "/admin/tenants/" + tenant.id() + "/keys/" + firstId, Api.BOOTSTRAP_KEY, null)
-                .body().path("revokedAt").asString()).isEqualTo(revoked.body().path("revokedAt").asString());
+                        .body()
+                        .path("revokedAt")
+                        .asString())
+                .isEqualTo(revoked.body().path("revokedAt").asString());
     }
 
     @Test
@@ -57,16 +59,21 @@ class ApiKeyManagementTest extends IntegrationTest {
         NewTenant tenant = tenant("rotation");
         String keyId = keysOf(tenant.id()).getFirst().path("id").asString();
 
-        Api.Response rotated = api.send("POST", "/admin/tenants/" + tenant.id() + "/keys/" + keyId + "/rotate",
-                Api.BOOTSTRAP_KEY, null);
+        Api.Response rotated = api.send(
+                "POST", "/admin/tenants/" + tenant.id() + "/keys/" + keyId + "/rotate", Api.BOOTSTRAP_KEY, null);
 
         assertThat(rotated.status()).isEqualTo(201);
         String newKey = rotated.text("apiKey");
         assertThat(newKey).isNotEqualTo(tenant.key());
         assertThat(statusWith(tenant.key())).isEqualTo(401);
         assertThat(statusWith(newKey)).isEqualTo(200);
-        assertThat(api.send("POST", "/admin/tenants/" + tenant.id() + "/keys/" + keyId + "/rotate",
-                Api.BOOTSTRAP_KEY, null).status()).isEqualTo(409);
+        assertThat(api.send(
+                                "POST",
+                                "/admin/tenants/" + tenant.id() + "/keys/" + keyId + "/rotate",
+                                Api.BOOTSTRAP_KEY,
+                                null)
+                        .status())
+                .isEqualTo(409);
     }
 
     @Test
@@ -89,9 +96,11 @@ class ApiKeyManagementTest extends IntegrationTest {
         String keyId = keysOf(owner.id()).getFirst().path("id").asString();
 
         assertThat(api.send("DELETE", "/admin/tenants/" + other.id() + "/keys/" + keyId, Api.BOOTSTRAP_KEY, null)
-                .status()).isEqualTo(404);
+                        .status())
+                .isEqualTo(404);
         assertThat(api.send("POST", "/admin/tenants/" + UUID.randomUUID() + "/keys", Api.BOOTSTRAP_KEY, null)
-                .status()).isEqualTo(404);
+                        .status())
+                .isEqualTo(404);
         assertThat(statusWith(owner.key())).isEqualTo(200);
     }
 
@@ -100,9 +109,12 @@ class ApiKeyManagementTest extends IntegrationTest {
         NewTenant tenant = tenant("not-an-operator");
 
         assertThat(api.get(tenant.key(), "/admin/tenants").status()).isEqualTo(401);
-        assertThat(api.send("POST", "/admin/tenants/" + tenant.id() + "/keys", tenant.key(), null).status())
+        assertThat(api.send("POST", "/admin/tenants/" + tenant.id() + "/keys", tenant.key(), null)
+                        .status())
                 .isEqualTo(401);
-        assertThat(api.get(tenant.key(), "/admin/tenants/" + tenant.id() + "/keys").status()).isEqualTo(401);
+        assertThat(api.get(tenant.key(), "/admin/tenants/" + tenant.id() + "/keys")
+                        .status())
+                .isEqualTo(401);
     }
 
     @Test
@@ -114,18 +126,21 @@ class ApiKeyManagementTest extends IntegrationTest {
         List<String> seen = new ArrayList<>();
         String cursor = null;
         do {
-            Api.Response page = api.get(Api.BOOTSTRAP_KEY,
-                    "/admin/tenants?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
+            Api.Response page =
+                    api.get(Api.BOOTSTRAP_KEY, "/admin/tenants?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
             assertThat(page.status()).isEqualTo(200);
             items(page).forEach(t -> seen.add(t.path("id").asString()));
             if (cursor == null) {
                 // A tenant created while paging comes after every page already read.
                 created.add(tenant("paged-late").id());
             }
-            cursor = page.body().path("nextCursor").isString() ? page.body().path("nextCursor").asString() : null;
+            cursor = page.body().path("nextCursor").isString()
+                    ? page.body().path("nextCursor").asString()
+                    : null;
         } while (cursor != null);
 
         assertThat(seen).doesNotHaveDuplicates().containsAll(created);
-        assertThat(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants?cursor=garbage").status()).isEqualTo(400);
+        assertThat(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants?cursor=garbage").status())
+                .isEqualTo(400);
     }
 }

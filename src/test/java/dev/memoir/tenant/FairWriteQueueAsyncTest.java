@@ -33,9 +33,11 @@ class FairWriteQueueAsyncTest {
                     return Optional.of(tenant);
                 }
             },
-            new SecurityProperties(null), problemWriter());
+            new SecurityProperties(null),
+            problemWriter());
     private final WriteQueueFilter writeQueue = new WriteQueueFilter(
-            new FairWriteQueue(new TenantLimits(1, 1, Duration.ofMillis(100), 10, Duration.ofSeconds(2)),
+            new FairWriteQueue(
+                    new TenantLimits(1, 1, Duration.ofMillis(100), 10, Duration.ofSeconds(2)),
                     new SimpleMeterRegistry()),
             problemWriter());
 
@@ -61,8 +63,10 @@ class FairWriteQueueAsyncTest {
     private boolean admitted(MockHttpServletRequest request, FilterChain then) throws Exception {
         boolean[] reached = new boolean[1];
         MockHttpServletResponse response = new MockHttpServletResponse();
-        authentication.doFilter(request, response, (authenticated, res) -> writeQueue.doFilter(authenticated, res,
-                (req, r) -> {
+        authentication.doFilter(
+                request,
+                response,
+                (authenticated, res) -> writeQueue.doFilter(authenticated, res, (req, r) -> {
                     reached[0] = true;
                     then.doFilter(req, r);
                 }));
@@ -75,12 +79,18 @@ class FairWriteQueueAsyncTest {
         MockHttpServletRequest streaming = post();
 
         assertThat(admitted(streaming, (req, res) -> req.startAsync())).isTrue();
-        assertThat(admitted(post(), (req, res) -> { })).as("while the stream is answered").isFalse();
+        assertThat(admitted(post(), (req, res) -> {}))
+                .as("while the stream is answered")
+                .isFalse();
 
         ((MockAsyncContext) streaming.getAsyncContext()).complete();
 
-        assertThat(admitted(post(), (req, res) -> { })).as("once the stream ended").isTrue();
-        assertThat(admitted(post(), (req, res) -> { })).as("a plain request releases its place at once").isTrue();
+        assertThat(admitted(post(), (req, res) -> {}))
+                .as("once the stream ended")
+                .isTrue();
+        assertThat(admitted(post(), (req, res) -> {}))
+                .as("a plain request releases its place at once")
+                .isTrue();
     }
 
     @Test
@@ -89,15 +99,16 @@ class FairWriteQueueAsyncTest {
         assertThat(admitted(streaming, (req, res) -> req.startAsync())).isTrue();
 
         MockHttpServletResponse refused = new MockHttpServletResponse();
-        authentication.doFilter(post(), refused,
-                (req, res) -> writeQueue.doFilter(req, res, (r, s) -> { }));
+        authentication.doFilter(post(), refused, (req, res) -> writeQueue.doFilter(req, res, (r, s) -> {}));
         assertThat(refused.getStatus()).isEqualTo(429);
         assertThat(refused.getHeader("Retry-After")).isEqualTo("2");
         assertThat(refused.getContentAsString()).contains("too-many-requests");
 
         MockHttpServletRequest read = post();
         read.setMethod("GET");
-        assertThat(admitted(read, (req, res) -> { })).as("reads pass a full queue").isTrue();
+        assertThat(admitted(read, (req, res) -> {}))
+                .as("reads pass a full queue")
+                .isTrue();
         ((MockAsyncContext) streaming.getAsyncContext()).complete();
     }
 }

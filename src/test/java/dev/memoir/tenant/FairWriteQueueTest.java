@@ -33,7 +33,8 @@ class FairWriteQueueTest {
     }
 
     private static FairWriteQueue queue(int places, int tenantPlaces, Duration maxWait, int maxWaiting) {
-        return new FairWriteQueue(new TenantLimits(places, tenantPlaces, maxWait, maxWaiting, Duration.ofSeconds(2)),
+        return new FairWriteQueue(
+                new TenantLimits(places, tenantPlaces, maxWait, maxWaiting, Duration.ofSeconds(2)),
                 new SimpleMeterRegistry());
     }
 
@@ -48,7 +49,8 @@ class FairWriteQueueTest {
                 asked.completeExceptionally(e);
             }
         });
-        Awaitility.await().atMost(Duration.ofSeconds(5))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
                 .until(() -> asked.isDone() || queue.running() + queue.waiting() > before);
         return asked;
     }
@@ -73,8 +75,7 @@ class FairWriteQueueTest {
     }
 
     @Test
-    void aFreedPlaceGoesToTheWaitingTenantWithFewestRequestsRunningNotToTheBusyTenantsOlderRequests()
-            throws Exception {
+    void aFreedPlaceGoesToTheWaitingTenantWithFewestRequestsRunningNotToTheBusyTenantsOlderRequests() throws Exception {
         FairWriteQueue queue = queue(2, Duration.ofSeconds(10), 50);
         FairWriteQueue.Place first = queue.acquire(busy);
         FairWriteQueue.Place second = queue.acquire(busy);
@@ -87,11 +88,15 @@ class FairWriteQueueTest {
 
         first.release();
 
-        assertThat(quietOne.get()).as("the quiet tenant's request, after one place freed").isNotNull();
+        assertThat(quietOne.get())
+                .as("the quiet tenant's request, after one place freed")
+                .isNotNull();
         assertThat(busyWaiting).allMatch(waiting -> !waiting.isDone());
 
         second.release();
-        assertThat(busyWaiting.getFirst().get()).as("then the busy tenant's oldest request").isNotNull();
+        assertThat(busyWaiting.getFirst().get())
+                .as("then the busy tenant's oldest request")
+                .isNotNull();
         assertThat(busyWaiting.subList(1, busyWaiting.size())).allMatch(waiting -> !waiting.isDone());
     }
 
@@ -113,13 +118,18 @@ class FairWriteQueueTest {
             running.release();
             int turn = i;
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> queue.running() == 1);
-            CompletableFuture<FairWriteQueue.Place> next = busyWaiting.stream().filter(CompletableFuture::isDone)
-                    .filter(done -> !order.contains("busy" + busyWaiting.indexOf(done))).findFirst().orElse(null);
+            CompletableFuture<FairWriteQueue.Place> next = busyWaiting.stream()
+                    .filter(CompletableFuture::isDone)
+                    .filter(done -> !order.contains("busy" + busyWaiting.indexOf(done)))
+                    .findFirst()
+                    .orElse(null);
             if (next != null) {
                 order.add("busy" + busyWaiting.indexOf(next));
             } else {
-                next = otherWaiting.stream().filter(CompletableFuture::isDone)
-                        .filter(done -> !order.contains("quiet" + otherWaiting.indexOf(done))).findFirst()
+                next = otherWaiting.stream()
+                        .filter(CompletableFuture::isDone)
+                        .filter(done -> !order.contains("quiet" + otherWaiting.indexOf(done)))
+                        .findFirst()
                         .orElseThrow(() -> new AssertionError("nobody got turn " + turn));
                 order.add("quiet" + otherWaiting.indexOf(next));
             }
@@ -138,14 +148,18 @@ class FairWriteQueueTest {
             assertThat(queue.acquire(busy)).isNotNull();
         }
         CompletableFuture<FairWriteQueue.Place> fourth = ask(queue, busy);
-        assertThat(fourth).as("the busy tenant's fourth, though a place is free").isNotDone();
+        assertThat(fourth)
+                .as("the busy tenant's fourth, though a place is free")
+                .isNotDone();
 
         CompletableFuture<FairWriteQueue.Place> quietOne = ask(queue, quiet);
         assertThat(quietOne).isDone();
         assertThat(quietOne.get()).as("the quiet tenant's request, at once").isNotNull();
 
         quietOne.get().release();
-        assertThat(fourth).as("the place the quiet tenant left is not the busy tenant's to take").isNotDone();
+        assertThat(fourth)
+                .as("the place the quiet tenant left is not the busy tenant's to take")
+                .isNotDone();
     }
 
     @Test
@@ -172,7 +186,9 @@ class FairWriteQueueTest {
 
         held.release();
         assertThat(queue.running()).isZero();
-        assertThat(queue.acquire(quiet)).as("the place is free again, nobody left waiting").isNotNull();
+        assertThat(queue.acquire(quiet))
+                .as("the place is free again, nobody left waiting")
+                .isNotNull();
     }
 
     @Test

@@ -62,10 +62,12 @@ class OperatorPathVariantsTest extends IntegrationTest {
             answers.put(path, response.status());
             assertThat(response.body()).as(path).doesNotContain("apiKey");
         }
-        assertThat(answers).as("answers per path").allSatisfy((path, status) ->
-                assertThat(status).as(path).isIn(400, 401, 404, 405));
+        assertThat(answers)
+                .as("answers per path")
+                .allSatisfy((path, status) -> assertThat(status).as(path).isIn(400, 401, 404, 405));
         // The plain path with the operator's key still works, so the refusals above are about the key.
-        assertThat(raw("POST", "/admin/tenants", Api.BOOTSTRAP_KEY, body).status()).isEqualTo(201);
+        assertThat(raw("POST", "/admin/tenants", Api.BOOTSTRAP_KEY, body).status())
+                .isEqualTo(201);
     }
 
     @Test
@@ -77,15 +79,18 @@ class OperatorPathVariantsTest extends IntegrationTest {
             answers.put(path, response.status());
             assertThat(response.body()).as(path).doesNotContain("\"names\"");
         }
-        assertThat(answers).as("answers per path").allSatisfy((path, status) ->
-                assertThat(status).as(path).isIn(400, 401, 404, 405));
-        assertThat(raw("GET", "/actuator/metrics", Api.BOOTSTRAP_KEY, null).status()).isEqualTo(200);
+        assertThat(answers)
+                .as("answers per path")
+                .allSatisfy((path, status) -> assertThat(status).as(path).isIn(400, 401, 404, 405));
+        assertThat(raw("GET", "/actuator/metrics", Api.BOOTSTRAP_KEY, null).status())
+                .isEqualTo(200);
     }
 
     @Test
     void healthStaysOpenButOnlyUnderItsPlainName() {
         assertThat(raw("GET", "/actuator/health", null, null).status()).isEqualTo(200);
-        assertThat(raw("GET", "/actuator/health/../metrics", null, null).status()).isIn(400, 401, 404);
+        assertThat(raw("GET", "/actuator/health/../metrics", null, null).status())
+                .isIn(400, 401, 404);
         assertThat(raw("GET", "/%61ctuator/health", null, null).status()).isIn(400, 401, 404);
     }
 

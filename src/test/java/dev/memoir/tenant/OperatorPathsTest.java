@@ -9,9 +9,11 @@ class OperatorPathsTest {
     @Test
     void everySpellingThatCouldReachAnOperatorRootIsOperatorOnly() {
         assertThat(OperatorPathVariantsTest.variantsOf("admin", "/tenants"))
-                .allSatisfy(path -> assertThat(OperatorPaths.isOperatorPath(path)).as(path).isTrue());
+                .allSatisfy(path ->
+                        assertThat(OperatorPaths.isOperatorPath(path)).as(path).isTrue());
         assertThat(OperatorPathVariantsTest.variantsOf("actuator", "/metrics"))
-                .allSatisfy(path -> assertThat(OperatorPaths.isOperatorPath(path)).as(path).isTrue());
+                .allSatisfy(path ->
+                        assertThat(OperatorPaths.isOperatorPath(path)).as(path).isTrue());
     }
 
     @Test

@@ -22,8 +22,10 @@ class UserListTest extends IntegrationTest {
         List<JsonNode> users = new ArrayList<>();
         String cursor = null;
         do {
-            Api.Response page = api.get(key, "/users?limit=" + limit + (query == null ? "" : "&query=" + query)
-                    + (cursor == null ? "" : "&cursor=" + cursor));
+            Api.Response page = api.get(
+                    key,
+                    "/users?limit=" + limit + (query == null ? "" : "&query=" + query)
+                            + (cursor == null ? "" : "&cursor=" + cursor));
             assertThat(page.status()).as(page.raw()).isEqualTo(200);
             assertThat(items(page)).hasSizeLessThanOrEqualTo(limit);
             users.addAll(items(page));
@@ -52,18 +54,21 @@ class UserListTest extends IntegrationTest {
 
         List<JsonNode> users = allPages(key, null, 2);
 
-        assertThat(users).extracting(u -> u.path("userId").asString())
+        assertThat(users)
+                .extracting(u -> u.path("userId").asString())
                 .containsExactly("anna", "bert", "cara", "dave", "emma");
-        Map<String, JsonNode> byId = users.stream()
-                .collect(Collectors.toMap(u -> u.path("userId").asString(), Function.identity()));
+        Map<String, JsonNode> byId =
+                users.stream().collect(Collectors.toMap(u -> u.path("userId").asString(), Function.identity()));
         assertThat(counts(byId.get("anna"))).containsExactly(2L, 2L);
         assertThat(counts(byId.get("bert"))).containsExactly(0L, 3L);
         assertThat(counts(byId.get("cara"))).containsExactly(1L, 0L);
         assertThat(counts(byId.get("dave"))).containsExactly(1L, 1L);
         assertThat(counts(byId.get("emma"))).containsExactly(1L, 1L);
-        assertThat(users).allSatisfy(u -> assertThat(Instant.parse(u.path("lastActiveAt").asString()))
-                .isBefore(Instant.now().plusSeconds(1)));
-        assertThat(items(api.get(other, "/users"))).extracting(u -> u.path("userId").asString())
+        assertThat(users)
+                .allSatisfy(u -> assertThat(Instant.parse(u.path("lastActiveAt").asString()))
+                        .isBefore(Instant.now().plusSeconds(1)));
+        assertThat(items(api.get(other, "/users")))
+                .extracting(u -> u.path("userId").asString())
                 .containsExactly("anna", "fred");
         assertThat(api.get(key, "/users").body().has("nextCursor")).isFalse();
     }
@@ -82,7 +87,8 @@ class UserListTest extends IntegrationTest {
 
         List<JsonNode> found = allPages(key, "ALIC", 1);
 
-        assertThat(found).extracting(u -> u.path("userId").asString())
+        assertThat(found)
+                .extracting(u -> u.path("userId").asString())
                 .containsExactlyInAnyOrder("alice.smith", "Malice", "alicia", "ALICE-2");
         assertThat(items(api.get(key, "/users?query=zzz"))).isEmpty();
     }
@@ -94,7 +100,8 @@ class UserListTest extends IntegrationTest {
         api.addFact(key, "hugo", "Hugo rows");
         api.send("DELETE", "/memory?userId=gina", key, null);
 
-        assertThat(items(api.get(key, "/users"))).extracting(u -> u.path("userId").asString())
+        assertThat(items(api.get(key, "/users")))
+                .extracting(u -> u.path("userId").asString())
                 .containsExactly("hugo");
         Api.Response refused = api.get(key, "/users?cursor=bm90LWEtY3Vyc29y");
         assertThat(refused.status()).isEqualTo(400);

@@ -39,7 +39,9 @@ class LongSessionTest extends IntegrationTest {
         }
         turns[35] = "I bought a sea kayak last week, bright orange " + tag;
         api.importTurns(key, session, turns);
-        onModelCall(call -> call.is(Step.TOPIC_EXTRACTION) && call.mentions("[Turn 35]")
+        onModelCall(
+                call -> call.is(Step.TOPIC_EXTRACTION)
+                        && call.mentions("[Turn 35]")
                         && call.mentions("personal summaries of the USER from"),
                 call -> Answer.json("{\"extracted_memories\": [{\"summary\": \"USER owns an orange sea kayak.\", "
                         + "\"reference\": [35, 2]}]}"));
@@ -47,27 +49,46 @@ class LongSessionTest extends IntegrationTest {
 
         api.close(key, session);
 
-        eventually().until(() -> !ofKind(api.get(key, "/memory?userId=kai"), "summary").isEmpty()
-                && !ofKind(api.get(key, "/memory?userId=kai&kind=recursive_summary"), "recursive_summary").isEmpty()
-                && ofKind(api.get(key, "/memory?userId=kai&kind=topic"), "topic").stream()
-                        .anyMatch(m -> m.path("text").asString().contains("kayak"))
-                // The topic job stores the user's topics before it asks about the assistant's: wait for every job.
-                && api.get(key, "/sessions/" + session).body().path("jobs").valueStream()
-                        .allMatch(job -> job.path("state").asString().equals("done")));
+        eventually()
+                .until(() -> !ofKind(api.get(key, "/memory?userId=kai"), "summary")
+                                .isEmpty()
+                        && !ofKind(api.get(key, "/memory?userId=kai&kind=recursive_summary"), "recursive_summary")
+                                .isEmpty()
+                        && ofKind(api.get(key, "/memory?userId=kai&kind=topic"), "topic").stream()
+                                .anyMatch(m -> m.path("text").asString().contains("kayak"))
+                        // The topic job stores the user's topics before it asks about the assistant's: wait for every
+                        // job.
+                        && api.get(key, "/sessions/" + session)
+                                .body()
+                                .path("jobs")
+                                .valueStream()
+                                .allMatch(job -> job.path("state").asString().equals("done")));
         assertThat(sessionTokens).as("the session is longer than two parts").isGreaterThan(2000);
         for (Step step : List.of(Step.SESSION_SUMMARY, Step.RECURSIVE_SUMMARY, Step.TOPIC_EXTRACTION)) {
             List<ChatCall> calls = fake.calls(c -> c.is(step) && c.mentions(tag));
             assertThat(calls.size()).as("%s calls", step).isGreaterThanOrEqualTo(step == Step.TOPIC_EXTRACTION ? 6 : 3);
-            assertThat(calls).as("%s prompts", step).allSatisfy(call ->
-                    assertThat(tokens.count(call.lastUserMessage())).isLessThan(1000 + 600));
+            assertThat(calls)
+                    .as("%s prompts", step)
+                    .allSatisfy(call ->
+                            assertThat(tokens.count(call.lastUserMessage())).isLessThan(1000 + 600));
         }
         // A later part's summary sees what the earlier parts said.
-        assertThat(fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions(tag)).getLast().lastUserMessage())
+        assertThat(fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions(tag))
+                        .getLast()
+                        .lastUserMessage())
                 .contains("The user and the assistant talked.");
         JsonNode kayak = ofKind(api.get(key, "/memory?userId=kai&kind=topic"), "topic").stream()
-                .filter(m -> m.path("text").asString().contains("kayak")).findFirst().orElseThrow();
-        String turn35 = api.get(key, "/sessions/" + session).body().path("turns").get(35).path("id").asString();
+                .filter(m -> m.path("text").asString().contains("kayak"))
+                .findFirst()
+                .orElseThrow();
+        String turn35 = api.get(key, "/sessions/" + session)
+                .body()
+                .path("turns")
+                .get(35)
+                .path("id")
+                .asString();
         assertThat(kayak.path("provenance").path("turnIds").valueStream().map(JsonNode::asString))
-                .as("references outside the part are dropped, the part's own kept").containsExactly(turn35);
+                .as("references outside the part are dropped, the part's own kept")
+                .containsExactly(turn35);
     }
 }

@@ -29,8 +29,13 @@ class MemoChatTest extends IntegrationTest {
     private String closedSessionAnsweredWith(String memoJson) {
         key = api.newTenant();
         String session = api.newSession(key, "mia", MEMOCHAT);
-        api.importTurns(key, session, "How long do I boil an egg? " + tag, "About nine minutes for hard-boiled.",
-                "My bike chain keeps slipping", "Check the derailleur adjustment.");
+        api.importTurns(
+                key,
+                session,
+                "How long do I boil an egg? " + tag,
+                "About nine minutes for hard-boiled.",
+                "My bike chain keeps slipping",
+                "Check the derailleur adjustment.");
         onModelCall(call -> call.is(Step.MEMO_WRITING) && call.mentions(tag), call -> Answer.json(memoJson));
         api.close(key, session);
         return session;
@@ -54,19 +59,26 @@ class MemoChatTest extends IntegrationTest {
         List<JsonNode> memos = eventually().until(this::memos, list -> list.size() == 2);
 
         List<String> turns = turnIds(session);
-        JsonNode eggs = memos.stream().filter(m -> m.path("topic").asString().equals("boiling eggs")).findFirst()
+        JsonNode eggs = memos.stream()
+                .filter(m -> m.path("topic").asString().equals("boiling eggs"))
+                .findFirst()
                 .orElseThrow();
         assertThat(eggs.path("text").asString()).isEqualTo("The user asks how long to boil an egg.");
         assertThat(eggs.path("provenance").path("sessionId").asString()).isEqualTo(session);
         assertThat(eggs.path("provenance").path("turnIds").valueStream().map(JsonNode::asString))
                 .containsExactly(turns.get(0), turns.get(1));
-        JsonNode bike = memos.stream().filter(m -> m.path("topic").asString().equals("bike repair")).findFirst()
+        JsonNode bike = memos.stream()
+                .filter(m -> m.path("topic").asString().equals("bike repair"))
+                .findFirst()
                 .orElseThrow();
         assertThat(bike.path("provenance").path("turnIds").valueStream().map(JsonNode::asString))
                 .containsExactly(turns.get(2), turns.get(3));
-        ChatCall writing = fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).getFirst();
-        assertThat(writing.lastUserMessage()).contains("4-line Task Conversation")
-                .contains("(line 1) user: How long do I boil an egg?").contains("(line 4) assistant: Check the");
+        ChatCall writing =
+                fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).getFirst();
+        assertThat(writing.lastUserMessage())
+                .contains("4-line Task Conversation")
+                .contains("(line 1) user: How long do I boil an egg?")
+                .contains("(line 4) assistant: Check the");
     }
 
     @Test
@@ -79,9 +91,12 @@ class MemoChatTest extends IntegrationTest {
         List<JsonNode> memos = eventually().until(this::memos, list -> list.size() == 2);
 
         List<String> turns = turnIds(session);
-        assertThat(memos).extracting(m -> m.path("topic").asString())
+        assertThat(memos)
+                .extracting(m -> m.path("topic").asString())
                 .containsExactlyInAnyOrder("boiling eggs", "bike repair");
-        JsonNode bike = memos.stream().filter(m -> m.path("topic").asString().equals("bike repair")).findFirst()
+        JsonNode bike = memos.stream()
+                .filter(m -> m.path("topic").asString().equals("bike repair"))
+                .findFirst()
                 .orElseThrow();
         assertThat(bike.path("provenance").path("turnIds").valueStream().map(JsonNode::asString))
                 .containsExactly(turns.get(3));
@@ -92,12 +107,23 @@ class MemoChatTest extends IntegrationTest {
         closedSessionAnsweredWith("Topics: eggs, bikes. Sorry, I cannot produce JSON.");
 
         // Two answers per run, four runs (the tests allow three retries), then the job is dead-lettered.
-        eventually().until(() -> fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).size() == 8);
-        eventually().until(() -> api.get(Api.BOOTSTRAP_KEY, "/admin/jobs/failed").body().path("items")
-                .valueStream().anyMatch(job -> job.path("task").asString().equals("memo-writing")
-                        && job.path("lastError").asString().contains("no usable memo")));
-        eventually().during(Duration.ofSeconds(1)).until(() ->
-                fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag)).size() == 8 && memos().isEmpty());
+        eventually()
+                .until(() -> fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag))
+                                .size()
+                        == 8);
+        eventually()
+                .until(() -> api.get(Api.BOOTSTRAP_KEY, "/admin/jobs/failed")
+                        .body()
+                        .path("items")
+                        .valueStream()
+                        .anyMatch(job -> job.path("task").asString().equals("memo-writing")
+                                && job.path("lastError").asString().contains("no usable memo")));
+        eventually()
+                .during(Duration.ofSeconds(1))
+                .until(() -> fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag))
+                                        .size()
+                                == 8
+                        && memos().isEmpty());
     }
 
     @Test
@@ -106,14 +132,21 @@ class MemoChatTest extends IntegrationTest {
         String session = api.newSession(key, "mia", MEMOCHAT);
         api.importTurns(key, session, "I collect stamps " + tag, "Which countries?");
         AtomicInteger calls = new AtomicInteger();
-        onModelCall(call -> call.is(Step.MEMO_WRITING) && call.mentions(tag),
-                call -> calls.incrementAndGet() == 1 ? Answer.json("{\"memos\": []}") : Answer.json(
-                        "{\"memos\": [{\"topic\": \"stamps\", \"summary\": \"Collects stamps.\", \"start\": 1, "
-                                + "\"end\": 2}]}"));
+        onModelCall(
+                call -> call.is(Step.MEMO_WRITING) && call.mentions(tag),
+                call -> calls.incrementAndGet() == 1
+                        ? Answer.json("{\"memos\": []}")
+                        : Answer.json(
+                                "{\"memos\": [{\"topic\": \"stamps\", \"summary\": \"Collects stamps.\", \"start\": 1, "
+                                        + "\"end\": 2}]}"));
 
         api.close(key, session);
 
-        assertThat(eventually().until(this::memos, list -> list.size() == 1).getFirst().path("topic").asString())
+        assertThat(eventually()
+                        .until(this::memos, list -> list.size() == 1)
+                        .getFirst()
+                        .path("topic")
+                        .asString())
                 .isEqualTo("stamps");
         assertThat(calls.get()).isEqualTo(2);
     }
@@ -122,30 +155,35 @@ class MemoChatTest extends IntegrationTest {
     void aLongOpenSessionIsWrittenIntoMemosWhileItRuns() {
         key = api.newTenant();
         String session = api.newSession(key, "mia", MEMOCHAT);
-        onModelCall(call -> call.is(Step.MEMO_WRITING) && call.mentions(tag), call -> Answer.json(
-                "{\"memos\": [{\"topic\": \"span " + FakeOpenAiServer.lineCount(call) + "\", \"summary\": \"x\", "
-                        + "\"start\": 1, \"end\": " + FakeOpenAiServer.lineCount(call) + "}]}"));
+        onModelCall(
+                call -> call.is(Step.MEMO_WRITING) && call.mentions(tag),
+                call -> Answer.json("{\"memos\": [{\"topic\": \"span " + FakeOpenAiServer.lineCount(call)
+                        + "\", \"summary\": \"x\", " + "\"start\": 1, \"end\": " + FakeOpenAiServer.lineCount(call)
+                        + "}]}"));
 
         api.importTurns(key, session, "a " + tag, "b", "c " + tag, "d");
         assertThat(fake.calls(c -> c.is(Step.MEMO_WRITING) && c.mentions(tag))).isEmpty();
         api.importTurns(key, session, "e " + tag, "f", "g " + tag, "h");
 
-        JsonNode memo = eventually().until(this::memos, list -> list.size() == 1).getFirst();
+        JsonNode memo =
+                eventually().until(this::memos, list -> list.size() == 1).getFirst();
         assertThat(memo.path("topic").asString()).isEqualTo("span 6");
         assertThat(api.get(key, "/sessions/" + session).text("status")).isEqualTo("open");
 
         api.importTurns(key, session, "i " + tag, "j");
         api.close(key, session);
         assertThat(eventually().until(this::memos, list -> list.size() == 2))
-                .extracting(m -> m.path("topic").asString()).containsExactlyInAnyOrder("span 6", "span 4");
+                .extracting(m -> m.path("topic").asString())
+                .containsExactlyInAnyOrder("span 6", "span 4");
     }
 
     @Test
     void aLargeImportIsCutIntoSpansOfTheConfiguredLength() {
         key = api.newTenant();
         String session = api.newSession(key, "mia", MEMOCHAT);
-        onModelCall(call -> call.is(Step.MEMO_WRITING) && call.mentions(tag), call -> Answer.json(
-                "{\"memos\": [{\"topic\": \"span\", \"summary\": \"x\", \"start\": 1, \"end\": "
+        onModelCall(
+                call -> call.is(Step.MEMO_WRITING) && call.mentions(tag),
+                call -> Answer.json("{\"memos\": [{\"topic\": \"span\", \"summary\": \"x\", \"start\": 1, \"end\": "
                         + FakeOpenAiServer.lineCount(call) + "}]}"));
         String[] turns = new String[14];
         for (int i = 0; i < turns.length; i++) {
@@ -169,19 +207,26 @@ class MemoChatTest extends IntegrationTest {
         eventually().until(this::memos, list -> list.size() == 2);
         String session = api.newSession(key, "mia", MEMOCHAT);
         String question = "What is the capital of Peru? " + tag;
-        onModelCall(call -> call.is(Step.MEMO_RETRIEVAL) && call.mentions(question),
+        onModelCall(
+                call -> call.is(Step.MEMO_RETRIEVAL) && call.mentions(question),
                 call -> Answer.json("{\"selected\": [" + FakeOpenAiServer.notoOption(call) + "]}"));
 
         Api.Response reply = api.chat(key, session, question);
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.body().path("memories")).isEmpty();
-        ChatCall retrieval = fake.calls(c -> c.is(Step.MEMO_RETRIEVAL) && c.mentions(question)).getFirst();
-        assertThat(retrieval.lastUserMessage()).contains("NOTO. None of the others.")
-                .contains("boiling eggs. Egg timing.").contains("bike repair. Chain slips.")
+        ChatCall retrieval = fake.calls(c -> c.is(Step.MEMO_RETRIEVAL) && c.mentions(question))
+                .getFirst();
+        assertThat(retrieval.lastUserMessage())
+                .contains("NOTO. None of the others.")
+                .contains("boiling eggs. Egg timing.")
+                .contains("bike repair. Chain slips.")
                 .contains("{\"selected\": [N, M]}");
-        assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions(question)).getFirst().systemPrompt())
-                .doesNotContain("Egg timing").doesNotContain(past);
+        assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions(question))
+                        .getFirst()
+                        .systemPrompt())
+                .doesNotContain("Egg timing")
+                .doesNotContain(past);
     }
 
     @Test
@@ -192,7 +237,8 @@ class MemoChatTest extends IntegrationTest {
         eventually().until(this::memos, list -> list.size() == 2);
         String session = api.newSession(key, "mia", MEMOCHAT);
         String question = "Remind me about eggs and my bike " + tag;
-        onModelCall(call -> call.is(Step.MEMO_RETRIEVAL) && call.mentions(question),
+        onModelCall(
+                call -> call.is(Step.MEMO_RETRIEVAL) && call.mentions(question),
                 call -> Answer.json("{\"selected\": [" + FakeOpenAiServer.optionOf(call, "boiling eggs") + ", "
                         + FakeOpenAiServer.optionOf(call, "bike repair") + ", 99]}"));
 
@@ -201,8 +247,12 @@ class MemoChatTest extends IntegrationTest {
         assertThat(reply.body().path("memories").findValuesAsString("kind")).containsOnly("memo");
         assertThat(reply.body().path("memories").findValuesAsString("topic"))
                 .containsExactlyInAnyOrder("boiling eggs", "bike repair");
-        String prompt = fake.calls(c -> c.is(Step.REPLY) && c.mentions(question)).getFirst().systemPrompt();
-        assertThat(prompt).contains("[Related evidences]").contains("Topic: boiling eggs")
+        String prompt = fake.calls(c -> c.is(Step.REPLY) && c.mentions(question))
+                .getFirst()
+                .systemPrompt();
+        assertThat(prompt)
+                .contains("[Related evidences]")
+                .contains("Topic: boiling eggs")
                 .contains("Summary: Egg timing.")
                 .contains("user: How long do I boil an egg? " + tag + " ### assistant: About nine minutes");
     }

@@ -13,8 +13,8 @@ class MemoRangesTest {
 
     @Test
     void validRangesAreKeptAsTheyAre() {
-        assertThat(MemoRanges.repair(List.of(new Proposed("worry", "s1", 1, 8), new Proposed("taxi", "s2", 9, 20)),
-                20)).containsExactly(new Memo("worry", "s1", 1, 8), new Memo("taxi", "s2", 9, 20));
+        assertThat(MemoRanges.repair(List.of(new Proposed("worry", "s1", 1, 8), new Proposed("taxi", "s2", 9, 20)), 20))
+                .containsExactly(new Memo("worry", "s1", 1, 8), new Memo("taxi", "s2", 9, 20));
     }
 
     @Test
@@ -25,22 +25,32 @@ class MemoRangesTest {
 
     @Test
     void aRangeInsideAnotherIsMergedIntoIt() {
-        assertThat(MemoRanges.repair(List.of(new Proposed("a", "s1", 1, 12), new Proposed("b", "s2", 3, 5),
-                new Proposed("c", "s3", 13, 20)), 20))
+        assertThat(MemoRanges.repair(
+                        List.of(
+                                new Proposed("a", "s1", 1, 12),
+                                new Proposed("b", "s2", 3, 5),
+                                new Proposed("c", "s3", 13, 20)),
+                        20))
                 .containsExactly(new Memo("a", "s1 s2", 1, 12), new Memo("c", "s3", 13, 20));
     }
 
     @Test
     void outOfRangeBoundsAreClampedAndRangesWhollyOutsideAreDropped() {
-        assertThat(MemoRanges.repair(List.of(new Proposed("a", "s1", 0, 6), new Proposed("b", "s2", 7, 35),
-                new Proposed("ghost", "s3", 40, 50), new Proposed("before", "s4", -5, 0)), 20))
+        assertThat(MemoRanges.repair(
+                        List.of(
+                                new Proposed("a", "s1", 0, 6),
+                                new Proposed("b", "s2", 7, 35),
+                                new Proposed("ghost", "s3", 40, 50),
+                                new Proposed("before", "s4", -5, 0)),
+                        20))
                 .containsExactly(new Memo("a", "s1", 1, 6), new Memo("b", "s2", 7, 20));
     }
 
     @Test
     void reversedBoundsAreSwappedAndUnorderedRangesSorted() {
-        assertThat(MemoRanges.repair(List.of(new Proposed("late", "s2", 20, 11), new Proposed("early", "s1", 1, 10)),
-                20)).containsExactly(new Memo("early", "s1", 1, 10), new Memo("late", "s2", 11, 20));
+        assertThat(MemoRanges.repair(
+                        List.of(new Proposed("late", "s2", 20, 11), new Proposed("early", "s1", 1, 10)), 20))
+                .containsExactly(new Memo("early", "s1", 1, 10), new Memo("late", "s2", 11, 20));
     }
 
     @Test
@@ -51,8 +61,13 @@ class MemoRangesTest {
 
     @Test
     void entriesWithoutTextOrBoundsAreDroppedAndAMissingBoundIsTheOther() {
-        assertThat(MemoRanges.repair(List.of(new Proposed(" ", null, 1, 4), new Proposed("a", "s", null, null),
-                new Proposed("b", "s2", 5, null)), 5)).containsExactly(new Memo("b", "s2", 1, 5));
+        assertThat(MemoRanges.repair(
+                        List.of(
+                                new Proposed(" ", null, 1, 4),
+                                new Proposed("a", "s", null, null),
+                                new Proposed("b", "s2", 5, null)),
+                        5))
+                .containsExactly(new Memo("b", "s2", 1, 5));
         assertThat(MemoRanges.repair(List.of(), 5)).isEmpty();
     }
 }

@@ -60,7 +60,8 @@ class RecursiveSummaryTest extends IntegrationTest {
     }
 
     private JsonNode summaryAtVersion(int version) {
-        return eventually().until(this::summary, s -> s != null && s.path("version").asInt() == version);
+        return eventually()
+                .until(this::summary, s -> s != null && s.path("version").asInt() == version);
     }
 
     @Test
@@ -77,11 +78,14 @@ class RecursiveSummaryTest extends IntegrationTest {
 
         assertThat(latest.path("text").asString()).isEqualTo("Likes tea. Likes chess. Likes jazz.");
         List<ChatCall> folds = fake.calls(c -> c.is(Step.RECURSIVE_SUMMARY) && c.mentions(tag));
-        assertThat(folds).extracting(RecursiveSummaryTest::previousIn).containsExactly(
-                "(empty: this is the first session)", "Likes tea.", "Likes tea. Likes chess.");
-        assertThat(items(api.get(key, "/memory?userId=noa&kind=recursive_summary"))).hasSize(1);
+        assertThat(folds)
+                .extracting(RecursiveSummaryTest::previousIn)
+                .containsExactly("(empty: this is the first session)", "Likes tea.", "Likes tea. Likes chess.");
+        assertThat(items(api.get(key, "/memory?userId=noa&kind=recursive_summary")))
+                .hasSize(1);
 
-        JsonNode revisions = api.get(key, "/memory/" + latest.path("id").asString() + "/revisions").body()
+        JsonNode revisions = api.get(key, "/memory/" + latest.path("id").asString() + "/revisions")
+                .body()
                 .path("items");
         assertThat(revisions.findValuesAsString("version")).containsExactly("3", "2", "1");
         assertThat(revisions.findValuesAsString("sessionId")).containsExactly(third, second, first);
@@ -92,7 +96,9 @@ class RecursiveSummaryTest extends IntegrationTest {
         String question = "What music should I put on? " + tag;
         Api.Response reply = api.chat(key, next, question);
         assertThat(reply.body().path("memories").findValuesAsString("kind")).containsExactly("recursive_summary");
-        assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions(question)).getFirst().systemPrompt())
+        assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions(question))
+                        .getFirst()
+                        .systemPrompt())
                 .contains("[What you know about the user and yourself]:\nLikes tea. Likes chess. Likes jazz.");
     }
 
@@ -115,13 +121,15 @@ class RecursiveSummaryTest extends IntegrationTest {
         assertThat(jdbc.sql("""
                 select count(*) from pg_locks l join pg_stat_activity a on a.pid = l.pid
                 where l.locktype = 'advisory' and a.datname = current_database()
-                  and a.state_change < now() - interval '600 milliseconds'""")
-                .query(Long.class).single()).as("advisory locks held while the model writes").isZero();
+                  and a.state_change < now() - interval '600 milliseconds'""").query(Long.class).single())
+                .as("advisory locks held while the model writes")
+                .isZero();
         assertThat(jdbc.sql("""
                 select count(*) from pg_stat_activity
                 where datname = current_database() and state like 'idle in transaction%'
-                  and state_change < now() - interval '600 milliseconds'""")
-                .query(Long.class).single()).as("transactions left open while the model writes").isZero();
+                  and state_change < now() - interval '600 milliseconds'""").query(Long.class).single())
+                .as("transactions left open while the model writes")
+                .isZero();
         eventually().until(() -> summaryAtVersion(1).path("text").asString().equals("Likes slow models."));
     }
 
@@ -143,7 +151,8 @@ class RecursiveSummaryTest extends IntegrationTest {
         assertThat(text).contains("Likes rowing.").contains("Likes baking.");
         // The model is asked with no lock held, so two workers may both fold the same state; the loser's work is
         // dropped and made again from the winner's summary: at most one wasted call per fold.
-        assertThat(fake.calls(c -> c.is(Step.RECURSIVE_SUMMARY) && c.mentions(tag))).hasSizeBetween(2, 4);
+        assertThat(fake.calls(c -> c.is(Step.RECURSIVE_SUMMARY) && c.mentions(tag)))
+                .hasSizeBetween(2, 4);
     }
 
     @Test
@@ -153,7 +162,8 @@ class RecursiveSummaryTest extends IntegrationTest {
         for (int i = 1; i <= 25; i++) {
             longAnswer.append("Fact number ").append(i).append(". ");
         }
-        onModelCall(call -> call.is(Step.RECURSIVE_SUMMARY) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.RECURSIVE_SUMMARY) && call.mentions(tag),
                 call -> Answer.content(longAnswer.toString()));
 
         closedSessionAbout("lists");
@@ -161,7 +171,9 @@ class RecursiveSummaryTest extends IntegrationTest {
         String text = summaryAtVersion(1).path("text").asString();
         assertThat(text.split("\\. ?")).hasSize(20);
         assertThat(text).endsWith("Fact number 20.");
-        assertThat(fake.calls(c -> c.is(Step.RECURSIVE_SUMMARY) && c.mentions(tag)).getFirst().lastUserMessage())
+        assertThat(fake.calls(c -> c.is(Step.RECURSIVE_SUMMARY) && c.mentions(tag))
+                        .getFirst()
+                        .lastUserMessage())
                 .contains("at most 20 sentences");
     }
 }

@@ -7,10 +7,10 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
+import dev.memoir.support.IntegrationTest;
 
 import tools.jackson.databind.JsonNode;
 
@@ -30,7 +30,8 @@ class TopicMemoryTest extends IntegrationTest {
     }
 
     private static boolean extractionFor(ChatCall call, String speaker, String marker) {
-        return call.is(Step.TOPIC_EXTRACTION) && call.mentions(marker)
+        return call.is(Step.TOPIC_EXTRACTION)
+                && call.mentions(marker)
                 && call.lastUserMessage().contains("personal summaries of the " + speaker + " from");
     }
 
@@ -39,8 +40,8 @@ class TopicMemoryTest extends IntegrationTest {
         String session = api.newSession(key, "sam", RMM);
         api.importTurns(key, session, turns);
         onModelCall(call -> extractionFor(call, "USER", marker), call -> Answer.json(userExtraction));
-        onModelCall(call -> extractionFor(call, "ASSISTANT", marker),
-                call -> Answer.json("{\"extracted_memories\": []}"));
+        onModelCall(
+                call -> extractionFor(call, "ASSISTANT", marker), call -> Answer.json("{\"extracted_memories\": []}"));
         api.close(key, session);
         return session;
     }
@@ -48,40 +49,65 @@ class TopicMemoryTest extends IntegrationTest {
     @Test
     void closingASessionExtractsPerSpeakerSummariesWithTheirTurns() {
         key = api.newTenant();
-        String session = closedSession(tag, """
+        String session = closedSession(
+                tag,
+                """
                 {"extracted_memories": [
                   {"summary": "USER runs every morning before work.", "reference": [0]},
                   {"summary": "USER lives in Lisbon and loves its hills.", "reference": [2, 0, 99]}]}""",
-                "I run every morning before work " + tag, "Great habit!", "Lisbon's hills make it hard", "True.");
+                "I run every morning before work " + tag,
+                "Great habit!",
+                "Lisbon's hills make it hard",
+                "True.");
 
         List<JsonNode> topics = eventually().until(this::topics, list -> list.size() == 2);
 
         List<String> turns = turnIds(session);
-        JsonNode lisbon = topics.stream().filter(t -> t.path("text").asString().contains("Lisbon")).findFirst()
+        JsonNode lisbon = topics.stream()
+                .filter(t -> t.path("text").asString().contains("Lisbon"))
+                .findFirst()
                 .orElseThrow();
         assertThat(lisbon.path("speaker").asString()).isEqualTo("user");
         assertThat(lisbon.path("provenance").path("sessionId").asString()).isEqualTo(session);
         assertThat(lisbon.path("provenance").path("turnIds").valueStream().map(JsonNode::asString))
                 .containsExactly(turns.get(2), turns.get(0));
-        assertThat(topics).allSatisfy(t -> assertThat(t.path("speaker").asString()).isEqualTo("user"));
-        ChatCall assistantExtraction = fake.calls(c -> extractionFor(c, "ASSISTANT", tag)).getFirst();
+        assertThat(topics)
+                .allSatisfy(t -> assertThat(t.path("speaker").asString()).isEqualTo("user"));
+        ChatCall assistantExtraction =
+                fake.calls(c -> extractionFor(c, "ASSISTANT", tag)).getFirst();
         assertThat(assistantExtraction.lastUserMessage()).contains("[Turn 1] ASSISTANT: Great habit!");
     }
 
     @Test
     void anAddedTopicMemoryOfTheUserSupersedesTheFactItUpdatesAfterOneJudgement() {
         key = api.newTenant();
-        String fact = api.addFact(key, "sam", "Sam lives in Porto " + tag + ".", "occurredAt", "2024-01-01T00:00:00Z",
-                "supersedes", List.of());
-        onModelCall(call -> call.is(Step.SUPERSESSION) && call.mentions("USER now lives in Lisbon " + tag),
+        String fact = api.addFact(
+                key,
+                "sam",
+                "Sam lives in Porto " + tag + ".",
+                "occurredAt",
+                "2024-01-01T00:00:00Z",
+                "supersedes",
+                List.of());
+        onModelCall(
+                call -> call.is(Step.SUPERSESSION) && call.mentions("USER now lives in Lisbon " + tag),
                 call -> Answer.json("{\"relations\": [{\"index\": 0, \"relation\": \"updates\"}]}"));
 
-        closedSession(tag, "{\"extracted_memories\": [{\"summary\": \"USER now lives in Lisbon " + tag
-                + ".\", \"reference\": [0]}]}", "We moved to Lisbon last week " + tag, "Welcome!");
+        closedSession(
+                tag,
+                "{\"extracted_memories\": [{\"summary\": \"USER now lives in Lisbon " + tag
+                        + ".\", \"reference\": [0]}]}",
+                "We moved to Lisbon last week " + tag,
+                "Welcome!");
 
-        String topic = eventually().until(this::topics, list -> list.size() == 1).getFirst().path("id").asString();
-        eventually().untilAsserted(() -> assertThat(api.get(key, "/memory/" + fact).text("supersededBy"))
-                .isEqualTo(topic));
+        String topic = eventually()
+                .until(this::topics, list -> list.size() == 1)
+                .getFirst()
+                .path("id")
+                .asString();
+        eventually()
+                .untilAsserted(() -> assertThat(api.get(key, "/memory/" + fact).text("supersededBy"))
+                        .isEqualTo(topic));
         ChatCall judged = fake.calls(c -> c.is(Step.SUPERSESSION) && c.mentions("USER now lives in Lisbon " + tag))
                 .getFirst();
         assertThat(judged.lastUserMessage()).contains("0. (said 2024-01-01) Sam lives in Porto " + tag);
@@ -90,26 +116,39 @@ class TopicMemoryTest extends IntegrationTest {
     @Test
     void aSimilarSummaryIsMergedIntoTheExistingMemoryWithARevisionThatKeepsWhatItAbsorbed() {
         key = api.newTenant();
-        closedSession(tag, "{\"extracted_memories\": [{\"summary\": \"USER runs every morning.\", \"reference\": [0]}]}",
-                "I run every morning " + tag, "Nice.");
-        JsonNode original = eventually().until(this::topics, list -> list.size() == 1).getFirst();
+        closedSession(
+                tag,
+                "{\"extracted_memories\": [{\"summary\": \"USER runs every morning.\", \"reference\": [0]}]}",
+                "I run every morning " + tag,
+                "Nice.");
+        JsonNode original =
+                eventually().until(this::topics, list -> list.size() == 1).getFirst();
         String second = tag + "-2";
-        onModelCall(call -> call.is(Step.TOPIC_UPDATE) && call.mentions("USER trains for a marathon"),
+        onModelCall(
+                call -> call.is(Step.TOPIC_UPDATE) && call.mentions("USER trains for a marathon"),
                 call -> Answer.json("""
                         {"actions": [{"action": "merge", "index": 0,
                           "merged_summary": "USER runs every morning and trains for a marathon."}]}"""));
 
-        String session = closedSession(second,
+        String session = closedSession(
+                second,
                 "{\"extracted_memories\": [{\"summary\": \"USER trains for a marathon.\", \"reference\": [0]}]}",
-                "I am training for a marathon " + second, "Good luck!");
+                "I am training for a marathon " + second,
+                "Good luck!");
 
-        JsonNode merged = eventually().until(this::topics,
-                list -> list.size() == 1 && list.getFirst().path("version").asInt() == 2).getFirst();
+        JsonNode merged = eventually()
+                .until(
+                        this::topics,
+                        list -> list.size() == 1
+                                && list.getFirst().path("version").asInt() == 2)
+                .getFirst();
         assertThat(merged.path("id").asString()).isEqualTo(original.path("id").asString());
         assertThat(merged.path("text").asString()).isEqualTo("USER runs every morning and trains for a marathon.");
         assertThat(merged.path("provenance").path("turnIds")).hasSize(2);
-        assertThat(merged.path("provenance").path("turnIds").get(1).asString()).isEqualTo(turnIds(session).get(0));
-        JsonNode revisions = api.get(key, "/memory/" + merged.path("id").asString() + "/revisions").body()
+        assertThat(merged.path("provenance").path("turnIds").get(1).asString())
+                .isEqualTo(turnIds(session).get(0));
+        JsonNode revisions = api.get(key, "/memory/" + merged.path("id").asString() + "/revisions")
+                .body()
                 .path("items");
         assertThat(revisions.findValuesAsString("version")).containsExactly("2", "1");
         assertThat(revisions.get(0).path("reason").asString()).isEqualTo("merge");
@@ -124,22 +163,31 @@ class TopicMemoryTest extends IntegrationTest {
     @Test
     void invalidIndexesAndMalformedActionsAreIgnoredAndNothingIsLost() {
         key = api.newTenant();
-        closedSession(tag, "{\"extracted_memories\": [{\"summary\": \"USER likes green tea.\", \"reference\": [0]}]}",
-                "I like green tea " + tag, "Nice.");
-        JsonNode original = eventually().until(this::topics, list -> list.size() == 1).getFirst();
+        closedSession(
+                tag,
+                "{\"extracted_memories\": [{\"summary\": \"USER likes green tea.\", \"reference\": [0]}]}",
+                "I like green tea " + tag,
+                "Nice.");
+        JsonNode original =
+                eventually().until(this::topics, list -> list.size() == 1).getFirst();
         String second = tag + "-2";
-        onModelCall(call -> call.is(Step.TOPIC_UPDATE) && call.mentions("USER drinks oolong"),
-                call -> Answer.json("""
+        onModelCall(
+                call -> call.is(Step.TOPIC_UPDATE) && call.mentions("USER drinks oolong"), call -> Answer.json("""
                         {"actions": [{"action": "merge", "index": 7, "merged_summary": "wrong"},
                                      {"action": "explode", "index": null, "merged_summary": null},
                                      {"action": "merge", "index": 0, "merged_summary": null}]}"""));
 
-        closedSession(second, "{\"extracted_memories\": [{\"summary\": \"USER drinks oolong.\", \"reference\": [0]}]}",
-                "I drink oolong " + second, "Nice.");
+        closedSession(
+                second,
+                "{\"extracted_memories\": [{\"summary\": \"USER drinks oolong.\", \"reference\": [0]}]}",
+                "I drink oolong " + second,
+                "Nice.");
 
         List<JsonNode> topics = eventually().until(this::topics, list -> list.size() == 2);
-        JsonNode untouched = topics.stream().filter(t -> t.path("id").asString().equals(original.path("id").asString()))
-                .findFirst().orElseThrow();
+        JsonNode untouched = topics.stream()
+                .filter(t -> t.path("id").asString().equals(original.path("id").asString()))
+                .findFirst()
+                .orElseThrow();
         assertThat(untouched.path("text").asString()).isEqualTo("USER likes green tea.");
         assertThat(untouched.path("version").asInt()).isEqualTo(1);
         assertThat(topics).extracting(t -> t.path("text").asString()).contains("USER drinks oolong.");
@@ -148,21 +196,33 @@ class TopicMemoryTest extends IntegrationTest {
     @Test
     void severalActionsForOneSummaryAreAllApplied() {
         key = api.newTenant();
-        closedSession(tag, "{\"extracted_memories\": [{\"summary\": \"USER has a dog named Rex.\", \"reference\": [0]}]}",
-                "My dog Rex " + tag, "Cute.");
+        closedSession(
+                tag,
+                "{\"extracted_memories\": [{\"summary\": \"USER has a dog named Rex.\", \"reference\": [0]}]}",
+                "My dog Rex " + tag,
+                "Cute.");
         eventually().until(this::topics, list -> list.size() == 1);
         String second = tag + "-2";
-        onModelCall(call -> call.is(Step.TOPIC_UPDATE) && call.mentions("USER walks Rex and has a cat"),
+        onModelCall(
+                call -> call.is(Step.TOPIC_UPDATE) && call.mentions("USER walks Rex and has a cat"),
                 call -> Answer.json("""
                         {"actions": [{"action": "merge", "index": 0, "merged_summary": "USER has a dog named Rex and walks him daily."},
                                      {"action": "add", "index": null, "merged_summary": null}]}"""));
 
-        closedSession(second, "{\"extracted_memories\": [{\"summary\": \"USER walks Rex and has a cat.\", \"reference\": [0]}]}",
-                "I walk Rex and have a cat " + second, "Busy!");
+        closedSession(
+                second,
+                "{\"extracted_memories\": [{\"summary\": \"USER walks Rex and has a cat.\", \"reference\": [0]}]}",
+                "I walk Rex and have a cat " + second,
+                "Busy!");
 
-        List<JsonNode> topics = eventually().until(this::topics, list -> list.size() == 2
-                && list.stream().anyMatch(t -> t.path("version").asInt() == 2));
-        assertThat(topics).extracting(t -> t.path("text").asString()).containsExactlyInAnyOrder(
-                "USER has a dog named Rex and walks him daily.", "USER walks Rex and has a cat.");
+        List<JsonNode> topics = eventually()
+                .until(
+                        this::topics,
+                        list -> list.size() == 2
+                                && list.stream().anyMatch(t -> t.path("version").asInt() == 2));
+        assertThat(topics)
+                .extracting(t -> t.path("text").asString())
+                .containsExactlyInAnyOrder(
+                        "USER has a dog named Rex and walks him daily.", "USER walks Rex and has a cat.");
     }
 }

@@ -53,14 +53,14 @@ public class AdvisoryLocks {
     /** Takes the lock exclusively, waiting for its holders, until the transaction ends. */
     @Transactional(propagation = Propagation.MANDATORY)
     public void lock(Space space, String key) {
-        jdbc.queryForObject("select pg_advisory_xact_lock(hashtextextended(?, ?))::text", String.class, key,
-                space.seed);
+        jdbc.queryForObject(
+                "select pg_advisory_xact_lock(hashtextextended(?, ?))::text", String.class, key, space.seed);
     }
 
     /** Takes the lock shared with other shared holders, waiting for an exclusive one, until the transaction ends. */
     @Transactional(propagation = Propagation.MANDATORY)
     public void lockShared(Space space, String key) {
-        jdbc.queryForObject("select pg_advisory_xact_lock_shared(hashtextextended(?, ?))::text", String.class, key,
-                space.seed);
+        jdbc.queryForObject(
+                "select pg_advisory_xact_lock_shared(hashtextextended(?, ?))::text", String.class, key, space.seed);
     }
 }

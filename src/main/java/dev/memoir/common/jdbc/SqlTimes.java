@@ -10,8 +10,7 @@ import java.time.ZoneOffset;
 /** Instants to and from PostgreSQL's timestamptz, for plain JDBC: null stays null. */
 public final class SqlTimes {
 
-    private SqlTimes() {
-    }
+    private SqlTimes() {}
 
     public static Instant instant(ResultSet rs, String column) throws SQLException {
         Timestamp timestamp = rs.getTimestamp(column);

@@ -16,8 +16,7 @@ public final class StorableInstants {
     public static final Instant EARLIEST = Instant.parse("-4713-11-24T00:00:00Z");
     public static final Instant LATEST = Instant.parse("+294276-12-31T23:59:59.999999Z");
 
-    private StorableInstants() {
-    }
+    private StorableInstants() {}
 
     public static boolean storable(Instant instant) {
         return instant == null || !instant.isBefore(EARLIEST) && !instant.isAfter(LATEST);
@@ -25,8 +24,9 @@ public final class StorableInstants {
 
     /** Why the instant cannot be stored; null when it can. */
     public static String problem(Instant instant) {
-        return storable(instant) ? null : "is " + instant + ", outside the instants Memoir stores (" + EARLIEST
-                + " to " + LATEST + ")";
+        return storable(instant)
+                ? null
+                : "is " + instant + ", outside the instants Memoir stores (" + EARLIEST + " to " + LATEST + ")";
     }
 
     /** The instant, or a 400 naming the field when it cannot be stored. */

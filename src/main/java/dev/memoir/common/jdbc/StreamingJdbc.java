@@ -11,8 +11,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  */
 public final class StreamingJdbc {
 
-    private StreamingJdbc() {
-    }
+    private StreamingJdbc() {}
 
     public static NamedParameterJdbcTemplate of(DataSource dataSource) {
         JdbcTemplate template = new JdbcTemplate(dataSource);

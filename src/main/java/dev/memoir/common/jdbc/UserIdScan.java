@@ -25,20 +25,24 @@ public final class UserIdScan {
             where user_id is not null %3$s
             limit :limit""";
 
-    private UserIdScan() {
-    }
+    private UserIdScan() {}
 
     /**
      * At most {@code limit} user ids of the tenant in {@code table} (a table name of the caller's, never input),
      * in the database's order, after {@code after} (null: from the first), containing {@code contains} ignoring
      * case (null: any).
      */
-    public static List<String> userIdsAfter(NamedParameterJdbcTemplate jdbc, String table, UUID tenantId,
-            String after, String contains, int limit) {
-        MapSqlParameterSource params = new MapSqlParameterSource().addValue("tenantId", tenantId)
-                .addValue("after", after).addValue("contains", contains).addValue("limit", limit);
+    public static List<String> userIdsAfter(
+            NamedParameterJdbcTemplate jdbc, String table, UUID tenantId, String after, String contains, int limit) {
+        MapSqlParameterSource params = new MapSqlParameterSource()
+                .addValue("tenantId", tenantId)
+                .addValue("after", after)
+                .addValue("contains", contains)
+                .addValue("limit", limit);
         // Filters are put in only when given, so that each is an index condition in every plan.
-        String sql = USER_IDS.formatted(table, after == null ? "" : "and user_id > :after",
+        String sql = USER_IDS.formatted(
+                table,
+                after == null ? "" : "and user_id > :after",
                 contains == null ? "" : "and strpos(lower(user_id), lower(:contains)) > 0");
         return jdbc.queryForList(sql, params, String.class);
     }

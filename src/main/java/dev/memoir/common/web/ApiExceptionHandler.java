@@ -27,12 +27,12 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
+import dev.memoir.common.jdbc.StorableInstants;
+import dev.memoir.common.wire.WireNames;
+
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
-
-import dev.memoir.common.jdbc.StorableInstants;
-import dev.memoir.common.wire.WireNames;
 
 /** Turns every error into an RFC 9457 ProblemDetail with a stable {@code type} and {@code code}. */
 @RestControllerAdvice
@@ -52,8 +52,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             problem.setProperty("errors", invalid.errors());
         }
         ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status());
-        ex.retryAfter().ifPresent(wait -> response.header(HttpHeaders.RETRY_AFTER,
-                Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
+        ex.retryAfter()
+                .ifPresent(wait -> response.header(
+                        HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000))));
         return response.body(problem);
     }
 
@@ -82,13 +83,18 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
      * No connection in time (every pooled connection busy for the pool's timeout, or the database down): a
      * temporary condition the client can wait out, not a fault of the service (500) or of the request.
      */
-    @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
-            QueryTimeoutException.class})
+    @ExceptionHandler({
+        CannotCreateTransactionException.class,
+        DataAccessResourceFailureException.class,
+        QueryTimeoutException.class
+    })
     ResponseEntity<ProblemDetail> handleDatabaseUnavailable(Exception ex) {
         log.warn("Database unavailable: {}", ex.getMessage());
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header(HttpHeaders.RETRY_AFTER, "2")
-                .body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable",
+                .body(Problems.of(
+                        HttpStatus.SERVICE_UNAVAILABLE,
+                        "database-unavailable",
                         "The database did not answer in time (busy or unreachable); retry after the Retry-After "
                                 + "header's seconds"));
     }
@@ -101,8 +107,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(
+            MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         List<FieldError> errors = ex.getBindingResult().getFieldErrors().stream()
                 .map(e -> new FieldError(e.getField(), e.getDefaultMessage()))
                 .toList();
@@ -110,54 +116,61 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(
+            HandlerMethodValidationException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         List<FieldError> errors = ex.getParameterValidationResults().stream()
                 .flatMap(result -> result.getResolvableErrors().stream()
-                        .map(error -> new FieldError(result.getMethodParameter().getParameterName(),
-                                error.getDefaultMessage())))
+                        .map(error -> new FieldError(
+                                result.getMethodParameter().getParameterName(), error.getDefaultMessage())))
                 .toList();
         return badRequest(errors);
     }
 
     @Override
-    protected ResponseEntity<Object> handleMissingServletRequestParameter(MissingServletRequestParameterException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleMissingServletRequestParameter(
+            MissingServletRequestParameterException ex,
+            HttpHeaders headers,
+            HttpStatusCode status,
+            WebRequest request) {
         return badRequest(List.of(new FieldError(ex.getParameterName(), "is required")));
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        if (ex.getCause() instanceof DatabindException databind && !databind.getPath().isEmpty()) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (ex.getCause() instanceof DatabindException databind
+                && !databind.getPath().isEmpty()) {
             String field = databind.getPath().stream()
                     .map(ref -> ref.getPropertyName() != null ? ref.getPropertyName() : "[" + ref.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
+                    .collect(Collectors.joining("."))
+                    .replace(".[", "[");
             return badRequest(List.of(new FieldError(field, invalidValueMessage(databind))));
         }
-        ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "malformed-body",
-                "The request body is missing or is not valid JSON");
+        ProblemDetail problem = Problems.of(
+                HttpStatus.BAD_REQUEST, "malformed-body", "The request body is missing or is not valid JSON");
         return ResponseEntity.badRequest().body(problem);
     }
 
     @Override
-    protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException ex, HttpHeaders headers,
-            HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleNoResourceFoundException(
+            NoResourceFoundException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         return ResponseEntity.status(HttpStatus.NOT_FOUND)
                 .body(Problems.of(HttpStatus.NOT_FOUND, "not-found", "No endpoint " + ex.getResourcePath()));
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpRequestMethodNotSupported(HttpRequestMethodNotSupportedException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED).headers(headers)
+    protected ResponseEntity<Object> handleHttpRequestMethodNotSupported(
+            HttpRequestMethodNotSupportedException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED)
+                .headers(headers)
                 .body(Problems.of(HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", ex.getMessage()));
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(HttpMediaTypeNotSupportedException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE).headers(headers)
+    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(
+            HttpMediaTypeNotSupportedException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return ResponseEntity.status(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
+                .headers(headers)
                 .body(Problems.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", ex.getMessage()));
     }
 
@@ -166,10 +179,11 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
      * {@code type} as ours.
      */
     @Override
-    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
-            HttpStatusCode statusCode, WebRequest request) {
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception ex, Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
         ResponseEntity<Object> response = super.handleExceptionInternal(ex, body, headers, statusCode, request);
-        if (response != null && response.getBody() instanceof ProblemDetail problem
+        if (response != null
+                && response.getBody() instanceof ProblemDetail problem
                 && (problem.getProperties() == null || !problem.getProperties().containsKey("code"))) {
             String code = switch (statusCode.value()) {
                 case 400 -> "invalid-request";
@@ -180,8 +194,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 case 415 -> "unsupported-media-type";
                 default -> statusCode.is5xxServerError() ? "internal-error" : "request-error";
             };
-            ProblemDetail coded = Problems.of(statusCode, code,
-                    problem.getDetail() != null ? problem.getDetail() : ex.getMessage());
+            ProblemDetail coded =
+                    Problems.of(statusCode, code, problem.getDetail() != null ? problem.getDetail() : ex.getMessage());
             coded.setInstance(problem.getInstance());
             return new ResponseEntity<>(coded, response.getHeaders(), response.getStatusCode());
         }
@@ -194,17 +208,19 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 return "has an invalid value: " + unknown.getMessage();
             }
         }
-        if (ex instanceof InvalidFormatException format && format.getTargetType() != null
+        if (ex instanceof InvalidFormatException format
+                && format.getTargetType() != null
                 && format.getTargetType().isEnum()) {
             return "has an invalid value '" + format.getValue() + "'; accepted: "
                     + WireNames.accepted(format.getTargetType());
         }
-        if (ex instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null
+        if (ex instanceof MismatchedInputException mismatch
+                && mismatch.getTargetType() != null
                 && mismatch.getTargetType().isEnum()) {
             return "must be one of: " + WireNames.accepted(mismatch.getTargetType());
         }
-        if (ex instanceof InvalidFormatException format && (format.getTargetType() == String.class
-                || format.getTargetType() == Instant.class)) {
+        if (ex instanceof InvalidFormatException format
+                && (format.getTargetType() == String.class || format.getTargetType() == Instant.class)) {
             // Raised by JsonTextModule or ClientValueChecks with the reason as its message.
             return format.getOriginalMessage();
         }

@@ -14,7 +14,8 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.api")
-record ApiProperties(@DefaultValue("1MB") @NotNull DataSize maxRequestSize,
+record ApiProperties(
+        @DefaultValue("1MB") @NotNull DataSize maxRequestSize,
         @DefaultValue("8GB") @NotNull DataSize maxArchiveSize) {
 
     // Bean validation has no constraint for a DataSize: a size under one byte would refuse every request body.

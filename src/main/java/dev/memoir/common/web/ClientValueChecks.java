@@ -14,6 +14,8 @@ import org.springframework.format.FormatterRegistry;
 import org.springframework.format.datetime.standard.InstantFormatter;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
+import dev.memoir.common.jdbc.StorableInstants;
+
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.BeanDescription;
 import tools.jackson.databind.DeserializationConfig;
@@ -27,8 +29,6 @@ import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.type.CollectionType;
-
-import dev.memoir.common.jdbc.StorableInstants;
 
 /**
  * The one place where values a client sends are checked that the types alone let through: an instant PostgreSQL
@@ -44,15 +44,21 @@ class ClientValueChecks implements WebMvcConfigurer {
         return new SimpleModule("memoir-client-values").setDeserializerModifier(new ValueDeserializerModifier() {
 
             @Override
-            public ValueDeserializer<?> modifyDeserializer(DeserializationConfig config,
-                    BeanDescription.Supplier description, ValueDeserializer<?> deserializer) {
+            public ValueDeserializer<?> modifyDeserializer(
+                    DeserializationConfig config,
+                    BeanDescription.Supplier description,
+                    ValueDeserializer<?> deserializer) {
                 return description.getBeanClass() == Instant.class ? new StorableInstant(deserializer) : deserializer;
             }
 
             @Override
-            public ValueDeserializer<?> modifyCollectionDeserializer(DeserializationConfig config, CollectionType type,
-                    BeanDescription.Supplier description, ValueDeserializer<?> deserializer) {
-                return type.getContentType().hasRawClass(UUID.class) ? new IdsWithoutNull(deserializer, type)
+            public ValueDeserializer<?> modifyCollectionDeserializer(
+                    DeserializationConfig config,
+                    CollectionType type,
+                    BeanDescription.Supplier description,
+                    ValueDeserializer<?> deserializer) {
+                return type.getContentType().hasRawClass(UUID.class)
+                        ? new IdsWithoutNull(deserializer, type)
                         : deserializer;
             }
         });

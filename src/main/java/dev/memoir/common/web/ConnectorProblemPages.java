@@ -39,10 +39,14 @@ class ConnectorProblemPages implements WebServerFactoryCustomizer<TomcatServletW
                 return;
             }
             HttpStatus known = HttpStatus.resolve(status);
-            String code = status == 400 ? "invalid-request" : status == 404 ? "not-found"
-                    : known != null && known.is4xxClientError() ? "invalid-request" : "internal-error";
-            String detail = status == 400 ? "The request line is not valid: its path or query holds an encoded "
-                    + "character that is not allowed (a NUL, a slash or backslash, or invalid UTF-8)"
+            String code = status == 400
+                    ? "invalid-request"
+                    : status == 404
+                            ? "not-found"
+                            : known != null && known.is4xxClientError() ? "invalid-request" : "internal-error";
+            String detail = status == 400
+                    ? "The request line is not valid: its path or query holds an encoded "
+                            + "character that is not allowed (a NUL, a slash or backslash, or invalid UTF-8)"
                     : known != null ? known.getReasonPhrase() : "The request could not be served";
             String json = "{\"type\":\"" + Problems.TYPE_PREFIX + code + "\",\"title\":\""
                     + (known != null ? known.getReasonPhrase() : "Error") + "\",\"status\":" + status

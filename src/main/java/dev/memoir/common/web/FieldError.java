@@ -1,5 +1,4 @@
 package dev.memoir.common.web;
 
 /** One rejected field of a request, listed under {@code errors} in a 400 ProblemDetail. */
-public record FieldError(String field, String message) {
-}
+public record FieldError(String field, String message) {}

@@ -13,12 +13,23 @@ public final class InspectorPage {
     static final String ROOT = "/ui";
 
     /** Every file in static/ui, by the exact path it is served at (a test keeps the two lists equal). */
-    static final Set<String> ASSETS = Set.of("index.html", "style.css", "icon.svg", "app.js", "api.js", "dom.js",
-            "diff.js", "chart.js", "router.js", "users.js", "sessions.js", "memories.js", "reranker.js",
+    static final Set<String> ASSETS = Set.of(
+            "index.html",
+            "style.css",
+            "icon.svg",
+            "app.js",
+            "api.js",
+            "dom.js",
+            "diff.js",
+            "chart.js",
+            "router.js",
+            "users.js",
+            "sessions.js",
+            "memories.js",
+            "reranker.js",
             "webhooks.js");
 
-    private InspectorPage() {
-    }
+    private InspectorPage() {}
 
     /**
      * Whether the raw request path (within the application) is the page or one of its files, spelled exactly. The

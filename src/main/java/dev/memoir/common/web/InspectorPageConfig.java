@@ -17,6 +17,7 @@ class InspectorPageConfig implements WebMvcConfigurer {
                 .setStatusCode(HttpStatus.MOVED_PERMANENTLY);
         // Not permanent: the root may one day answer something else, and browsers would remember a 301.
         registry.addRedirectViewController("/", InspectorPage.ROOT + "/").setStatusCode(HttpStatus.FOUND);
-        registry.addViewController(InspectorPage.ROOT + "/").setViewName("forward:" + InspectorPage.ROOT + "/index.html");
+        registry.addViewController(InspectorPage.ROOT + "/")
+                .setViewName("forward:" + InspectorPage.ROOT + "/index.html");
     }
 }

@@ -16,7 +16,9 @@ public class InvalidRequestException extends ApiException {
     }
 
     public InvalidRequestException(List<FieldError> errors) {
-        super(HttpStatus.BAD_REQUEST, "invalid-request",
+        super(
+                HttpStatus.BAD_REQUEST,
+                "invalid-request",
                 errors.stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")));
         this.errors = List.copyOf(errors);
     }
@@ -28,6 +30,7 @@ public class InvalidRequestException extends ApiException {
     /** The same errors with their fields renamed: for a caller that passed on part of its request under other names. */
     public InvalidRequestException withFieldsRenamed(UnaryOperator<String> rename) {
         return new InvalidRequestException(errors.stream()
-                .map(error -> new FieldError(rename.apply(error.field()), error.message())).toList());
+                .map(error -> new FieldError(rename.apply(error.field()), error.message()))
+                .toList());
     }
 }

@@ -52,7 +52,8 @@ class ObservationConfig {
     /** Every span exporter (OTLP's when configured, any other bean) gets the spans scrubbed of exception messages. */
     @Bean
     SpanExporters spanExporters(ObjectProvider<SpanExporter> exporters) {
-        return SpanExporters.of(exporters.orderedStream()
+        return SpanExporters.of(exporters
+                .orderedStream()
                 .map(exporter -> (SpanExporter) new ScrubbedSpanExporter(exporter))
                 .toList());
     }

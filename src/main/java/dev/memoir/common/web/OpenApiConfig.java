@@ -15,10 +15,7 @@ class OpenApiConfig {
     @Bean
     OpenAPI memoirOpenApi() {
         return new OpenAPI()
-                .info(new Info()
-                        .title("Memoir")
-                        .version("v1")
-                        .description("""
+                .info(new Info().title("Memoir").version("v1").description("""
                                 Long-term memory for LLM assistants. Chat through `/chat` and Memoir retrieves what \
                                 it remembers about the user, answers with the configured chat model and learns from \
                                 the exchange; or manage memory directly under `/memory`.
@@ -32,10 +29,13 @@ class OpenApiConfig {
                                 and `model-unusable-answer` (502), `model-unavailable` and `database-unavailable` \
                                 (503), `model-timeout` (504). The OpenAI-compatible `/v1` paths answer errors in \
                                 OpenAI's error body with the same status codes."""))
-                .components(new Components().addSecuritySchemes("apiKey", new SecurityScheme()
-                        .type(SecurityScheme.Type.HTTP)
-                        .scheme("bearer")
-                        .description("A tenant's API key, or the bootstrap key for /admin endpoints")))
+                .components(new Components()
+                        .addSecuritySchemes(
+                                "apiKey",
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("bearer")
+                                        .description("A tenant's API key, or the bootstrap key for /admin endpoints")))
                 .addSecurityItem(new SecurityRequirement().addList("apiKey"));
     }
 }

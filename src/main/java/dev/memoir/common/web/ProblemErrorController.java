@@ -3,6 +3,8 @@ package dev.memoir.common.web;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
+import io.swagger.v3.oas.annotations.Hidden;
+
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -10,8 +12,6 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.swagger.v3.oas.annotations.Hidden;
 
 /**
  * The servlet container's error page (errors raised outside Spring MVC, such as a filter's) in the same
@@ -21,7 +21,9 @@ import io.swagger.v3.oas.annotations.Hidden;
 @RestController
 class ProblemErrorController implements ErrorController {
 
-    @RequestMapping(path = "/error", produces = {MediaType.APPLICATION_PROBLEM_JSON_VALUE, MediaType.ALL_VALUE})
+    @RequestMapping(
+            path = "/error",
+            produces = {MediaType.APPLICATION_PROBLEM_JSON_VALUE, MediaType.ALL_VALUE})
     ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         if (!(code instanceof Integer status)) {
@@ -44,7 +46,8 @@ class ProblemErrorController implements ErrorController {
     }
 
     private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String code, String detail) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(Problems.of(status, code, detail));
     }
 }

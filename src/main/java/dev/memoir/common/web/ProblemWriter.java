@@ -33,13 +33,20 @@ public class ProblemWriter {
             throws IOException {
         response.setStatus(problem.getStatus());
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        var dialect = dialects.stream().filter(candidate -> candidate.covers(path)).findFirst();
+        var dialect =
+                dialects.stream().filter(candidate -> candidate.covers(path)).findFirst();
         if (dialect.isPresent()) {
             response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-            Object code = problem.getProperties() == null ? null : problem.getProperties().get("code");
-            jsonMapper.writeValue(response.getOutputStream(), dialect.get().body(
-                    HttpStatusCode.valueOf(problem.getStatus()), code == null ? null : code.toString(),
-                    problem.getDetail()));
+            Object code = problem.getProperties() == null
+                    ? null
+                    : problem.getProperties().get("code");
+            jsonMapper.writeValue(
+                    response.getOutputStream(),
+                    dialect.get()
+                            .body(
+                                    HttpStatusCode.valueOf(problem.getStatus()),
+                                    code == null ? null : code.toString(),
+                                    problem.getDetail()));
             return;
         }
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

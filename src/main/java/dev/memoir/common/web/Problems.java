@@ -10,8 +10,7 @@ public final class Problems {
 
     static final String TYPE_PREFIX = "https://memoir.dev/problems/";
 
-    private Problems() {
-    }
+    private Problems() {}
 
     public static ProblemDetail of(HttpStatusCode status, String code, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);

@@ -27,8 +27,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
 class RequestSizeLimitFilter extends OncePerRequestFilter {
 
-    private static final Pattern ARCHIVE_IMPORT =
-            Pattern.compile("/users/[^/]+/import(/chatgpt|/claude)?/?");
+    private static final Pattern ARCHIVE_IMPORT = Pattern.compile("/users/[^/]+/import(/chatgpt|/claude)?/?");
 
     private final long maxRequestBytes;
     private final long maxArchiveBytes;
@@ -43,8 +42,10 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        long maxBytes = "POST".equals(request.getMethod()) && ARCHIVE_IMPORT.matcher(request.getRequestURI()).matches()
-                ? maxArchiveBytes : maxRequestBytes;
+        long maxBytes = "POST".equals(request.getMethod())
+                        && ARCHIVE_IMPORT.matcher(request.getRequestURI()).matches()
+                ? maxArchiveBytes
+                : maxRequestBytes;
         if (request.getContentLengthLong() > maxBytes) {
             problemWriter.write(request, response, tooLarge(maxBytes));
             return;
@@ -53,14 +54,18 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
     }
 
     private static ProblemDetail tooLarge(long maxBytes) {
-        return Problems.of(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
+        return Problems.of(
+                HttpStatus.CONTENT_TOO_LARGE,
+                "payload-too-large",
                 "The request body is larger than the allowed " + maxBytes + " bytes");
     }
 
     /** Thrown while reading a chunked body that grows past the limit; the advice answers 413. */
     static final class PayloadTooLargeException extends ApiException {
         PayloadTooLargeException(long maxBytes) {
-            super(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
+            super(
+                    HttpStatus.CONTENT_TOO_LARGE,
+                    "payload-too-large",
                     "The request body is larger than the allowed " + maxBytes + " bytes");
         }
     }

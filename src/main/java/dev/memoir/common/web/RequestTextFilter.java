@@ -62,8 +62,8 @@ class RequestTextFilter extends OncePerRequestFilter {
             }
         }
         if (!errors.isEmpty()) {
-            String detail = errors.stream().map(e -> e.field() + " " + e.message())
-                    .collect(Collectors.joining("; "));
+            String detail =
+                    errors.stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; "));
             ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-request", detail);
             problem.setProperty("errors", errors);
             problemWriter.write(request, response, problem);
@@ -77,9 +77,12 @@ class RequestTextFilter extends OncePerRequestFilter {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (int i = 0; i < rawQuery.length(); i++) {
             char c = rawQuery.charAt(i);
-            if (c == '%' && i + 2 < rawQuery.length() && Character.digit(rawQuery.charAt(i + 1), 16) >= 0
+            if (c == '%'
+                    && i + 2 < rawQuery.length()
+                    && Character.digit(rawQuery.charAt(i + 1), 16) >= 0
                     && Character.digit(rawQuery.charAt(i + 2), 16) >= 0) {
-                bytes.write(Character.digit(rawQuery.charAt(i + 1), 16) * 16 + Character.digit(rawQuery.charAt(i + 2), 16));
+                bytes.write(
+                        Character.digit(rawQuery.charAt(i + 1), 16) * 16 + Character.digit(rawQuery.charAt(i + 2), 16));
                 i += 2;
             } else if (c == '%') {
                 return true;
@@ -88,7 +91,8 @@ class RequestTextFilter extends OncePerRequestFilter {
             }
         }
         try {
-            StandardCharsets.UTF_8.newDecoder()
+            StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes.toByteArray()));

@@ -59,13 +59,15 @@ final class ScrubbedSpanExporter implements SpanExporter {
         private Scrubbed(SpanData span) {
             super(span);
             this.events = span.getEvents().stream().map(Scrubbed::scrubbed).toList();
-            this.status = span.getStatus().getDescription().isEmpty() ? span.getStatus()
+            this.status = span.getStatus().getDescription().isEmpty()
+                    ? span.getStatus()
                     : StatusData.create(span.getStatus().getStatusCode(), "");
         }
 
         static SpanData of(SpanData span) {
             boolean clean = span.getStatus().getDescription().isEmpty()
-                    && span.getEvents().stream().noneMatch(event -> event.getName().equals(EXCEPTION_EVENT));
+                    && span.getEvents().stream()
+                            .noneMatch(event -> event.getName().equals(EXCEPTION_EVENT));
             return clean ? span : new Scrubbed(span);
         }
 

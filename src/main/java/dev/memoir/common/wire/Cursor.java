@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
+import dev.memoir.common.jdbc.StorableInstants;
+import dev.memoir.common.web.InvalidRequestException;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import dev.memoir.common.jdbc.StorableInstants;
-import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * A page cursor: the sort key of the last row a page showed, which the next page continues after (keyset paging,
@@ -73,8 +73,7 @@ public final class Cursor {
     }
 
     /** One page's rows and the cursor of the next page, null when this is the last one. */
-    public record Page<T>(List<T> items, String nextCursor) {
-    }
+    public record Page<T>(List<T> items, String nextCursor) {}
 
     /**
      * The page made of rows fetched one past the limit: the extra row only tells that another page follows, whose
@@ -131,7 +130,9 @@ public final class Cursor {
     }
 
     private static InvalidRequestException invalid() {
-        return new InvalidRequestException(PARAMETER, "is not a cursor this list gave; pass nextCursor from the "
-                + "previous page as it was, or omit it for the first page");
+        return new InvalidRequestException(
+                PARAMETER,
+                "is not a cursor this list gave; pass nextCursor from the "
+                        + "previous page as it was, or omit it for the first page");
     }
 }

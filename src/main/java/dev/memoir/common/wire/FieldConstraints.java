@@ -40,6 +40,5 @@ public final class FieldConstraints {
     /** Characters of a failed-jobs page cursor, longer than others: it holds a task's name and instance id. */
     public static final int FAILED_JOB_CURSOR = 2_000;
 
-    private FieldConstraints() {
-    }
+    private FieldConstraints() {}
 }

@@ -7,8 +7,7 @@ package dev.memoir.common.wire;
  */
 public final class TextSafety {
 
-    private TextSafety() {
-    }
+    private TextSafety() {}
 
     /** Why the text cannot be accepted, or null when it can. */
     public static String problem(String text) {
@@ -43,9 +42,16 @@ public final class TextSafety {
             return false;
         }
         return text.codePoints().anyMatch(cp -> switch (Character.getType(cp)) {
-            case Character.UNASSIGNED, Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE,
-                    Character.SURROGATE, Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR,
-                    Character.PARAGRAPH_SEPARATOR, Character.NON_SPACING_MARK, Character.ENCLOSING_MARK,
+            case Character.UNASSIGNED,
+                    Character.CONTROL,
+                    Character.FORMAT,
+                    Character.PRIVATE_USE,
+                    Character.SURROGATE,
+                    Character.SPACE_SEPARATOR,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR,
+                    Character.NON_SPACING_MARK,
+                    Character.ENCLOSING_MARK,
                     Character.COMBINING_SPACING_MARK -> false;
             default -> !Character.isWhitespace(cp);
         });
@@ -60,8 +66,13 @@ public final class TextSafety {
             return false;
         }
         return id.codePoints().noneMatch(cp -> switch (Character.getType(cp)) {
-            case Character.CONTROL, Character.FORMAT, Character.UNASSIGNED, Character.PRIVATE_USE,
-                    Character.SURROGATE, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR -> true;
+            case Character.CONTROL,
+                    Character.FORMAT,
+                    Character.UNASSIGNED,
+                    Character.PRIVATE_USE,
+                    Character.SURROGATE,
+                    Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR -> true;
             default -> false;
         });
     }

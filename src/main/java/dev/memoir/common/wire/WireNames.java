@@ -27,8 +27,7 @@ public final class WireNames {
         }
     };
 
-    private WireNames() {
-    }
+    private WireNames() {}
 
     /** A value the API does not know for an enum, with the values it accepts. */
     public static final class UnknownValueException extends IllegalArgumentException {
@@ -53,7 +52,8 @@ public final class WireNames {
 
     /** The wire names of every constant, in declaration order: "user, assistant". */
     public static String accepted(Class<?> type) {
-        return Arrays.stream(type.getEnumConstants()).map(constant -> of((Enum<?>) constant))
+        return Arrays.stream(type.getEnumConstants())
+                .map(constant -> of((Enum<?>) constant))
                 .collect(Collectors.joining(", "));
     }
 
@@ -64,7 +64,8 @@ public final class WireNames {
     public static <E extends Enum<E>> E parse(Class<E> type, String value, String what) {
         String wanted = normalized(value);
         for (E constant : type.getEnumConstants()) {
-            if (normalized(of(constant)).equals(wanted) || normalized(constant.name()).equals(wanted)) {
+            if (normalized(of(constant)).equals(wanted)
+                    || normalized(constant.name()).equals(wanted)) {
                 return constant;
             }
         }

@@ -20,12 +20,15 @@ class EmbeddingAdminController {
     }
 
     @GetMapping("/admin/embeddings")
-    @Operation(summary = "Progress of re-embedding after a change of embedding model",
+    @Operation(
+            summary = "Progress of re-embedding after a change of embedding model",
             description = "Memories embedded by another model than the configured one are re-embedded by a "
                     + "background job; until then search finds them by their words only. Also in the metrics "
                     + "memoir.embedding.stale and memoir.embedding.reembedded.",
-            responses = {@ApiResponse(responseCode = "200"),
-                    @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key")})
+            responses = {
+                @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "401", description = "Missing or wrong bootstrap key")
+            })
     MemoryReembedder.Progress progress(OperatorAccess operator) {
         return reembedder.progress();
     }

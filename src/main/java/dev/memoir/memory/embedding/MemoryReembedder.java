@@ -65,8 +65,14 @@ class MemoryReembedder {
     private volatile long staleCached = -1;
     private volatile Instant staleCountedAt = Instant.EPOCH;
 
-    MemoryReembedder(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, TextEmbedder embedder,
-            EmbeddingProperties properties, Jobs jobs, MeterRegistry meters, MemoryPassages passages) {
+    MemoryReembedder(
+            NamedParameterJdbcTemplate jdbc,
+            TransactionTemplate transaction,
+            TextEmbedder embedder,
+            EmbeddingProperties properties,
+            Jobs jobs,
+            MeterRegistry meters,
+            MemoryPassages passages) {
         this.passages = passages;
         this.jdbc = jdbc;
         this.transaction = transaction;
@@ -74,27 +80,30 @@ class MemoryReembedder {
         this.properties = properties;
         this.jobs = jobs;
         this.reembedded = Counter.builder("memoir.embedding.reembedded")
-                .description("Memories re-embedded by the configured model").register(meters);
+                .description("Memories re-embedded by the configured model")
+                .register(meters);
         Gauge.builder("memoir.embedding.stale", this, MemoryReembedder::staleEstimate)
-                .description("Memories still embedded by another model than the configured one").register(meters);
+                .description("Memories still embedded by another model than the configured one")
+                .register(meters);
     }
 
     /** Progress of the re-embedding, for operators. */
-    record Progress(String model, long staleMemories, long totalMemories) {
-    }
+    record Progress(String model, long staleMemories, long totalMemories) {}
 
     Progress progress() {
         long stale = staleCount();
-        long total = jdbc.queryForObject("select count(*) from memory_records", new MapSqlParameterSource(),
-                Long.class);
+        long total =
+                jdbc.queryForObject("select count(*) from memory_records", new MapSqlParameterSource(), Long.class);
         return new Progress(embedder.modelName(), stale, total);
     }
 
     @EventListener(ApplicationReadyEvent.class)
     void queueWhenStale() {
         if (staleCount() > 0) {
-            log.info("{} memories were embedded by another model than {}: re-embedding them in the background",
-                    staleCached, embedder.modelName());
+            log.info(
+                    "{} memories were embedded by another model than {}: re-embedding them in the background",
+                    staleCached,
+                    embedder.modelName());
             transaction.executeWithoutResult(status -> jobs.queue(REEMBEDDING, embedder.modelName()));
         }
     }
@@ -109,31 +118,41 @@ class MemoryReembedder {
         UUID after = new UUID(0, 0);
         boolean processedAny = false;
         while (Instant.now().isBefore(deadline)) {
-            List<Stale> batch = jdbc.query("""
+            List<Stale> batch = jdbc.query(
+                    """
                     select id, tenant_id, user_id, text, topic from memory_records
                     where embedding_model <> :model and id > :after
                     order by id limit :batch""",
-                    new MapSqlParameterSource("model", model).addValue("after", after)
+                    new MapSqlParameterSource("model", model)
+                            .addValue("after", after)
                             .addValue("batch", properties.reembedBatchSize()),
-                    (rs, row) -> new Stale(rs.getObject("id", UUID.class), rs.getObject("tenant_id", UUID.class),
-                            rs.getString("user_id"), rs.getString("text"), rs.getString("topic")));
+                    (rs, row) -> new Stale(
+                            rs.getObject("id", UUID.class),
+                            rs.getObject("tenant_id", UUID.class),
+                            rs.getString("user_id"),
+                            rs.getString("text"),
+                            rs.getString("topic")));
             if (batch.isEmpty()) {
                 staleCountedAt = Instant.EPOCH;
                 // Rows that turned stale behind this scan (a change of model mid-job) are left for another slice.
                 return processedAny && staleCount() > 0;
             }
-            List<EmbeddedDocument> embedded = embedder.embedInPassages(batch.stream().map(Stale::embeddingText)
-                    .toList());
+            List<EmbeddedDocument> embedded = embedder.embedInPassages(
+                    batch.stream().map(Stale::embeddingText).toList());
             MapSqlParameterSource[] updates = new MapSqlParameterSource[batch.size()];
             for (int i = 0; i < batch.size(); i++) {
                 Stale stale = batch.get(i);
-                updates[i] = new MapSqlParameterSource("id", stale.id()).addValue("tenantId", stale.tenantId())
-                        .addValue("userId", stale.userId()).addValue("model", model).addValue("text", stale.text())
+                updates[i] = new MapSqlParameterSource("id", stale.id())
+                        .addValue("tenantId", stale.tenantId())
+                        .addValue("userId", stale.userId())
+                        .addValue("model", model)
+                        .addValue("text", stale.text())
                         .addValue("vector", SqlValues.vector(embedded.get(i).embedding()));
             }
             int[] counts = transaction.execute(status -> {
                 int[] updated = jdbc.batchUpdate(UPDATE_ONE, updates);
-                // A memory re-embedded gets the passages of the new model with it; one edited meanwhile keeps its edit's.
+                // A memory re-embedded gets the passages of the new model with it; one edited meanwhile keeps its
+                // edit's.
                 for (int i = 0; i < batch.size(); i++) {
                     if (updated[i] > 0) {
                         passages.replace(batch.get(i).owner(embedded.get(i)), model);
@@ -151,8 +170,10 @@ class MemoryReembedder {
     }
 
     private long staleCount() {
-        long stale = jdbc.queryForObject("select count(*) from memory_records where embedding_model <> :model",
-                new MapSqlParameterSource("model", embedder.modelName()), Long.class);
+        long stale = jdbc.queryForObject(
+                "select count(*) from memory_records where embedding_model <> :model",
+                new MapSqlParameterSource("model", embedder.modelName()),
+                Long.class);
         staleCached = stale;
         staleCountedAt = Instant.now();
         return stale;

@@ -53,16 +53,22 @@ public class MemoryRevision extends NewUntilStored<UUID> {
 
     private Instant createdAt;
 
-    protected MemoryRevision() {
-    }
+    protected MemoryRevision() {}
 
     @Override
     public UUID getId() {
         return id;
     }
 
-    MemoryRevision(UUID tenantId, String userId, UUID memoryId, int version, String text, UUID sessionId,
-            String reason, Instant createdAt) {
+    MemoryRevision(
+            UUID tenantId,
+            String userId,
+            UUID memoryId,
+            int version,
+            String text,
+            UUID sessionId,
+            String reason,
+            Instant createdAt) {
         this.id = UUID.randomUUID();
         this.tenantId = tenantId;
         this.userId = userId;
@@ -81,7 +87,11 @@ public class MemoryRevision extends NewUntilStored<UUID> {
     }
 
     MemoryRevisionView view() {
-        return new MemoryRevisionView(version, text, sessionId, reason,
+        return new MemoryRevisionView(
+                version,
+                text,
+                sessionId,
+                reason,
                 absorbedText == null ? null : new Absorbed(absorbedText, Arrays.asList(absorbedTurnIds)),
                 createdAt);
     }

@@ -10,8 +10,8 @@ interface MemoryRevisionRepository extends JpaRepository<MemoryRevision, UUID> {
 
     // By the tenant too: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by memory alone runs
     // on every shard.
-    List<MemoryRevision> findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(UUID tenantId, UUID memoryId,
-            int version, Limit limit);
+    List<MemoryRevision> findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(
+            UUID tenantId, UUID memoryId, int version, Limit limit);
 
     boolean existsByTenantIdAndMemoryId(UUID tenantId, UUID memoryId);
 }

@@ -9,6 +9,8 @@ import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.web.NotFoundException;
+import dev.memoir.common.wire.Cursor;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryEvent;
@@ -17,8 +19,6 @@ import dev.memoir.memory.store.MemoryPassages;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.wire.Cursor;
-import dev.memoir.common.web.NotFoundException;
 
 /**
  * A memory's versions: a new text made a new version (re-embedded, its passages cut anew) with the old text kept in
@@ -34,8 +34,12 @@ public class MemoryRevisions {
     private final MemoryPassages passages;
     private final ApplicationEventPublisher events;
 
-    MemoryRevisions(MemoryRecordRepository records, MemoryRevisionRepository revisions, TextEmbedder embedder,
-            MemoryPassages passages, ApplicationEventPublisher events) {
+    MemoryRevisions(
+            MemoryRecordRepository records,
+            MemoryRevisionRepository revisions,
+            TextEmbedder embedder,
+            MemoryPassages passages,
+            ApplicationEventPublisher events) {
         this.records = records;
         this.revisions = revisions;
         this.embedder = embedder;
@@ -55,33 +59,53 @@ public class MemoryRevisions {
                     + "edits it, not a " + reason);
         }
         if (!revisions.existsByTenantIdAndMemoryId(record.getTenantId(), record.getId())) {
-            revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
-                    record.getVersion(), record.getText(), record.getSessionId(), "created", record.getCreatedAt()));
+            revisions.save(new MemoryRevision(
+                    record.getTenantId(),
+                    record.getUserId(),
+                    record.getId(),
+                    record.getVersion(),
+                    record.getText(),
+                    record.getSessionId(),
+                    "created",
+                    record.getCreatedAt()));
         }
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(EmbeddingText.of(record.getTopic(), text)))
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
         passages.replace(EmbeddingText.passagesOf(record, embedded), embedder.modelName());
         events.publishEvent(record.event(MemoryEvent.Type.UPDATED, reason));
-        return revisions.save(new MemoryRevision(record.getTenantId(), record.getUserId(), record.getId(),
-                record.getVersion(), text, sessionId, reason, record.getUpdatedAt()));
+        return revisions.save(new MemoryRevision(
+                record.getTenantId(),
+                record.getUserId(),
+                record.getId(),
+                record.getVersion(),
+                text,
+                sessionId,
+                reason,
+                record.getUpdatedAt()));
     }
 
     /** A page of a memory's versions, newest first; a memory never revised has just its first. */
     @Transactional(readOnly = true)
     public MemoryRevisionList page(TenantId tenant, UUID id, String cursor, int limit) {
-        MemoryRecord record = records.findByIdAndTenantId(id, tenant.value()).filter(MemoryRecord::unexpired)
+        MemoryRecord record = records.findByIdAndTenantId(id, tenant.value())
+                .filter(MemoryRecord::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));
         Cursor after = Cursor.decode(cursor, "revisions", 2);
         int below = after == null ? Integer.MAX_VALUE : after.requiring(0, id).integer(1);
         List<MemoryRevisionView> fetched = revisions.existsByTenantIdAndMemoryId(tenant.value(), id)
-                ? revisions.findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(tenant.value(), id, below,
-                        Limit.of(limit + 1))
-                        .stream().map(MemoryRevision::view).toList()
-                : Stream.of(new MemoryRevisionView(1, record.getText(), record.getSessionId(),
-                        "created", null, record.getCreatedAt())).filter(r -> r.version() < below).toList();
-        Cursor.Page<MemoryRevisionView> page = Cursor.page(fetched, limit,
-                r -> Cursor.encode("revisions", id, r.version()));
+                ? revisions
+                        .findByTenantIdAndMemoryIdAndVersionLessThanOrderByVersionDesc(
+                                tenant.value(), id, below, Limit.of(limit + 1))
+                        .stream()
+                        .map(MemoryRevision::view)
+                        .toList()
+                : Stream.of(new MemoryRevisionView(
+                                1, record.getText(), record.getSessionId(), "created", null, record.getCreatedAt()))
+                        .filter(r -> r.version() < below)
+                        .toList();
+        Cursor.Page<MemoryRevisionView> page =
+                Cursor.page(fetched, limit, r -> Cursor.encode("revisions", id, r.version()));
         return new MemoryRevisionList(page.items(), page.nextCursor());
     }
 }

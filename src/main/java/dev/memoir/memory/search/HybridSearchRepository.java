@@ -20,6 +20,7 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 
+import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemoryView;
@@ -27,7 +28,6 @@ import dev.memoir.memory.Provenance;
 import dev.memoir.memory.SearchExplanation;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Speaker;
-import dev.memoir.common.jdbc.SqlTimes;
 
 /**
  * Hybrid memory search in one SQL statement: a dense ranking (cosine distance on the HNSW index) and a full-text
@@ -83,12 +83,19 @@ public class HybridSearchRepository {
     /** The search statement for these settings, composed of its parts. */
     static String statement(SearchProperties properties) {
         boolean rarity = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY;
-        String lexical = rarity ? LEXICAL_BY_RARITY.formatted(FILTERS)
-                : LEXICAL_BY_FUNCTION.formatted(FILTERS, properties.lexicalRanking().function());
-        String coverage = rarity && properties.fusion() == SearchProperties.Fusion.COVERAGE_WEIGHTED
-                ? LEXICAL_COVERAGE : "1";
-        return SEARCH.formatted(FILTERS, lexical, coverage, COLUMNS,
-                properties.recencyWeight() > 0 ? RANKED_WITH_RECENCY : RANKED, DENSE.formatted(FILTERS));
+        String lexical = rarity
+                ? LEXICAL_BY_RARITY.formatted(FILTERS)
+                : LEXICAL_BY_FUNCTION.formatted(
+                        FILTERS, properties.lexicalRanking().function());
+        String coverage =
+                rarity && properties.fusion() == SearchProperties.Fusion.COVERAGE_WEIGHTED ? LEXICAL_COVERAGE : "1";
+        return SEARCH.formatted(
+                FILTERS,
+                lexical,
+                coverage,
+                COLUMNS,
+                properties.recencyWeight() > 0 ? RANKED_WITH_RECENCY : RANKED,
+                DENSE.formatted(FILTERS));
     }
 
     /**
@@ -101,9 +108,12 @@ public class HybridSearchRepository {
             if (in == null) {
                 throw new IllegalStateException("The search statement's part " + path + " is not on the classpath");
             }
-            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
             int body = 0;
-            while (body < lines.size() && (lines.get(body).startsWith("--") || lines.get(body).isBlank())) {
+            while (body < lines.size()
+                    && (lines.get(body).startsWith("--") || lines.get(body).isBlank())) {
                 body++;
             }
             return String.join("\n", lines.subList(body, lines.size()));
@@ -113,8 +123,7 @@ public class HybridSearchRepository {
     }
 
     /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
-    public record Hit(MemoryView memory, Double similarity, SearchExplanation explanation) {
-    }
+    public record Hit(MemoryView memory, Double similarity, SearchExplanation explanation) {}
 
     /** Must run inside a transaction: the planner settings below hold for it only. */
     public List<Hit> search(MemorySearch search, String model) {
@@ -128,10 +137,13 @@ public class HybridSearchRepository {
      * continues the index scan on (created_at, id) where the last one stopped.
      */
     public List<MemoryView> newest(MemorySearch filters, Instant beforeCreatedAt, UUID beforeId) {
-        MapSqlParameterSource params = filterParams(filters).addValue("limit", filters.limit())
-                .addValue("beforeCreatedAt", timestamp(beforeCreatedAt)).addValue("beforeId", beforeId);
+        MapSqlParameterSource params = filterParams(filters)
+                .addValue("limit", filters.limit())
+                .addValue("beforeCreatedAt", timestamp(beforeCreatedAt))
+                .addValue("beforeId", beforeId);
         // Two statements rather than one with "is null or": the position must be an index condition in every plan.
-        String after = beforeCreatedAt == null ? ""
+        String after = beforeCreatedAt == null
+                ? ""
                 : " and (m.created_at, m.id) < (cast(:beforeCreatedAt as timestamptz), cast(:beforeId as uuid))";
         return jdbc.query("""
                 select %s, null as similarity, null as dense_rank,
@@ -151,8 +163,7 @@ public class HybridSearchRepository {
         return jdbc.queryForList("explain " + prepared.sql(), prepared.params(), String.class);
     }
 
-    private record Prepared(String sql, MapSqlParameterSource params) {
-    }
+    private record Prepared(String sql, MapSqlParameterSource params) {}
 
     /** The rankings the search uses: its own choice, or the configured default. */
     public SearchMode mode(MemorySearch search) {
@@ -163,15 +174,21 @@ public class HybridSearchRepository {
         SearchMode mode = mode(search);
         int candidates = Math.max(search.limit(), properties.candidates());
         int denseCandidates = mode.usesDense() ? candidates : 0;
-        int lexicalCandidates = mode.usesLexical() && search.query().text() != null
-                && !search.query().text().isBlank() ? candidates : 0;
+        int lexicalCandidates = mode.usesLexical()
+                        && search.query().text() != null
+                        && !search.query().text().isBlank()
+                ? candidates
+                : 0;
         // A third ranking, in hybrid search only: the memories of the months the question names, nearest first.
         QueryPeriod period = mode.usesDense() && mode.usesLexical() && properties.periodWeight() > 0
-                ? QueryPeriod.in(search.query().text()).orElse(null) : null;
+                ? QueryPeriod.in(search.query().text()).orElse(null)
+                : null;
         MapSqlParameterSource params = filterParams(search)
                 .addValue("vector", vector(search.query().embedding()))
                 .addValue("model", model)
-                .addValue("text", search.query().text() == null ? "" : search.query().text())
+                .addValue(
+                        "text",
+                        search.query().text() == null ? "" : search.query().text())
                 .addValue("normalization", properties.lexicalNormalization())
                 .addValue("denseCandidates", denseCandidates)
                 .addValue("lexicalCandidates", lexicalCandidates)
@@ -186,8 +203,11 @@ public class HybridSearchRepository {
                 .addValue("raritySample", properties.raritySample())
                 .addValue("limit", search.limit());
         int efSearch = Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor()));
-        String iterativeScan = jdbc.queryForList(SETTINGS, new MapSqlParameterSource("efSearch",
-                String.valueOf(efSearch)), String.class).stream().findFirst().orElse(null);
+        String iterativeScan = jdbc
+                .queryForList(SETTINGS, new MapSqlParameterSource("efSearch", String.valueOf(efSearch)), String.class)
+                .stream()
+                .findFirst()
+                .orElse(null);
         jdbc.getJdbcTemplate().execute(onTheWorkers(efSearch, iterativeScan));
         return new Prepared(sql, params);
     }
@@ -212,10 +232,16 @@ public class HybridSearchRepository {
         return new MapSqlParameterSource()
                 .addValue("tenantId", search.tenant().value())
                 .addValue("userId", search.userId())
-                .addValue("kinds", search.kinds().stream().map(MemoryKind::wireName).toList())
+                .addValue(
+                        "kinds",
+                        search.kinds().stream().map(MemoryKind::wireName).toList())
                 .addValue("excludedTurnIds", uuidArray(search.excludedTurnIds()))
-                .addValue("speaker", search.speaker() == null ? null : search.speaker().wireName())
-                .addValue("sessionId", search.sessionId() == null ? null : search.sessionId().toString())
+                .addValue(
+                        "speaker",
+                        search.speaker() == null ? null : search.speaker().wireName())
+                .addValue(
+                        "sessionId",
+                        search.sessionId() == null ? null : search.sessionId().toString())
                 .addValue("from", timestamp(search.from()))
                 .addValue("to", timestamp(search.to()))
                 .addValue("asOf", timestamp(search.validity().asOf()))
@@ -225,19 +251,36 @@ public class HybridSearchRepository {
     private static Hit hit(ResultSet rs) throws SQLException {
         Double similarity = nullableDouble(rs, "similarity");
         Integer passage = nullableInt(rs, "passage");
-        SearchExplanation explanation = new SearchExplanation(nullableInt(rs, "dense_rank"),
-                nullableDouble(rs, "dense_score"), passage == null ? null
+        SearchExplanation explanation = new SearchExplanation(
+                nullableInt(rs, "dense_rank"),
+                nullableDouble(rs, "dense_score"),
+                passage == null
+                        ? null
                         : new SearchExplanation.Passage(passage, rs.getInt("passage_start"), rs.getInt("passage_end")),
-                nullableInt(rs, "lexical_rank"), nullableDouble(rs, "lexical_score"),
-                nullableDouble(rs, "lexical_coverage"), nullableInt(rs, "period_rank"), nullableInt(rs, "recency_rank"),
+                nullableInt(rs, "lexical_rank"),
+                nullableDouble(rs, "lexical_score"),
+                nullableDouble(rs, "lexical_coverage"),
+                nullableInt(rs, "period_rank"),
+                nullableInt(rs, "recency_rank"),
                 rs.getDouble("fused_score"));
         String speaker = rs.getString("speaker");
-        MemoryView view = new MemoryView(rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")),
-                rs.getString("topic"), speaker == null ? null : Speaker.fromWireName(speaker), rs.getString("text"),
-                similarity, new Provenance(rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids"))),
-                rs.getInt("version"), SqlTimes.instant(rs, "created_at"), SqlTimes.instant(rs, "updated_at"),
-                SqlTimes.instant(rs, "occurred_from"), SqlTimes.instant(rs, "occurred_to"), SqlTimes.instant(rs, "valid_to"),
-                rs.getObject("superseded_by", UUID.class), uuids(rs.getArray("supersedes")), SqlTimes.instant(rs, "expires_at"),
+        MemoryView view = new MemoryView(
+                rs.getObject("id", UUID.class),
+                MemoryKind.fromWireName(rs.getString("kind")),
+                rs.getString("topic"),
+                speaker == null ? null : Speaker.fromWireName(speaker),
+                rs.getString("text"),
+                similarity,
+                new Provenance(rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids"))),
+                rs.getInt("version"),
+                SqlTimes.instant(rs, "created_at"),
+                SqlTimes.instant(rs, "updated_at"),
+                SqlTimes.instant(rs, "occurred_from"),
+                SqlTimes.instant(rs, "occurred_to"),
+                SqlTimes.instant(rs, "valid_to"),
+                rs.getObject("superseded_by", UUID.class),
+                uuids(rs.getArray("supersedes")),
+                SqlTimes.instant(rs, "expires_at"),
                 null);
         return new Hit(view, similarity, explanation);
     }
@@ -255,5 +298,4 @@ public class HybridSearchRepository {
     private static OffsetDateTime timestamp(Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
-
 }

@@ -42,7 +42,8 @@ record QueryPeriod(Instant from, Instant to) {
         if (first == null || first.plusMonths(MAX_MONTHS).isBefore(last.plusMonths(1))) {
             return Optional.empty();
         }
-        return Optional.of(new QueryPeriod(first.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant(),
+        return Optional.of(new QueryPeriod(
+                first.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant(),
                 last.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant()));
     }
 

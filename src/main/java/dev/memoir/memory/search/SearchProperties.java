@@ -72,7 +72,9 @@ public record SearchProperties(
 
     /** How the lexical side ranks; RARITY breaks its ties with ts_rank. */
     public enum LexicalRanking {
-        RARITY("ts_rank"), TS_RANK("ts_rank"), TS_RANK_CD("ts_rank_cd");
+        RARITY("ts_rank"),
+        TS_RANK("ts_rank"),
+        TS_RANK_CD("ts_rank_cd");
 
         private final String function;
 

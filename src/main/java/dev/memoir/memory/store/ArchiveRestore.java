@@ -1,9 +1,8 @@
 package dev.memoir.memory.store;
 
+import static dev.memoir.common.jdbc.SqlTimes.timestamptz;
 import static dev.memoir.memory.store.SqlValues.uuidArray;
 import static dev.memoir.memory.store.SqlValues.vector;
-
-import static dev.memoir.common.jdbc.SqlTimes.timestamptz;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +12,7 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.DedupKey;
@@ -20,7 +20,6 @@ import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryArchive.ArchivedPassage;
 import dev.memoir.memory.MemoryArchive.ArchivedRevision;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * Writes a user's memories, revisions and passages back as a user archive carries them, under the tenant and user
@@ -58,31 +57,43 @@ public class ArchiveRestore {
             }
         }
         List<EmbeddedDocument> embedded = embedder.embedInPassages(missing.stream()
-                .map(i -> EmbeddingText.of(memories.get(i).topic(), memories.get(i).text())).toList());
+                .map(i -> EmbeddingText.of(
+                        memories.get(i).topic(), memories.get(i).text()))
+                .toList());
         List<MemoryPassages.Owner> recomputed = new ArrayList<>();
         for (int j = 0; j < missing.size(); j++) {
             ArchivedMemory m = memories.get(missing.get(j));
             vectors.set(missing.get(j), embedded.get(j).embedding());
             if (!embedded.get(j).passages().isEmpty()) {
-                recomputed.add(EmbeddingText.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(),
-                        embedded.get(j)));
+                recomputed.add(
+                        EmbeddingText.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(), embedded.get(j)));
             }
         }
         MapSqlParameterSource[] rows = new MapSqlParameterSource[memories.size()];
         for (int i = 0; i < memories.size(); i++) {
             ArchivedMemory m = memories.get(i);
-            rows[i] = user(tenant, userId).addValue("id", m.id()).addValue("kind", m.kind().wireName())
-                    .addValue("topic", m.topic()).addValue("speaker", m.speaker() == null ? null
-                            : m.speaker().wireName())
-                    .addValue("text", m.text()).addValue("sessionId", m.sessionId())
+            rows[i] = user(tenant, userId)
+                    .addValue("id", m.id())
+                    .addValue("kind", m.kind().wireName())
+                    .addValue("topic", m.topic())
+                    .addValue(
+                            "speaker", m.speaker() == null ? null : m.speaker().wireName())
+                    .addValue("text", m.text())
+                    .addValue("sessionId", m.sessionId())
                     .addValue("turnIds", uuidArray(m.turnIds()))
-                    .addValue("dedupKey", Optional.ofNullable(DedupKey.parse(m.dedupKey()))
-                            .map(key -> key.reowned(m.kind(), tenant, userId, m.text()).value()).orElse(null))
-                    .addValue("version", Math.max(1, m.version())).addValue("createdAt", timestamptz(m.createdAt()))
+                    .addValue(
+                            "dedupKey",
+                            Optional.ofNullable(DedupKey.parse(m.dedupKey()))
+                                    .map(key -> key.reowned(m.kind(), tenant, userId, m.text())
+                                            .value())
+                                    .orElse(null))
+                    .addValue("version", Math.max(1, m.version()))
+                    .addValue("createdAt", timestamptz(m.createdAt()))
                     .addValue("updatedAt", timestamptz(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
                     .addValue("occurredFrom", timestamptz(m.occurredFrom()))
                     .addValue("occurredTo", timestamptz(m.occurredTo()))
-                    .addValue("validTo", timestamptz(m.validTo())).addValue("supersededBy", m.supersededBy())
+                    .addValue("validTo", timestamptz(m.validTo()))
+                    .addValue("supersededBy", m.supersededBy())
                     .addValue("expiresAt", timestamptz(m.expiresAt()))
                     .addValue("vector", vector(vectors.get(i)))
                     .addValue("model", embedder.modelName());
@@ -99,16 +110,26 @@ public class ArchiveRestore {
     }
 
     public void revisions(TenantId tenant, String userId, List<ArchivedRevision> revisions) {
-        jdbc.batchUpdate("""
+        jdbc.batchUpdate(
+                """
                 insert into memory_revisions (id, tenant_id, user_id, memory_id, version, text, session_id, reason,
                                               created_at, absorbed_text, absorbed_turn_ids)
                 values (:id, :tenantId, :userId, :memoryId, :version, :text, :sessionId, :reason, :createdAt,
-                        :absorbedText, :absorbedTurnIds)""", revisions.stream().map(r -> user(tenant, userId)
-                .addValue("id", r.id()).addValue("memoryId", r.memoryId()).addValue("version", r.version())
-                .addValue("text", r.text()).addValue("sessionId", r.sessionId()).addValue("reason", r.reason())
-                .addValue("createdAt", timestamptz(r.createdAt())).addValue("absorbedText", r.absorbedText())
-                .addValue("absorbedTurnIds", r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
-                .toArray(MapSqlParameterSource[]::new));
+                        :absorbedText, :absorbedTurnIds)""",
+                revisions.stream()
+                        .map(r -> user(tenant, userId)
+                                .addValue("id", r.id())
+                                .addValue("memoryId", r.memoryId())
+                                .addValue("version", r.version())
+                                .addValue("text", r.text())
+                                .addValue("sessionId", r.sessionId())
+                                .addValue("reason", r.reason())
+                                .addValue("createdAt", timestamptz(r.createdAt()))
+                                .addValue("absorbedText", r.absorbedText())
+                                .addValue(
+                                        "absorbedTurnIds",
+                                        r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
+                        .toArray(MapSqlParameterSource[]::new));
     }
 
     /**
@@ -122,9 +143,13 @@ public class ArchiveRestore {
             if (vector == null) {
                 continue;
             }
-            rows.add(user(tenant, userId).addValue("memoryId", p.memoryId()).addValue("position", p.position())
-                    .addValue("start", p.start()).addValue("end", p.end())
-                    .addValue("vector", vector(vector)).addValue("model", p.embeddingModel()));
+            rows.add(user(tenant, userId)
+                    .addValue("memoryId", p.memoryId())
+                    .addValue("position", p.position())
+                    .addValue("start", p.start())
+                    .addValue("end", p.end())
+                    .addValue("vector", vector(vector))
+                    .addValue("model", p.embeddingModel()));
         }
         if (!rows.isEmpty()) {
             // A memory embedded again already has its new passages, which the conflict keeps.

@@ -9,8 +9,7 @@ import dev.memoir.common.web.InvalidRequestException;
 /** A vector as a user archive carries it: base64 of its little-endian 32-bit floats. */
 public final class ArchivedVectors {
 
-    private ArchivedVectors() {
-    }
+    private ArchivedVectors() {}
 
     /** A vector as PostgreSQL writes it ({@code [0.1,0.2]}) in base64 of its floats; null for null. */
     public static String base64(String vectorText) {

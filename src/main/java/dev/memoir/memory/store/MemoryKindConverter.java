@@ -2,8 +2,8 @@ package dev.memoir.memory.store;
 
 import jakarta.persistence.Converter;
 
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.common.wire.WireNameAttributeConverter;
+import dev.memoir.memory.MemoryKind;
 
 @Converter(autoApply = true)
 class MemoryKindConverter extends WireNameAttributeConverter<MemoryKind> {

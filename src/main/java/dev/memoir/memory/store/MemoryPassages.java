@@ -30,8 +30,7 @@ public class MemoryPassages {
     }
 
     /** A memory's key and its passages, to store. */
-    public record Owner(UUID memoryId, UUID tenantId, String userId, List<EmbeddedDocument.Passage> passages) {
-    }
+    public record Owner(UUID memoryId, UUID tenantId, String userId, List<EmbeddedDocument.Passage> passages) {}
 
     /** Stores the passages of memories already written (and flushed), in one batch. */
     public void insert(List<Owner> owners, String model) {
@@ -40,8 +39,11 @@ public class MemoryPassages {
             for (int i = 0; i < owner.passages().size(); i++) {
                 EmbeddedDocument.Passage passage = owner.passages().get(i);
                 rows.add(new MapSqlParameterSource("memoryId", owner.memoryId())
-                        .addValue("tenantId", owner.tenantId()).addValue("userId", owner.userId())
-                        .addValue("position", i + 1).addValue("start", passage.start()).addValue("end", passage.end())
+                        .addValue("tenantId", owner.tenantId())
+                        .addValue("userId", owner.userId())
+                        .addValue("position", i + 1)
+                        .addValue("start", passage.start())
+                        .addValue("end", passage.end())
                         .addValue("vector", SqlValues.vector(passage.embedding()))
                         .addValue("model", model));
             }
@@ -53,9 +55,12 @@ public class MemoryPassages {
 
     /** Replaces a memory's passages with those of its new text or model. */
     public void replace(Owner owner, String model) {
-        jdbc.update("delete from memory_passages where memory_id = :memoryId and tenant_id = :tenantId "
-                + "and user_id = :userId", new MapSqlParameterSource("memoryId", owner.memoryId())
-                .addValue("tenantId", owner.tenantId()).addValue("userId", owner.userId()));
+        jdbc.update(
+                "delete from memory_passages where memory_id = :memoryId and tenant_id = :tenantId "
+                        + "and user_id = :userId",
+                new MapSqlParameterSource("memoryId", owner.memoryId())
+                        .addValue("tenantId", owner.tenantId())
+                        .addValue("userId", owner.userId()));
         insert(List.of(owner), model);
     }
 }

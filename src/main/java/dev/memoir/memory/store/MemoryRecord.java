@@ -91,12 +91,22 @@ public class MemoryRecord {
 
     private Instant expiresAt;
 
-    protected MemoryRecord() {
-    }
+    protected MemoryRecord() {}
 
-    public MemoryRecord(UUID tenantId, String userId, MemoryKind kind, String text, float[] embedding,
-            String embeddingModel, UUID sessionId, List<UUID> turnIds, String dedupKey, String topic, Speaker speaker,
-            Instant occurredFrom, Instant occurredTo) {
+    public MemoryRecord(
+            UUID tenantId,
+            String userId,
+            MemoryKind kind,
+            String text,
+            float[] embedding,
+            String embeddingModel,
+            UUID sessionId,
+            List<UUID> turnIds,
+            String dedupKey,
+            String topic,
+            Speaker speaker,
+            Instant occurredFrom,
+            Instant occurredTo) {
         this.tenantId = tenantId;
         this.userId = userId;
         this.kind = kind;
@@ -116,8 +126,8 @@ public class MemoryRecord {
         if (turnIds.isEmpty()) {
             // As PostgreSQL would date it (memory_records_time_span), so that the written memory shows its span.
             this.occurredFrom = occurredFrom != null ? occurredFrom : createdAt;
-            this.occurredTo = occurredTo != null && occurredTo.isAfter(this.occurredFrom) ? occurredTo
-                    : this.occurredFrom;
+            this.occurredTo =
+                    occurredTo != null && occurredTo.isAfter(this.occurredFrom) ? occurredTo : this.occurredFrom;
         }
     }
 
@@ -150,14 +160,30 @@ public class MemoryRecord {
      * caller reads, or knows to be none).
      */
     public MemoryView view(List<UUID> supersedes) {
-        return new MemoryView(id, kind, topic, speaker, text, null, new Provenance(sessionId, getTurnIds()), version,
-                createdAt, updatedAt, occurredFrom, occurredTo, validTo, supersededBy, supersedes, expiresAt, null);
+        return new MemoryView(
+                id,
+                kind,
+                topic,
+                speaker,
+                text,
+                null,
+                new Provenance(sessionId, getTurnIds()),
+                version,
+                createdAt,
+                updatedAt,
+                occurredFrom,
+                occurredTo,
+                validTo,
+                supersededBy,
+                supersedes,
+                expiresAt,
+                null);
     }
 
     /** The news of a change of this memory, for the listeners of {@link MemoryEvent}. */
     public MemoryEvent event(MemoryEvent.Type type, String reason) {
-        return new MemoryEvent(type, new TenantId(tenantId), userId, id, kind, reason,
-                type == MemoryEvent.Type.DELETED ? null : text);
+        return new MemoryEvent(
+                type, new TenantId(tenantId), userId, id, kind, reason, type == MemoryEvent.Type.DELETED ? null : text);
     }
 
     public Instant getExpiresAt() {

@@ -33,8 +33,8 @@ public interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID
     @Query("select m from MemoryRecord m where m.id = :id and m.tenantId = :tenantId")
     Optional<MemoryRecord> lockByIdAndTenantId(UUID id, UUID tenantId);
 
-    boolean existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(UUID tenantId, String userId, MemoryKind kind,
-            String prefix);
+    boolean existsByTenantIdAndUserIdAndKindAndDedupKeyStartingWith(
+            UUID tenantId, String userId, MemoryKind kind, String prefix);
 
     @Modifying
     @Query("delete from MemoryRecord m where m.tenantId = :tenantId and m.userId = :userId")

@@ -23,7 +23,10 @@ public class NewRecords {
     private final MemoryPassages passages;
     private final ApplicationEventPublisher events;
 
-    NewRecords(MemoryRecordRepository records, TextEmbedder embedder, MemoryPassages passages,
+    NewRecords(
+            MemoryRecordRepository records,
+            TextEmbedder embedder,
+            MemoryPassages passages,
             ApplicationEventPublisher events) {
         this.records = records;
         this.embedder = embedder;
@@ -34,15 +37,26 @@ public class NewRecords {
     public List<MemoryRecord> save(List<NewMemory> memories) {
         // Those prepared while the turns arrived are taken, not embedded again (TextEmbedder.prepare).
         List<EmbeddedDocument> embedded = embedder.embedInPassages(memories.stream()
-                .map(m -> EmbeddingText.of(m.topic(), m.text())).toList());
+                .map(m -> EmbeddingText.of(m.topic(), m.text()))
+                .toList());
         List<MemoryRecord> saved = new ArrayList<>(memories.size());
         List<MemoryPassages.Owner> owners = new ArrayList<>();
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
-            saved.add(records.save(new MemoryRecord(m.tenant().value(), m.userId(), m.kind(), m.text(),
-                    embedded.get(i).embedding(), embedder.modelName(), m.sessionId(), m.turnIds(),
+            saved.add(records.save(new MemoryRecord(
+                    m.tenant().value(),
+                    m.userId(),
+                    m.kind(),
+                    m.text(),
+                    embedded.get(i).embedding(),
+                    embedder.modelName(),
+                    m.sessionId(),
+                    m.turnIds(),
                     m.dedupKey() == null ? null : m.dedupKey().value(),
-                    m.topic(), m.speaker(), m.occurredFrom(), m.occurredTo())));
+                    m.topic(),
+                    m.speaker(),
+                    m.occurredFrom(),
+                    m.occurredTo())));
             if (!embedded.get(i).passages().isEmpty()) {
                 owners.add(EmbeddingText.passagesOf(saved.get(i), embedded.get(i)));
             }

@@ -2,8 +2,8 @@ package dev.memoir.memory.store;
 
 import jakarta.persistence.Converter;
 
-import dev.memoir.memory.Speaker;
 import dev.memoir.common.wire.WireNameAttributeConverter;
+import dev.memoir.memory.Speaker;
 
 @Converter(autoApply = true)
 class SpeakerConverter extends WireNameAttributeConverter<Speaker> {

@@ -13,8 +13,7 @@ import org.postgresql.util.PGobject;
 /** The vector and uuid-array values of memory's native queries, bound and read the same way everywhere. */
 public final class SqlValues {
 
-    private SqlValues() {
-    }
+    private SqlValues() {}
 
     /** A pgvector parameter. */
     public static PGobject vector(float[] embedding) {
@@ -23,13 +22,19 @@ public final class SqlValues {
 
     /** A {@code uuid[]} parameter; null binds an empty array. */
     public static PGobject uuidArray(Collection<UUID> ids) {
-        return pgObject("uuid[]", (ids == null ? List.<UUID>of() : ids).stream().map(UUID::toString)
-                .collect(Collectors.joining(",", "{", "}")));
+        return pgObject(
+                "uuid[]",
+                (ids == null ? List.<UUID>of() : ids)
+                        .stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}")));
     }
 
     /** A {@code uuid[]} column; null reads as an empty list. */
     public static List<UUID> uuids(Array array) throws SQLException {
-        return array == null ? List.of() : Arrays.stream((Object[]) array.getArray()).map(UUID.class::cast).toList();
+        return array == null
+                ? List.of()
+                : Arrays.stream((Object[]) array.getArray())
+                        .map(UUID.class::cast)
+                        .toList();
     }
 
     private static PGobject pgObject(String type, String value) {

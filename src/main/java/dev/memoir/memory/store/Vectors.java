@@ -3,8 +3,7 @@ package dev.memoir.memory.store;
 /** The literal form of a vector for native queries. */
 public final class Vectors {
 
-    private Vectors() {
-    }
+    private Vectors() {}
 
     public static String literal(float[] vector) {
         StringBuilder sb = new StringBuilder(vector.length * 12).append('[');

@@ -40,8 +40,13 @@ class FactSupersession {
     private final Jobs jobs;
     private final TransactionTemplate transaction;
 
-    FactSupersession(MemoryRecordRepository records, Supersessions supersessions, SupersessionJudge judge,
-            SupersessionProperties properties, Jobs jobs, TransactionTemplate transaction) {
+    FactSupersession(
+            MemoryRecordRepository records,
+            Supersessions supersessions,
+            SupersessionJudge judge,
+            SupersessionProperties properties,
+            Jobs jobs,
+            TransactionTemplate transaction) {
         this.records = records;
         this.supersessions = supersessions;
         this.judge = judge;
@@ -59,17 +64,19 @@ class FactSupersession {
     }
 
     void judge(TenantId tenant, UUID factId) {
-        records.findByIdAndTenantId(factId, tenant.value()).filter(MemoryRecord::unexpired)
-                .filter(fact -> fact.getSupersededBy() == null).ifPresent(fact -> {
-                    Supersession verdict = judge.judge(tenant, fact.getUserId(), fact.getText(),
-                            fact.getOccurredFrom(), List.of(factId));
+        records.findByIdAndTenantId(factId, tenant.value())
+                .filter(MemoryRecord::unexpired)
+                .filter(fact -> fact.getSupersededBy() == null)
+                .ifPresent(fact -> {
+                    Supersession verdict = judge.judge(
+                            tenant, fact.getUserId(), fact.getText(), fact.getOccurredFrom(), List.of(factId));
                     List<UUID> superseded = new ArrayList<>(verdict.superseded());
                     // An older fact the new one restates goes with it; a note or topic memory it repeats may say
                     // more.
                     superseded.addAll(verdict.repeatedFacts());
                     if (!superseded.isEmpty()) {
-                        transaction.executeWithoutResult(status -> supersessions.supersedeIfLive(tenant.value(),
-                                fact.getUserId(), factId, superseded));
+                        transaction.executeWithoutResult(status ->
+                                supersessions.supersedeIfLive(tenant.value(), fact.getUserId(), factId, superseded));
                     }
                 });
     }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import tools.jackson.databind.JsonNode;
-
 import dev.memoir.llm.ModelStep;
+
+import tools.jackson.databind.JsonNode;
 
 /**
  * The model's judgement of how a new memory relates to each of the user's similar live memories, by their number
@@ -17,7 +17,10 @@ import dev.memoir.llm.ModelStep;
 public record SupersessionAnswer(List<Judged> judged) {
 
     public enum Relation {
-        UPDATES, CONTRADICTS, REPEATS, UNRELATED;
+        UPDATES,
+        CONTRADICTS,
+        REPEATS,
+        UNRELATED;
 
         /** Whether the new memory makes the older one no longer current. */
         public boolean supersedes() {
@@ -25,8 +28,7 @@ public record SupersessionAnswer(List<Judged> judged) {
         }
     }
 
-    public record Judged(int index, Relation relation) {
-    }
+    public record Judged(int index, Relation relation) {}
 
     private static final String JSON_SCHEMA = """
             {
@@ -50,8 +52,8 @@ public record SupersessionAnswer(List<Judged> judged) {
               "additionalProperties": false
             }""";
 
-    public static final ModelStep<SupersessionAnswer> STEP = ModelStep.json("supersession", JSON_SCHEMA,
-            SupersessionAnswer::read);
+    public static final ModelStep<SupersessionAnswer> STEP =
+            ModelStep.json("supersession", JSON_SCHEMA, SupersessionAnswer::read);
 
     static Optional<SupersessionAnswer> read(JsonNode json, Map<String, String> values) {
         JsonNode relations = json.get("relations");
@@ -63,8 +65,12 @@ public record SupersessionAnswer(List<Judged> judged) {
         for (JsonNode entry : relations) {
             JsonNode index = entry.get("index");
             JsonNode relation = entry.get("relation");
-            if (index == null || !index.isIntegralNumber() || index.asInt() < 0 || index.asInt() > last
-                    || relation == null || !relation.isString()) {
+            if (index == null
+                    || !index.isIntegralNumber()
+                    || index.asInt() < 0
+                    || index.asInt() > last
+                    || relation == null
+                    || !relation.isString()) {
                 continue;
             }
             relation(relation.asString()).ifPresent(r -> judged.add(new Judged(index.asInt(), r)));

@@ -31,11 +31,16 @@ public class SupersessionAudit {
      * in a live memory; any length is legal, as exports of the service hold them.
      */
     public Optional<SupersessionProblem> firstProblem(UUID tenantId, String userId) {
-        MapSqlParameterSource user = new MapSqlParameterSource().addValue("tenantId", tenantId)
-                .addValue("userId", userId).addValue("factBearing",
-                        MemoryKind.FACT_BEARING.stream().map(MemoryKind::wireName).toList());
-        RowMapper<SupersessionProblem> problem = (rs, n) -> new SupersessionProblem(rs.getObject("id", UUID.class),
-                rs.getObject("superseded_by", UUID.class), rs.getString("problem"));
+        MapSqlParameterSource user = new MapSqlParameterSource()
+                .addValue("tenantId", tenantId)
+                .addValue("userId", userId)
+                .addValue(
+                        "factBearing",
+                        MemoryKind.FACT_BEARING.stream()
+                                .map(MemoryKind::wireName)
+                                .toList());
+        RowMapper<SupersessionProblem> problem = (rs, n) -> new SupersessionProblem(
+                rs.getObject("id", UUID.class), rs.getObject("superseded_by", UUID.class), rs.getString("problem"));
         // In this order: the loop check takes every supersessor to be a memory of the user.
         List<String> checks = List.of("""
                 select m.id, m.superseded_by, 'names no memory of the archive' as problem

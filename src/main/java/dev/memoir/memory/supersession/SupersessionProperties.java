@@ -19,7 +19,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.supersession")
-public record SupersessionProperties(@DefaultValue("true") boolean enabled,
+public record SupersessionProperties(
+        @DefaultValue("true") boolean enabled,
         @DefaultValue("3") @Min(1) @Max(10) int candidates,
-        @DefaultValue("0.6") @DecimalMin("0") @DecimalMax("1") double minSimilarity) {
-}
+
+        @DefaultValue("0.6") @DecimalMin("0") @DecimalMax("1")
+        double minSimilarity) {}

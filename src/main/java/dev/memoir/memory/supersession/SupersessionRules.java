@@ -11,10 +11,10 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
-import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * The rules a client's choice of what a memory supersedes obeys, and its application: only the user's own
@@ -49,8 +49,10 @@ public class SupersessionRules {
     public void replace(MemoryRecord by, List<UUID> ids) {
         Set<UUID> wanted = new LinkedHashSet<>(ids);
         if (!wanted.isEmpty() && !by.getKind().factBearing()) {
-            throw new InvalidRequestException("supersedes", "only " + MemoryKind.FACT_BEARING + " memories supersede "
-                    + "others; this one is a " + by.getKind() + " memory");
+            throw new InvalidRequestException(
+                    "supersedes",
+                    "only " + MemoryKind.FACT_BEARING + " memories supersede " + "others; this one is a " + by.getKind()
+                            + " memory");
         }
         if (wanted.contains(by.getId())) {
             throw new InvalidRequestException("supersedes", "a memory cannot supersede itself: " + by.getId());
@@ -61,10 +63,13 @@ public class SupersessionRules {
         locked.add(by.getId());
         // Read as locked now, not as this transaction first loaded it: another change may have superseded it since.
         supersessions.lock(by.getTenantId(), locked).forEach(row -> found.put(row.id(), row));
-        UUID bySuperseder = found.containsKey(by.getId()) ? found.get(by.getId()).supersededBy() : null;
+        UUID bySuperseder =
+                found.containsKey(by.getId()) ? found.get(by.getId()).supersededBy() : null;
         if (!wanted.isEmpty() && bySuperseder != null) {
-            throw new InvalidRequestException("supersedes", "memory " + by.getId() + " is itself superseded by "
-                    + bySuperseder + ": only a live memory supersedes others");
+            throw new InvalidRequestException(
+                    "supersedes",
+                    "memory " + by.getId() + " is itself superseded by " + bySuperseder
+                            + ": only a live memory supersedes others");
         }
         for (UUID id : wanted) {
             check(by, id, found.get(id));
@@ -75,16 +80,18 @@ public class SupersessionRules {
 
     private static void check(MemoryRecord by, UUID id, Supersessions.Row row) {
         if (row == null || !row.userId().equals(by.getUserId())) {
-            throw new InvalidRequestException("supersedes", "memory " + id + " is not one of user "
-                    + by.getUserId() + "'s memories");
+            throw new InvalidRequestException(
+                    "supersedes", "memory " + id + " is not one of user " + by.getUserId() + "'s memories");
         }
         if (!row.kind().factBearing()) {
-            throw new InvalidRequestException("supersedes", "memory " + id + " is a " + row.kind()
-                    + " memory; only " + MemoryKind.FACT_BEARING + " memories can be superseded");
+            throw new InvalidRequestException(
+                    "supersedes",
+                    "memory " + id + " is a " + row.kind() + " memory; only " + MemoryKind.FACT_BEARING
+                            + " memories can be superseded");
         }
         if (row.supersededBy() != null && !row.supersededBy().equals(by.getId())) {
-            throw new InvalidRequestException("supersedes", "memory " + id + " is already superseded by "
-                    + row.supersededBy());
+            throw new InvalidRequestException(
+                    "supersedes", "memory " + id + " is already superseded by " + row.supersededBy());
         }
     }
 }

@@ -24,8 +24,7 @@ import dev.memoir.tenant.TenantId;
 public class Supersessions {
 
     /** A memory as supersession needs to see it, locked for the caller's transaction. */
-    public record Row(UUID id, String userId, MemoryKind kind, UUID supersededBy) {
-    }
+    public record Row(UUID id, String userId, MemoryKind kind, UUID supersededBy) {}
 
     private final NamedParameterJdbcTemplate jdbc;
     private final ApplicationEventPublisher events;
@@ -43,13 +42,18 @@ public class Supersessions {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return jdbc.query("""
+        return jdbc.query(
+                """
                 select id, user_id, kind, superseded_by from memory_records
                 where tenant_id = :tenantId and id in (:ids) and (expires_at is null or expires_at > now())
                 order by id
-                for update""", new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("ids", ids),
-                (rs, n) -> new Row(rs.getObject("id", UUID.class), rs.getString("user_id"),
-                        MemoryKind.fromWireName(rs.getString("kind")), rs.getObject("superseded_by", UUID.class)));
+                for update""",
+                new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("ids", ids),
+                (rs, n) -> new Row(
+                        rs.getObject("id", UUID.class),
+                        rs.getString("user_id"),
+                        MemoryKind.fromWireName(rs.getString("kind")),
+                        rs.getObject("superseded_by", UUID.class)));
     }
 
     /**
@@ -61,7 +65,8 @@ public class Supersessions {
         if (ids.isEmpty()) {
             return 0;
         }
-        List<MemoryEvent> superseded = jdbc.query("""
+        List<MemoryEvent> superseded = jdbc.query(
+                """
                 update memory_records m
                 set superseded_by = :by,
                     valid_to = greatest(m.occurred_from, (select s.occurred_from from memory_records s
@@ -70,9 +75,16 @@ public class Supersessions {
                     dedup_key = case when m.kind = 'fact' then null else m.dedup_key end
                 where m.tenant_id = :tenantId and m.user_id = :userId and m.id in (:ids) and m.id <> :by
                   and m.superseded_by is null
-                returning m.id, m.kind""", params(tenantId, userId, by).addValue("ids", ids),
-                (rs, n) -> new MemoryEvent(MemoryEvent.Type.SUPERSEDED, new TenantId(tenantId), userId,
-                        rs.getObject("id", UUID.class), MemoryKind.fromWireName(rs.getString("kind")), null, null,
+                returning m.id, m.kind""",
+                params(tenantId, userId, by).addValue("ids", ids),
+                (rs, n) -> new MemoryEvent(
+                        MemoryEvent.Type.SUPERSEDED,
+                        new TenantId(tenantId),
+                        userId,
+                        rs.getObject("id", UUID.class),
+                        MemoryKind.fromWireName(rs.getString("kind")),
+                        null,
+                        null,
                         by));
         superseded.forEach(events::publishEvent);
         return superseded.size();
@@ -98,8 +110,7 @@ public class Supersessions {
     public int reinstate(UUID tenantId, String userId, UUID by) {
         return jdbc.update("""
                 update memory_records set superseded_by = null, valid_to = null
-                where tenant_id = :tenantId and user_id = :userId and superseded_by = :by""",
-                params(tenantId, userId, by));
+                where tenant_id = :tenantId and user_id = :userId and superseded_by = :by""", params(tenantId, userId, by));
     }
 
     /** The memories {@code by} superseded, oldest validity first. */
@@ -111,7 +122,9 @@ public class Supersessions {
     }
 
     private static MapSqlParameterSource params(UUID tenantId, String userId, UUID by) {
-        return new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userId", userId)
+        return new MapSqlParameterSource()
+                .addValue("tenantId", tenantId)
+                .addValue("userId", userId)
                 .addValue("by", by);
     }
 }

@@ -9,5 +9,4 @@ import dev.memoir.tenant.TenantId;
  * the transaction that stores the fact: the job that judges it is queued in that transaction, so that it exists
  * exactly when the fact does.
  */
-public record UnjudgedFactAdded(TenantId tenant, UUID factId) {
-}
+public record UnjudgedFactAdded(TenantId tenant, UUID factId) {}

@@ -29,8 +29,8 @@ public class SessionCloser {
     private final SessionLocks locks;
     private final ApplicationEventPublisher events;
 
-    SessionCloser(SessionRepository sessions, TurnRepository turns, SessionLocks locks,
-            ApplicationEventPublisher events) {
+    SessionCloser(
+            SessionRepository sessions, TurnRepository turns, SessionLocks locks, ApplicationEventPublisher events) {
         this.sessions = sessions;
         this.turns = turns;
         this.locks = locks;
@@ -43,8 +43,8 @@ public class SessionCloser {
         // Locked like an append, so that listeners of the close see every turn and no turn comes after.
         Session session = locks.lockedWithUser(tenant, id);
         if (session.close()) {
-            events.publishEvent(new SessionClosed(tenant, session.getUserId(), id, session.getSettings(),
-                    turns.maxSeq(tenant.value(), id)));
+            events.publishEvent(new SessionClosed(
+                    tenant, session.getUserId(), id, session.getSettings(), turns.maxSeq(tenant.value(), id)));
         }
     }
 
@@ -70,8 +70,12 @@ public class SessionCloser {
         if (session == null || !session.getUpdatedAt().isBefore(cutoff) || !session.close()) {
             return false;
         }
-        events.publishEvent(new SessionClosed(new TenantId(session.getTenantId()), session.getUserId(), id,
-                session.getSettings(), turns.maxSeq(session.getTenantId(), id)));
+        events.publishEvent(new SessionClosed(
+                new TenantId(session.getTenantId()),
+                session.getUserId(),
+                id,
+                session.getSettings(),
+                turns.maxSeq(session.getTenantId(), id)));
         return true;
     }
 }

@@ -19,7 +19,12 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("memoir.session")
-public record SessionProperties(@DefaultValue("5m") @NotNull @DurationMin(seconds = 0) Duration clockSkew,
-        @DefaultValue("30m") @NotNull @DurationMin(seconds = 0) Duration idleCloseAfter,
-        @DefaultValue("1m") @NotNull @DurationMin(millis = 1) Duration idleCheckEvery) {
-}
+public record SessionProperties(
+        @DefaultValue("5m") @NotNull @DurationMin(seconds = 0)
+        Duration clockSkew,
+
+        @DefaultValue("30m") @NotNull @DurationMin(seconds = 0)
+        Duration idleCloseAfter,
+
+        @DefaultValue("1m") @NotNull @DurationMin(millis = 1)
+        Duration idleCheckEvery) {}

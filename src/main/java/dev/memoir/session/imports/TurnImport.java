@@ -8,18 +8,18 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.springframework.stereotype.Component;
-
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
+import org.springframework.stereotype.Component;
+
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.TextSafety;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.turns.TurnRecorder;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.common.wire.TextSafety;
 
 /**
  * Imports a chat log into an open session without calling the chat model: stores its user and assistant messages
@@ -56,7 +56,9 @@ public class TurnImport {
             TurnsImport.TurnCreate turn = request.turns().get(i);
             Optional<Role> role = turn.role().dialogue();
             if (role.isEmpty()) {
-                skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(),
+                skipped.add(new TurnsImported.Skipped(
+                        i,
+                        turn.role().wireName(),
                         "a " + turn.role().wireName() + " message is not a turn of the dialogue"));
             } else if (turn.content() == null || !TextSafety.hasVisibleCharacter(turn.content())) {
                 skipped.add(new TurnsImported.Skipped(i, turn.role().wireName(), "it has no visible text"));
@@ -88,7 +90,9 @@ public class TurnImport {
     private TurnsImported observed(TurnsImport request, Supplier<TurnsImported> work) {
         return Observation.createNotStarted("memoir.import", observations)
                 .lowCardinalityKeyValue("memoir.import.what", "turns")
-                .highCardinalityKeyValue("memoir.import.messages", Integer.toString(request.turns().size()))
+                .highCardinalityKeyValue(
+                        "memoir.import.messages",
+                        Integer.toString(request.turns().size()))
                 .observe(work);
     }
 }

@@ -5,23 +5,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
-
-import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
-import dev.memoir.session.Role;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.VisibleText;
 import dev.memoir.common.wire.WireNames;
+import dev.memoir.session.Role;
 
-@Schema(description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
-        + "assistant's export holds it")
+@Schema(
+        description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
+                + "assistant's export holds it")
 public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> turns) {
 
     /**
@@ -29,7 +31,12 @@ public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnC
      * prompt, a tool's output) are not turns of it and are skipped.
      */
     enum MessageRole {
-        USER, ASSISTANT, SYSTEM, DEVELOPER, TOOL, FUNCTION;
+        USER,
+        ASSISTANT,
+        SYSTEM,
+        DEVELOPER,
+        TOOL,
+        FUNCTION;
 
         @JsonValue
         String wireName() {
@@ -48,23 +55,39 @@ public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnC
     }
 
     record TurnCreate(
-            @Schema(description = "Who spoke: user or assistant; system, developer, tool and function messages are "
-                    + "accepted and skipped, as they are not turns of the dialogue", example = "user")
-            @NotNull MessageRole role,
-            @Schema(description = "What was said. A message without visible text (empty, or only spaces and "
-                    + "invisible characters) is skipped, not refused", example = "I moved to Porto last year.")
-            @Size(max = FieldConstraints.CHAT_MESSAGE) String content,
-            @Schema(description = "Who said it, as the dialogue names them (a chat between two people, or an "
-                    + "export that names the user): the turn's history memory then reads \"Caroline: ...\" instead "
-                    + "of \"User: ...\", so that a question naming the person finds what they said. One line, up to "
-                    + "100 characters, without control or format characters; only spaces is the same as absent",
+            @Schema(
+                    description = "Who spoke: user or assistant; system, developer, tool and function messages are "
+                            + "accepted and skipped, as they are not turns of the dialogue",
+                    example = "user")
+            @NotNull
+            MessageRole role,
+
+            @Schema(
+                    description = "What was said. A message without visible text (empty, or only spaces and "
+                            + "invisible characters) is skipped, not refused",
+                    example = "I moved to Porto last year.")
+            @Size(max = FieldConstraints.CHAT_MESSAGE)
+            String content,
+
+            @Schema(
+                    description = "Who said it, as the dialogue names them (a chat between two people, or an "
+                            + "export that names the user): the turn's history memory then reads \"Caroline: ...\" instead "
+                            + "of \"User: ...\", so that a question naming the person finds what they said. One line, up to "
+                            + "100 characters, without control or format characters; only spaces is the same as absent",
                     example = "Caroline")
-            @VisibleText @Size(max = 100) @Pattern(regexp = "[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]*",
+            @VisibleText
+            @Size(max = 100)
+            @Pattern(
+                    regexp = "[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]*",
                     message = "must be one line without control, format or line-separator characters")
             String speaker,
-            @Schema(description = "When it was said (ISO-8601); turns must be in order and not in the future. "
-                    + "Omitted, the turn is dated when Memoir stores it. Give it to every turn of an import or to "
-                    + "none.", example = "2023-05-08T13:56:00Z") Instant occurredAt) {
+
+            @Schema(
+                    description = "When it was said (ISO-8601); turns must be in order and not in the future. "
+                            + "Omitted, the turn is dated when Memoir stores it. Give it to every turn of an import or to "
+                            + "none.",
+                    example = "2023-05-08T13:56:00Z")
+            Instant occurredAt) {
 
         /** The speaker's name as stored: trimmed, or null when none was given. */
         String speakerName() {

@@ -54,8 +54,7 @@ public class Session extends NewUntilStored<UUID> {
 
     private Instant lastTurnAt;
 
-    protected Session() {
-    }
+    protected Session() {}
 
     public Session(UUID tenantId, String userId, MemorySettings settings) {
         this.id = UUID.randomUUID();

@@ -7,11 +7,11 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.web.NotFoundException;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.jdbc.AdvisoryLocks;
-import dev.memoir.common.web.NotFoundException;
 
 /**
  * The locks of the session tables, taken in the one order {@link SessionService}'s class comment sets out: the

@@ -13,8 +13,8 @@ import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
-import dev.memoir.tenant.TenantId;
 import dev.memoir.common.web.NotFoundException;
+import dev.memoir.tenant.TenantId;
 
 public interface SessionRepository extends JpaRepository<Session, UUID> {
 
@@ -69,8 +69,8 @@ public interface SessionRepository extends JpaRepository<Session, UUID> {
             limit :limit""", nativeQuery = true)
     List<Session> findPageAfter(UUID tenantId, String userId, Instant createdAt, UUID id, int limit);
 
-    Optional<Session> findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(UUID tenantId, String userId,
-            SessionStatus status);
+    Optional<Session> findFirstByTenantIdAndUserIdAndStatusOrderByCreatedAtDesc(
+            UUID tenantId, String userId, SessionStatus status);
 
     @Modifying
     @Query("delete from Session s where s.tenantId = :tenantId and s.userId = :userId")

@@ -5,7 +5,8 @@ import java.util.Locale;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 public enum SessionStatus {
-    OPEN, CLOSED;
+    OPEN,
+    CLOSED;
 
     @JsonValue
     public String wireName() {

@@ -50,8 +50,7 @@ public class Turn {
 
     private UUID replyTo;
 
-    protected Turn() {
-    }
+    protected Turn() {}
 
     public Turn(UUID tenantId, UUID sessionId, int seq, Role role, String content, Instant occurredAt) {
         this.tenantId = tenantId;

@@ -22,11 +22,11 @@ public interface TurnRepository extends JpaRepository<Turn, UUID> {
 
     List<Turn> findByTenantIdAndSessionIdOrderBySeqAsc(UUID tenantId, UUID sessionId);
 
-    List<Turn> findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(UUID tenantId, UUID sessionId, int seq,
-            Limit limit);
+    List<Turn> findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(
+            UUID tenantId, UUID sessionId, int seq, Limit limit);
 
-    List<Turn> findByTenantIdAndSessionIdAndSeqBetweenOrderBySeqAsc(UUID tenantId, UUID sessionId, int fromSeq,
-            int toSeq);
+    List<Turn> findByTenantIdAndSessionIdAndSeqBetweenOrderBySeqAsc(
+            UUID tenantId, UUID sessionId, int fromSeq, int toSeq);
 
     /**
      * The turns within {@code radius} positions of each (session, position) pair, the pairs given as two PostgreSQL

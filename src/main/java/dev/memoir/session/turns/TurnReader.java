@@ -15,6 +15,7 @@ import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.web.NotFoundException;
 import dev.memoir.session.RepliedTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
@@ -23,7 +24,6 @@ import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;
 import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.web.NotFoundException;
 
 /**
  * Reads a tenant's turns as the pipelines need them: a session's dialogue or a stretch of it, the turns a memory
@@ -65,16 +65,17 @@ public class TurnReader {
             throw new NotAReplyException(turnId);
         }
         TurnView question = Optional.ofNullable(reply.replyTo())
-                .flatMap(asked -> turns.findByIdAndTenantId(asked, tenant.value())).map(Turn::view)
+                .flatMap(asked -> turns.findByIdAndTenantId(asked, tenant.value()))
+                .map(Turn::view)
                 .orElseThrow(() -> new NotAReplyException(turnId));
-        return new RepliedTurn(session.ref(),
-                question, reply);
+        return new RepliedTurn(session.ref(), question, reply);
     }
 
     /** The tenant's turns with these ids, in dialogue order. */
     @Transactional(readOnly = true)
     public List<TurnView> turnsByIds(TenantId tenant, List<UUID> ids) {
-        return turns.findByTenantIdAndIdIn(tenant.value(), ids).stream().map(Turn::view)
+        return turns.findByTenantIdAndIdIn(tenant.value(), ids).stream()
+                .map(Turn::view)
                 .sorted(Comparator.comparing(TurnView::sessionId).thenComparingInt(TurnView::seq))
                 .toList();
     }
@@ -85,17 +86,21 @@ public class TurnReader {
      */
     @Transactional(readOnly = true)
     public Map<UUID, List<TurnView>> turnsAround(TenantId tenant, Collection<UUID> turnIds, int radius) {
-        List<TurnView> centers = turns.findByTenantIdAndIdIn(tenant.value(), turnIds).stream().map(Turn::view).toList();
+        List<TurnView> centers = turns.findByTenantIdAndIdIn(tenant.value(), turnIds).stream()
+                .map(Turn::view)
+                .toList();
         if (centers.isEmpty()) {
             return Map.of();
         }
-        String sessionIds = centers.stream().map(t -> t.sessionId().toString())
-                .collect(Collectors.joining(",", "{", "}"));
+        String sessionIds =
+                centers.stream().map(t -> t.sessionId().toString()).collect(Collectors.joining(",", "{", "}"));
         String seqs = centers.stream().map(t -> Integer.toString(t.seq())).collect(Collectors.joining(",", "{", "}"));
         Map<UUID, List<TurnView>> bySession = turns.findAround(tenant.value(), sessionIds, seqs, radius).stream()
                 .map(Turn::view)
-                .collect(Collectors.groupingBy(TurnView::sessionId, Collectors.collectingAndThen(
-                        Collectors.toMap(TurnView::id, t -> t, (a, b) -> a), m -> List.copyOf(m.values()))));
+                .collect(Collectors.groupingBy(
+                        TurnView::sessionId,
+                        Collectors.collectingAndThen(
+                                Collectors.toMap(TurnView::id, t -> t, (a, b) -> a), m -> List.copyOf(m.values()))));
         Map<UUID, List<TurnView>> around = new HashMap<>();
         for (TurnView center : centers) {
             List<TurnView> window = bySession.getOrDefault(center.sessionId(), List.of()).stream()
@@ -112,19 +117,24 @@ public class TurnReader {
     /** The turns of a session from position {@code fromSeq} to {@code toSeq}, both included, in order. */
     @Transactional(readOnly = true)
     public List<TurnView> turnsBetween(TenantId tenant, UUID sessionId, int fromSeq, int toSeq) {
-        return turns.findByTenantIdAndSessionIdAndSeqBetweenOrderBySeqAsc(tenant.value(), sessionId, fromSeq, toSeq)
-                .stream().map(Turn::view).toList();
+        return turns
+                .findByTenantIdAndSessionIdAndSeqBetweenOrderBySeqAsc(tenant.value(), sessionId, fromSeq, toSeq)
+                .stream()
+                .map(Turn::view)
+                .toList();
     }
 
     /** A session's turns, in order. */
     @Transactional(readOnly = true)
     public List<TurnView> allTurns(TenantId tenant, UUID sessionId) {
-        return turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), sessionId).stream().map(Turn::view)
+        return turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), sessionId).stream()
+                .map(Turn::view)
                 .toList();
     }
 
     private static List<TurnView> oldestFirst(List<Turn> newestFirst) {
-        List<TurnView> views = new ArrayList<>(newestFirst.stream().map(Turn::view).toList());
+        List<TurnView> views =
+                new ArrayList<>(newestFirst.stream().map(Turn::view).toList());
         Collections.reverse(views);
         return views;
     }

@@ -12,6 +12,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.web.FieldError;
+import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.NotFoundException;
+import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettings;
 import dev.memoir.memory.MemorySettingsOverride;
@@ -28,10 +32,6 @@ import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;
 import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.wire.ClockSkew;
-import dev.memoir.common.web.FieldError;
-import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.common.web.NotFoundException;
 
 /**
  * Stores new turns at the end of a session, dated and linked to the question they answer, and publishes them:
@@ -48,8 +48,14 @@ public class TurnRecorder {
     private final ClockSkew clockSkew;
     private final TransactionTemplate transaction;
 
-    TurnRecorder(SessionRepository sessions, TurnRepository turns, SessionLocks locks, MemoryDefaults memoryDefaults,
-            ApplicationEventPublisher events, ClockSkew clockSkew, TransactionTemplate transaction) {
+    TurnRecorder(
+            SessionRepository sessions,
+            TurnRepository turns,
+            SessionLocks locks,
+            MemoryDefaults memoryDefaults,
+            ApplicationEventPublisher events,
+            ClockSkew clockSkew,
+            TransactionTemplate transaction) {
         this.sessions = sessions;
         this.turns = turns;
         this.locks = locks;
@@ -77,8 +83,13 @@ public class TurnRecorder {
      * Stores an imported conversation as one closed session in one transaction, whole or not at all; the turns are
      * prepared first, outside the transaction, as {@link #append} does.
      */
-    public SessionRef importClosed(TenantId tenant, String userId, MemorySettingsOverride memory, String title,
-            List<NewTurn> newTurns, Consumer<SessionRef> alsoInTransaction) {
+    public SessionRef importClosed(
+            TenantId tenant,
+            String userId,
+            MemorySettingsOverride memory,
+            String title,
+            List<NewTurn> newTurns,
+            Consumer<SessionRef> alsoInTransaction) {
         if (newTurns.isEmpty()) {
             throw new IllegalArgumentException("An imported session has at least one turn");
         }
@@ -90,7 +101,8 @@ public class TurnRecorder {
             Session session = sessions.save(new Session(id, tenant.value(), userId, settings, title));
             List<TurnView> stored = storeTurns(tenant, session, newTurns);
             session.close();
-            events.publishEvent(new SessionClosed(tenant, userId, id, settings, stored.getLast().seq()));
+            events.publishEvent(new SessionClosed(
+                    tenant, userId, id, settings, stored.getLast().seq()));
             // What the caller records may reference the session's row, which must be written first.
             sessions.flush();
             alsoInTransaction.accept(session.ref());
@@ -102,24 +114,32 @@ public class TurnRecorder {
     private List<TurnView> storeTurns(TenantId tenant, Session session, List<NewTurn> newTurns) {
         UUID sessionId = session.getId();
         int seq = turns.maxSeq(tenant.value(), sessionId);
-        List<Instant> times = dialogueTimes(newTurns, turns.lastOccurredAt(tenant.value(), sessionId).orElse(null));
+        List<Instant> times = dialogueTimes(
+                newTurns, turns.lastOccurredAt(tenant.value(), sessionId).orElse(null));
         List<TurnView> stored = new ArrayList<>(newTurns.size());
         // The session's last turn matters only to a first new turn that replies to it.
-        TurnView previous = newTurns.isEmpty() || newTurns.getFirst().role() != Role.ASSISTANT ? null
-                : turns.findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(tenant.value(), sessionId, seq,
-                        Limit.of(1)).stream()
-                        .map(Turn::view).findFirst().orElse(null);
+        TurnView previous = newTurns.isEmpty() || newTurns.getFirst().role() != Role.ASSISTANT
+                ? null
+                : turns
+                        .findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(
+                                tenant.value(), sessionId, seq, Limit.of(1))
+                        .stream()
+                        .map(Turn::view)
+                        .findFirst()
+                        .orElse(null);
         for (int i = 0; i < newTurns.size(); i++) {
             NewTurn turn = newTurns.get(i);
             // An imported reply answers the user turn right before it.
             UUID question = turn.role() == Role.ASSISTANT && previous != null && previous.role() == Role.USER
-                    ? previous.id() : null;
-            previous = turns.save(new Turn(tenant.value(), sessionId, ++seq, turn, times.get(i), question)).view();
+                    ? previous.id()
+                    : null;
+            previous = turns.save(new Turn(tenant.value(), sessionId, ++seq, turn, times.get(i), question))
+                    .view();
             stored.add(previous);
         }
         session.heard(stored.getFirst().occurredAt(), stored.getLast().occurredAt());
-        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored,
-                List.of()));
+        events.publishEvent(
+                new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(), stored, List.of()));
         return stored;
     }
 
@@ -128,19 +148,31 @@ public class TurnRecorder {
      * model was answering (the model's work is not thrown away).
      */
     @Transactional
-    public TurnView appendReply(TenantId tenant, UUID sessionId, UUID question, String content,
-            boolean questionWorthRemembering) {
+    public TurnView appendReply(
+            TenantId tenant, UUID sessionId, UUID question, String content, boolean questionWorthRemembering) {
         Session session = locks.lockedWithUser(tenant, sessionId);
         Turn asked = turns.findByIdAndTenantId(question, tenant.value())
                 .filter(t -> t.view().sessionId().equals(sessionId))
                 .orElseThrow(() -> new NotFoundException("Turn", question));
         Instant previous = turns.lastOccurredAt(tenant.value(), sessionId).orElse(null);
         Instant now = Instant.now();
-        TurnView stored = turns.save(new Turn(tenant.value(), sessionId, turns.maxSeq(tenant.value(), sessionId) + 1,
-                Role.ASSISTANT, content, notBefore(previous, now), asked.view().id())).view();
+        TurnView stored = turns.save(new Turn(
+                        tenant.value(),
+                        sessionId,
+                        turns.maxSeq(tenant.value(), sessionId) + 1,
+                        Role.ASSISTANT,
+                        content,
+                        notBefore(previous, now),
+                        asked.view().id()))
+                .view();
         session.heard(stored.occurredAt(), stored.occurredAt());
-        events.publishEvent(new TurnsRecorded(tenant, session.getUserId(), sessionId, session.getSettings(),
-                List.of(stored), questionWorthRemembering ? List.of(question) : List.of()));
+        events.publishEvent(new TurnsRecorded(
+                tenant,
+                session.getUserId(),
+                sessionId,
+                session.getSettings(),
+                List.of(stored),
+                questionWorthRemembering ? List.of(question) : List.of()));
         return stored;
     }
 
@@ -159,7 +191,8 @@ public class TurnRecorder {
             if (given != null && given.isAfter(latestAllowed)) {
                 errors.add(new FieldError("turns[" + i + "].occurredAt", "is in the future: " + given));
             } else if (given != null && previous != null && given.isBefore(previous)) {
-                errors.add(new FieldError("turns[" + i + "].occurredAt",
+                errors.add(new FieldError(
+                        "turns[" + i + "].occurredAt",
                         "is before the turn before it (" + previous + "); turns must be in the order they were said"));
             }
             times.add(time);

@@ -7,6 +7,7 @@ import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.wire.Cursor;
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;
@@ -18,7 +19,6 @@ import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;
 import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
-import dev.memoir.common.wire.Cursor;
 
 /** Sessions as the {@code /sessions} endpoints show them: started, read with their turns and jobs, and paged. */
 @Component
@@ -30,7 +30,11 @@ class SessionViews {
     private final MemoryDefaults memoryDefaults;
     private final Jobs jobs;
 
-    SessionViews(SessionRepository sessions, TurnRepository turns, SessionLocks locks, MemoryDefaults memoryDefaults,
+    SessionViews(
+            SessionRepository sessions,
+            TurnRepository turns,
+            SessionLocks locks,
+            MemoryDefaults memoryDefaults,
             Jobs jobs) {
         this.sessions = sessions;
         this.turns = turns;
@@ -49,8 +53,11 @@ class SessionViews {
     @Transactional(readOnly = true)
     SessionView get(TenantId tenant, UUID id) {
         Session session = sessions.require(tenant, id);
-        return view(session, turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), id).stream()
-                .map(Turn::view).toList(),
+        return view(
+                session,
+                turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), id).stream()
+                        .map(Turn::view)
+                        .toList(),
                 jobs.ofSession(id));
     }
 
@@ -59,10 +66,12 @@ class SessionViews {
     SessionList list(TenantId tenant, String userId, String cursor, int limit) {
         Cursor after = Cursor.decode(cursor, "sessions", 2);
         List<Session> fetched = after == null
-                ? sessions.findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(tenant.value(), userId,
-                        Limit.of(limit + 1))
+                ? sessions.findByTenantIdAndUserIdOrderByCreatedAtDescIdDesc(
+                        tenant.value(), userId, Limit.of(limit + 1))
                 : sessions.findPageAfter(tenant.value(), userId, after.instant(0), after.uuid(1), limit + 1);
-        Cursor.Page<SessionView> page = Cursor.page(fetched.stream().map(s -> view(s, null)).toList(), limit,
+        Cursor.Page<SessionView> page = Cursor.page(
+                fetched.stream().map(s -> view(s, null)).toList(),
+                limit,
                 s -> Cursor.encode("sessions", s.createdAt(), s.id()));
         return new SessionList(page.items(), page.nextCursor());
     }
@@ -72,7 +81,18 @@ class SessionViews {
     }
 
     private static SessionView view(Session s, List<TurnView> turnViews, List<JobStatus> jobStatuses) {
-        return new SessionView(s.getId(), s.getUserId(), s.getTitle(), s.getStatus(), s.getSettings(), s.getCreatedAt(),
-                s.getUpdatedAt(), s.getClosedAt(), s.getFirstTurnAt(), s.getLastTurnAt(), turnViews, jobStatuses);
+        return new SessionView(
+                s.getId(),
+                s.getUserId(),
+                s.getTitle(),
+                s.getStatus(),
+                s.getSettings(),
+                s.getCreatedAt(),
+                s.getUpdatedAt(),
+                s.getClosedAt(),
+                s.getFirstTurnAt(),
+                s.getLastTurnAt(),
+                turnViews,
+                jobStatuses);
     }
 }

@@ -1,7 +1,7 @@
 package dev.memoir.common.web;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static dev.memoir.support.Problems.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.UUID;
 
@@ -26,7 +26,8 @@ class ApiErrorsTest extends IntegrationTest {
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.text("apiKey")).startsWith("mk_");
         assertThat(created.text("name")).isEqualTo("acme");
-        assertThat(api.get(created.text("apiKey"), "/sessions?userId=a").status()).isEqualTo(200);
+        assertThat(api.get(created.text("apiKey"), "/sessions?userId=a").status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -51,14 +52,14 @@ class ApiErrorsTest extends IntegrationTest {
         assertProblem(blankUser, 400, "invalid-request");
         assertThat(blankUser.body().path("errors").findValuesAsString("field")).containsExactly("userId");
 
-        Api.Response badKind = api.send("POST", "/sessions", key,
-                "{\"userId\": \"u\", \"memory\": {\"write\": [\"telepathy\"]}}");
+        Api.Response badKind =
+                api.send("POST", "/sessions", key, "{\"userId\": \"u\", \"memory\": {\"write\": [\"telepathy\"]}}");
         assertProblem(badKind, 400, "invalid-request");
         assertThat(badKind.body().path("errors").findValuesAsString("field")).containsExactly("memory.write[0]");
         assertThat(badKind.text("detail")).contains("telepathy").contains("conditional");
 
-        Api.Response badTopK = api.send("POST", "/sessions", key,
-                "{\"userId\": \"u\", \"memory\": {\"reflectionRounds\": 9}}");
+        Api.Response badTopK =
+                api.send("POST", "/sessions", key, "{\"userId\": \"u\", \"memory\": {\"reflectionRounds\": 9}}");
         assertProblem(badTopK, 400, "invalid-request");
         assertThat(badTopK.body().path("errors").findValuesAsString("field"))
                 .containsExactly("memory.reflectionRounds");
@@ -66,9 +67,13 @@ class ApiErrorsTest extends IntegrationTest {
         String session = api.newSession(key, "u", null);
         Api.Response blankMessage = api.chat(key, session, " ");
         assertProblem(blankMessage, 400, "invalid-request");
-        assertThat(blankMessage.body().path("errors").findValuesAsString("field")).containsExactly("message");
+        assertThat(blankMessage.body().path("errors").findValuesAsString("field"))
+                .containsExactly("message");
 
-        Api.Response badRole = api.send("POST", "/sessions/" + session + "/turns", key,
+        Api.Response badRole = api.send(
+                "POST",
+                "/sessions/" + session + "/turns",
+                key,
                 "{\"turns\": [{\"role\": \"narrator\", \"content\": \"x\"}]}");
         assertProblem(badRole, 400, "invalid-request");
         assertThat(badRole.body().path("errors").findValuesAsString("field")).containsExactly("turns[0].role");

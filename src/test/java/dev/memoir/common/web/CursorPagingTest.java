@@ -60,7 +60,8 @@ class CursorPagingTest extends IntegrationTest {
             existing.add(api.addFact(key, "ada", "Fact number " + i + " " + tag));
         }
         // Ten memories created at the very same instant: pages must cut through them by id, not lose or repeat any.
-        jdbc.update("update memory_records set created_at = ? where id = any(?::uuid[])",
+        jdbc.update(
+                "update memory_records set created_at = ? where id = any(?::uuid[])",
                 Timestamp.from(Instant.now().minus(1, ChronoUnit.HOURS)),
                 "{" + String.join(",", existing.subList(5, 15)) + "}");
         Set<String> addedWhilePaging = ConcurrentHashMap.newKeySet();
@@ -73,8 +74,8 @@ class CursorPagingTest extends IntegrationTest {
 
         List<JsonNode> seen;
         try {
-            seen = allPages(cursor -> api.get(key, "/memory?userId=ada&limit=4"
-                    + (cursor == null ? "" : "&cursor=" + cursor)),
+            seen = allPages(
+                    cursor -> api.get(key, "/memory?userId=ada&limit=4" + (cursor == null ? "" : "&cursor=" + cursor)),
                     () -> addedWhilePaging.add(api.addFact(key, "ada", "Added between pages " + UUID.randomUUID())));
         } finally {
             paging.set(false);
@@ -85,7 +86,8 @@ class CursorPagingTest extends IntegrationTest {
         assertThat(ids).doesNotHaveDuplicates();
         assertThat(ids).containsAll(existing);
         assertThat(addedWhilePaging).isNotEmpty();
-        assertThat(seen).extracting(m -> Instant.parse(m.path("createdAt").asString()))
+        assertThat(seen)
+                .extracting(m -> Instant.parse(m.path("createdAt").asString()))
                 .isSortedAccordingTo(Comparator.reverseOrder());
         assertThat(ids).allMatch(id -> existing.contains(id) || addedWhilePaging.contains(id));
     }
@@ -104,12 +106,16 @@ class CursorPagingTest extends IntegrationTest {
         Api.Response second = api.get(key, "/memory?userId=bo&kind=fact&limit=3&cursor=" + cursor);
 
         assertThat(items(first)).hasSize(3);
-        assertThat(items(second)).hasSize(3).allSatisfy(m -> assertThat(m.path("kind").asString()).isEqualTo("fact"));
+        assertThat(items(second))
+                .hasSize(3)
+                .allSatisfy(m -> assertThat(m.path("kind").asString()).isEqualTo("fact"));
         assertThat(second.body().has("nextCursor")).isFalse();
         assertThat(items(api.get(key, "/memory?userId=bo&limit=100")).size()).isEqualTo(8);
         Api.Response searched = api.get(key, "/memory?userId=bo&query=fact&limit=2");
         assertThat(items(searched)).hasSize(2);
-        assertThat(searched.body().has("nextCursor")).as("a ranked search is not paged").isFalse();
+        assertThat(searched.body().has("nextCursor"))
+                .as("a ranked search is not paged")
+                .isFalse();
     }
 
     @Test
@@ -123,14 +129,14 @@ class CursorPagingTest extends IntegrationTest {
         api.newSession(key, "cy", null);
         String memoryCursor = api.get(key, "/memory?userId=cy&limit=1").text("nextCursor");
         String sessionCursor = api.get(key, "/sessions?userId=cy&limit=1").text("nextCursor");
-        String revisionCursor = api.get(key, "/memory/" + id + "/revisions?limit=1").text("nextCursor");
+        String revisionCursor =
+                api.get(key, "/memory/" + id + "/revisions?limit=1").text("nextCursor");
         String otherMemory = api.addFact(key, "cy", "Cy third fact " + tag);
         String notJson = Base64.getUrlEncoder().withoutPadding().encodeToString("hello".getBytes());
-        String wrongShape = Base64.getUrlEncoder().withoutPadding()
-                .encodeToString("[\"memory\", \"yesterday\", \"x\"]".getBytes());
+        String wrongShape =
+                Base64.getUrlEncoder().withoutPadding().encodeToString("[\"memory\", \"yesterday\", \"x\"]".getBytes());
 
-        for (String garbled : List.of("not-a-cursor", "%25%25", notJson, wrongShape, sessionCursor,
-                revisionCursor)) {
+        for (String garbled : List.of("not-a-cursor", "%25%25", notJson, wrongShape, sessionCursor, revisionCursor)) {
             assertBadCursor(api.get(key, "/memory?userId=cy&cursor=" + garbled));
         }
         assertBadCursor(api.get(key, "/sessions?userId=cy&cursor=" + memoryCursor));
@@ -155,10 +161,13 @@ class CursorPagingTest extends IntegrationTest {
         api.newSession(key, "eve", null);
         api.newSession(other, "dee", null);
 
-        List<JsonNode> pages = allPages(cursor -> api.get(key, "/sessions?userId=dee&limit=2"
-                + (cursor == null ? "" : "&cursor=" + cursor)), () -> api.newSession(key, "dee", null));
+        List<JsonNode> pages = allPages(
+                cursor -> api.get(key, "/sessions?userId=dee&limit=2" + (cursor == null ? "" : "&cursor=" + cursor)),
+                () -> api.newSession(key, "dee", null));
 
-        assertThat(pages).extracting(s -> s.path("id").asString()).doesNotHaveDuplicates()
+        assertThat(pages)
+                .extracting(s -> s.path("id").asString())
+                .doesNotHaveDuplicates()
                 .containsExactlyElementsOf(created.reversed());
         assertThat(pages).allSatisfy(s -> assertThat(s.has("turns")).isFalse());
         assertThat(items(api.get(key, "/sessions?userId=dee"))).hasSize(7);
@@ -172,8 +181,10 @@ class CursorPagingTest extends IntegrationTest {
             api.send("PATCH", "/memory/" + id, key, Json.object("text", "Version " + version + " " + tag));
         }
 
-        List<JsonNode> pages = allPages(cursor -> api.get(key, "/memory/" + id + "/revisions?limit=4"
-                + (cursor == null ? "" : "&cursor=" + cursor)), () -> { });
+        List<JsonNode> pages = allPages(
+                cursor -> api.get(
+                        key, "/memory/" + id + "/revisions?limit=4" + (cursor == null ? "" : "&cursor=" + cursor)),
+                () -> {});
 
         assertThat(pages).extracting(r -> r.path("version").asInt()).containsExactly(6, 5, 4, 3, 2, 1);
         String never = api.addFact(key, "fay", "Never revised " + tag);
@@ -189,16 +200,24 @@ class CursorPagingTest extends IntegrationTest {
         try {
             for (int i = 0; i < 5; i++) {
                 // Two at the same instant: the page order goes on by task and instance.
-                jdbc.update("insert into failed_jobs (task_name, task_instance, failures, last_error, failed_at) "
-                        + "values (?, ?, 1, 'IllegalStateException: test', ?)", task, "instance-" + i,
+                jdbc.update(
+                        "insert into failed_jobs (task_name, task_instance, failures, last_error, failed_at) "
+                                + "values (?, ?, 1, 'IllegalStateException: test', ?)",
+                        task,
+                        "instance-" + i,
                         Timestamp.from(base.plusSeconds(i / 2)));
             }
 
-            List<JsonNode> pages = allPages(cursor -> api.get(Api.BOOTSTRAP_KEY, "/admin/jobs/failed?limit=2"
-                    + (cursor == null ? "" : "&cursor=" + cursor)), () -> { });
+            List<JsonNode> pages = allPages(
+                    cursor -> api.get(
+                            Api.BOOTSTRAP_KEY,
+                            "/admin/jobs/failed?limit=2" + (cursor == null ? "" : "&cursor=" + cursor)),
+                    () -> {});
 
-            assertThat(pages.stream().filter(j -> j.path("task").asString().equals(task))
-                    .map(j -> j.path("instance").asString()).toList())
+            assertThat(pages.stream()
+                            .filter(j -> j.path("task").asString().equals(task))
+                            .map(j -> j.path("instance").asString())
+                            .toList())
                     .containsExactly("instance-4", "instance-3", "instance-2", "instance-1", "instance-0");
         } finally {
             jdbc.update("delete from failed_jobs where task_name = ?", task);

@@ -17,7 +17,8 @@ class DatabaseUnavailableTest {
 
     @Test
     void aTransactionThatGetsNoConnectionIsA503WithRetryAfter() {
-        var poolTimeout = new CannotCreateTransactionException("Could not open JPA EntityManager for transaction",
+        var poolTimeout = new CannotCreateTransactionException(
+                "Could not open JPA EntityManager for transaction",
                 new SQLTransientConnectionException("HikariPool-1 - Connection is not available, request timed out"));
 
         ResponseEntity<ProblemDetail> response = handler.handleDatabaseUnavailable(poolTimeout);

@@ -21,8 +21,12 @@ class ErrorDocumentationTest extends IntegrationTest {
 
     private static List<Map.Entry<String, JsonNode>> operations(JsonNode docs) {
         List<Map.Entry<String, JsonNode>> operations = new ArrayList<>();
-        docs.path("paths").properties().forEach(path -> path.getValue().properties().forEach(method ->
-                operations.add(Map.entry(method.getKey().toUpperCase() + " " + path.getKey(), method.getValue()))));
+        docs.path("paths")
+                .properties()
+                .forEach(path -> path.getValue()
+                        .properties()
+                        .forEach(method -> operations.add(
+                                Map.entry(method.getKey().toUpperCase() + " " + path.getKey(), method.getValue()))));
         return operations;
     }
 
@@ -39,7 +43,9 @@ class ErrorDocumentationTest extends IntegrationTest {
                 }
                 JsonNode content = response.getValue().path("content");
                 String mediaType = openAi ? "application/json" : "application/problem+json";
-                assertThat(content.properties()).as(operation.getKey() + " " + response.getKey()).hasSize(1);
+                assertThat(content.properties())
+                        .as(operation.getKey() + " " + response.getKey())
+                        .hasSize(1);
                 assertThat(content.path(mediaType).path("schema").path("$ref").asString())
                         .as(operation.getKey() + " " + response.getKey())
                         .isEqualTo(openAi ? "#/components/schemas/OpenAiError" : "#/components/schemas/Problem");
@@ -50,7 +56,9 @@ class ErrorDocumentationTest extends IntegrationTest {
     @Test
     void everyOperationDocumentsTheMissingKeyAnswer() {
         for (Map.Entry<String, JsonNode> operation : operations(apiDocs())) {
-            assertThat(operation.getValue().path("responses").has("401")).as(operation.getKey()).isTrue();
+            assertThat(operation.getValue().path("responses").has("401"))
+                    .as(operation.getKey())
+                    .isTrue();
         }
     }
 
@@ -59,7 +67,11 @@ class ErrorDocumentationTest extends IntegrationTest {
         JsonNode problem = apiDocs().path("components").path("schemas").path("Problem");
 
         assertThat(problem.path("properties").has("code")).isTrue();
-        assertThat(problem.path("properties").path("errors").path("items").path("$ref").asString())
+        assertThat(problem.path("properties")
+                        .path("errors")
+                        .path("items")
+                        .path("$ref")
+                        .asString())
                 .isEqualTo("#/components/schemas/FieldError");
     }
 
@@ -67,9 +79,17 @@ class ErrorDocumentationTest extends IntegrationTest {
     void theExamplesAskForTheDefaultStrategyAndNoReasoning() {
         JsonNode schemas = apiDocs().path("components").path("schemas");
 
-        assertThat(schemas.path("SessionCreate").path("properties").path("memory").path("example").toString())
+        assertThat(schemas.path("SessionCreate")
+                        .path("properties")
+                        .path("memory")
+                        .path("example")
+                        .toString())
                 .contains("multi-view");
-        assertThat(schemas.path("ChatRequest").path("properties").path("reasoning").path("example").asBoolean(true))
+        assertThat(schemas.path("ChatRequest")
+                        .path("properties")
+                        .path("reasoning")
+                        .path("example")
+                        .asBoolean(true))
                 .isFalse();
     }
 }

@@ -1,7 +1,7 @@
 package dev.memoir.common.web;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static dev.memoir.support.Problems.assertBadField;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
@@ -16,8 +16,8 @@ import dev.memoir.support.RawHttp;
 /** Inputs that once crashed requests with 500: each is a 400 ProblemDetail naming what was wrong. */
 class HostileInputTest extends IntegrationTest {
 
-    private static final List<String> INVISIBLE = List.of("\u200B", "\uFEFF", "\u00AD", "\u0007\u0001",
-            "\uDB40\uDC41\uDB40\uDC42", "\u200B \u2060\u200D");
+    private static final List<String> INVISIBLE =
+            List.of("\u200B", "\uFEFF", "\u00AD", "\u0007\u0001", "\uDB40\uDC41\uDB40\uDC42", "\u200B \u2060\u200D");
 
     @Test
     void aNulCharacterInAnyJsonStringIsRefusedNamingTheField() {
@@ -26,19 +26,39 @@ class HostileInputTest extends IntegrationTest {
         String nul = "\"a\\u0000b\"";
         assertBadField(api.send("POST", "/sessions", key, "{\"userId\": " + nul + "}"), "userId");
         assertBadField(api.send("POST", "/admin/tenants", Api.BOOTSTRAP_KEY, "{\"name\": " + nul + "}"), "name");
-        assertBadField(api.send("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": " + nul + "}"), "message");
-        assertBadField(api.send("POST", "/sessions/" + session + "/turns", key,
-                "{\"turns\": [{\"role\": \"user\", \"content\": " + nul + "}]}"), "turns[0].content");
+        assertBadField(
+                api.send("POST", "/chat", key, "{\"sessionId\": \"" + session + "\", \"message\": " + nul + "}"),
+                "message");
+        assertBadField(
+                api.send(
+                        "POST",
+                        "/sessions/" + session + "/turns",
+                        key,
+                        "{\"turns\": [{\"role\": \"user\", \"content\": " + nul + "}]}"),
+                "turns[0].content");
         api.importTurns(key, session, "something to edit");
-        String memory = items(api.get(key, "/memory?userId=nul-user")).getFirst().path("id").asString();
+        String memory = items(api.get(key, "/memory?userId=nul-user"))
+                .getFirst()
+                .path("id")
+                .asString();
         assertBadField(api.send("PATCH", "/memory/" + memory, key, "{\"text\": " + nul + "}"), "text");
-        assertBadField(api.send("POST", "/reflection/feedback", key,
-                "{\"turnId\": \"" + UUID.randomUUID() + "\", \"hint\": " + nul + "}"), "hint");
-        assertBadField(api.send("POST", "/reflection/feedback", key,
-                "{\"turnId\": \"" + UUID.randomUUID() + "\", \"answer\": " + nul + "}"), "answer");
-        assertBadField(api.send("POST", "/chat", key,
-                "{\"sessionId\": \"" + session + "\", \"message\": \"\\ud800 lone\"}"), "message");
+        assertBadField(
+                api.send(
+                        "POST",
+                        "/reflection/feedback",
+                        key,
+                        "{\"turnId\": \"" + UUID.randomUUID() + "\", \"hint\": " + nul + "}"),
+                "hint");
+        assertBadField(
+                api.send(
+                        "POST",
+                        "/reflection/feedback",
+                        key,
+                        "{\"turnId\": \"" + UUID.randomUUID() + "\", \"answer\": " + nul + "}"),
+                "answer");
+        assertBadField(
+                api.send("POST", "/chat", key, "{\"sessionId\": \"" + session + "\", \"message\": \"\\ud800 lone\"}"),
+                "message");
     }
 
     @Test
@@ -46,9 +66,17 @@ class HostileInputTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "ghost", null);
         for (String invisible : INVISIBLE) {
-            assertBadField(api.send("POST", "/chat", key,
-                    "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(invisible) + "}"), "message");
-            Api.Response imported = api.send("POST", "/sessions/" + session + "/turns", key,
+            assertBadField(
+                    api.send(
+                            "POST",
+                            "/chat",
+                            key,
+                            "{\"sessionId\": \"" + session + "\", \"message\": " + Api.quote(invisible) + "}"),
+                    "message");
+            Api.Response imported = api.send(
+                    "POST",
+                    "/sessions/" + session + "/turns",
+                    key,
                     "{\"turns\": [{\"role\": \"user\", \"content\": " + Api.quote(invisible) + "}]}");
             assertThat(imported.status()).as(imported.raw()).isEqualTo(201);
             assertThat(imported.body().path("turns")).isEmpty();
@@ -62,8 +90,8 @@ class HostileInputTest extends IntegrationTest {
     void queryParametersThatAreNotTextAreRefusedNamingTheParameter() {
         String key = api.newTenant();
         RawHttp http = new RawHttp(api.port());
-        for (String query : List.of("userId=%FF", "userId=%ED%A0%80", "userId=u&query=%C0%AF", "userId=a%00b",
-                "userId=u&query=x%00y")) {
+        for (String query : List.of(
+                "userId=%FF", "userId=%ED%A0%80", "userId=u&query=%C0%AF", "userId=a%00b", "userId=u&query=x%00y")) {
             RawHttp.Response response = http.send("GET", "/memory?" + query, key, null);
             assertThat(response.status()).as(query + " " + response.body()).isEqualTo(400);
             assertThat(response.body()).contains("invalid-request");

@@ -31,21 +31,28 @@ class InspectorPageServingTest extends IntegrationTest {
     @Test
     void everyFileOfThePageLoadsWithoutAKeyUnderAPolicyThatRunsOnlyItsOwnScripts() throws IOException {
         Resource[] files = new PathMatchingResourcePatternResolver().getResources("classpath:static/ui/*");
-        List<String> names = Arrays.stream(files).map(Resource::getFilename).filter(Objects::nonNull).toList();
-        assertThat(names).as("files in static/ui and InspectorPage.ASSETS")
+        List<String> names = Arrays.stream(files)
+                .map(Resource::getFilename)
+                .filter(Objects::nonNull)
+                .toList();
+        assertThat(names)
+                .as("files in static/ui and InspectorPage.ASSETS")
                 .containsExactlyInAnyOrderElementsOf(InspectorPage.ASSETS);
 
         for (String name : names) {
             RawHttp.Response file = get("/ui/" + name);
             assertThat(file.status()).as(name).isEqualTo(200);
-            assertThat(file.header("Content-Security-Policy")).as(name)
+            assertThat(file.header("Content-Security-Policy"))
+                    .as(name)
                     .isEqualTo(SecurityHeadersFilter.INSPECTOR_POLICY)
                     .contains("script-src 'self'", "style-src 'self'", "connect-src 'self'", "default-src 'none'")
                     .doesNotContain("unsafe-inline", "unsafe-eval", "*", "http:", "https:", "data:");
             assertThat(file.header("X-Content-Type-Options")).isEqualTo("nosniff");
             assertThat(file.header("X-Frame-Options")).isEqualTo("DENY");
             if (name.endsWith(".js")) {
-                assertThat(file.header("Content-Type")).as(name).containsAnyOf("text/javascript", "application/javascript");
+                assertThat(file.header("Content-Type"))
+                        .as(name)
+                        .containsAnyOf("text/javascript", "application/javascript");
             }
         }
     }
@@ -56,14 +63,15 @@ class InspectorPageServingTest extends IntegrationTest {
 
         assertThat(index).contains("<label for=\"api-key\">API key</label>");
         assertThat(index.replaceAll("<script type=\"module\" src=\"app.js\"></script>", ""))
-                .doesNotContain("<script").doesNotContainPattern("\\son[a-z]+=").doesNotContain("style=");
+                .doesNotContain("<script")
+                .doesNotContainPattern("\\son[a-z]+=")
+                .doesNotContain("style=");
         assertThat(index).doesNotContain("//").doesNotContain("http");
     }
 
     @Test
     void theBarePathLeadsToThePage() {
-        RawHttp.Response bare = new RawHttp(api.port()).send("GET", "/ui",
-                Map.of("Host", "evil.example"), null);
+        RawHttp.Response bare = new RawHttp(api.port()).send("GET", "/ui", Map.of("Host", "evil.example"), null);
         assertThat(bare.status()).isEqualTo(301);
         assertThat(bare.header("Location")).isEqualTo("/ui/").doesNotContain("evil");
 
@@ -81,23 +89,47 @@ class InspectorPageServingTest extends IntegrationTest {
         assertThat(api.addMemory(key, user, "A secret.").status()).isEqualTo(201);
         Map<String, Integer> answers = new LinkedHashMap<>();
         for (String path : List.of(
-                "/ui/../users", "/ui/..;/users", "/ui/%2e%2e/users", "/ui/%2E%2E/users", "/ui/./../users",
-                "/ui//../users", "/ui/index.html/../../users", "/UI/../users", "/ui;x=y/../users", "/ui/..%2fusers",
-                "/ui/%2e%2e%2fusers", "/ui/app.js/..;/..;/users", "/ui/..%5cusers", "/ui/%252e%252e/users",
-                "/ui/../memory?userId=" + user, "/ui/..;/memory?userId=" + user,
-                "/ui/unknown.js", "/UI/", "/ui/APP.JS", "/ui/app.js;x=1", "/ui/%61pp.js", "/ui/./app.js", "/ui//app.js",
-                "/ui/index.html?x=/../users", "/ui/../admin/tenants", "/ui/../actuator/metrics")) {
+                "/ui/../users",
+                "/ui/..;/users",
+                "/ui/%2e%2e/users",
+                "/ui/%2E%2E/users",
+                "/ui/./../users",
+                "/ui//../users",
+                "/ui/index.html/../../users",
+                "/UI/../users",
+                "/ui;x=y/../users",
+                "/ui/..%2fusers",
+                "/ui/%2e%2e%2fusers",
+                "/ui/app.js/..;/..;/users",
+                "/ui/..%5cusers",
+                "/ui/%252e%252e/users",
+                "/ui/../memory?userId=" + user,
+                "/ui/..;/memory?userId=" + user,
+                "/ui/unknown.js",
+                "/UI/",
+                "/ui/APP.JS",
+                "/ui/app.js;x=1",
+                "/ui/%61pp.js",
+                "/ui/./app.js",
+                "/ui//app.js",
+                "/ui/index.html?x=/../users",
+                "/ui/../admin/tenants",
+                "/ui/../actuator/metrics")) {
             RawHttp.Response response = get(path);
             answers.put(path, response.status());
-            assertThat(response.body()).as(path).doesNotContain(user).doesNotContain("\"items\"")
+            assertThat(response.body())
+                    .as(path)
+                    .doesNotContain(user)
+                    .doesNotContain("\"items\"")
                     .doesNotContain("\"names\"");
             if (response.status() == 200) {
                 // Only a spelling the service reads as the page itself may answer, and then with the page.
                 assertThat(response.body()).as(path).contains("<title>Memoir inspector</title>");
             }
         }
-        assertThat(answers).as("answers per path").allSatisfy((path, status) ->
-                assertThat(status).as(path).isIn(200, 400, 401, 404));
+        assertThat(answers)
+                .as("answers per path")
+                .allSatisfy((path, status) -> assertThat(status).as(path).isIn(200, 400, 401, 404));
         assertThat(answers.get("/ui/../users")).isEqualTo(401);
         assertThat(answers.get("/ui/unknown.js")).isEqualTo(401);
         assertThat(answers.get("/ui/APP.JS")).isEqualTo(401);
@@ -111,10 +143,14 @@ class InspectorPageServingTest extends IntegrationTest {
         assertThat(root.header("Location")).isEqualTo("/ui/").doesNotContain("evil");
 
         for (String method : List.of("POST", "PUT", "PATCH", "DELETE")) {
-            assertThat(http.send(method, "/", (String) null, "{}").status()).as(method).isEqualTo(401);
+            assertThat(http.send(method, "/", (String) null, "{}").status())
+                    .as(method)
+                    .isEqualTo(401);
         }
         for (String spelling : List.of("//", "/;x=y", "/.", "/%2e", "/./")) {
-            assertThat(http.send("GET", spelling, (String) null, null).status()).as(spelling).isNotIn(200, 302);
+            assertThat(http.send("GET", spelling, (String) null, null).status())
+                    .as(spelling)
+                    .isNotIn(200, 302);
         }
     }
 
@@ -125,7 +161,8 @@ class InspectorPageServingTest extends IntegrationTest {
             RawHttp.Response response = http.send(method, "/ui/index.html", (String) null, "{}");
             assertThat(response.status()).as(method).isEqualTo(401);
         }
-        assertThat(http.send("HEAD", "/ui/app.js", (String) null, null).status()).isEqualTo(200);
+        assertThat(http.send("HEAD", "/ui/app.js", (String) null, null).status())
+                .isEqualTo(200);
     }
 
     @Test

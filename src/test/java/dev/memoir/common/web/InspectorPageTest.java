@@ -70,8 +70,10 @@ class InspectorPageTest extends IntegrationTest {
     private void signIn(String key) {
         openSignedOut();
         WebElement field = browser.driver().findElement(By.xpath("//label[text()='API key']/following::input[1]"));
-        assertThat(field.getAttribute("id")).isEqualTo(
-                browser.driver().findElement(By.xpath("//label[text()='API key']")).getAttribute("for"));
+        assertThat(field.getAttribute("id"))
+                .isEqualTo(browser.driver()
+                        .findElement(By.xpath("//label[text()='API key']"))
+                        .getAttribute("for"));
         field.sendKeys(key, Keys.ENTER);
         browser.visible(By.id("workspace"));
         browser.visible(By.cssSelector("#user-results .user-list, #user-results p.meta"));
@@ -91,8 +93,8 @@ class InspectorPageTest extends IntegrationTest {
     private static String route(String... parts) {
         StringBuilder hash = new StringBuilder("#");
         for (String part : parts) {
-            hash.append('/').append(URLEncoder.encode(part, StandardCharsets.UTF_8)
-                    .replace("+", "%20"));
+            hash.append('/')
+                    .append(URLEncoder.encode(part, StandardCharsets.UTF_8).replace("+", "%20"));
         }
         return hash.toString();
     }
@@ -126,8 +128,10 @@ class InspectorPageTest extends IntegrationTest {
 
         WebElement error = browser.visible(By.id("sign-in-error"));
         assertThat(error.getText()).contains("not accepted").contains("401");
-        assertThat(browser.driver().findElement(By.id("workspace")).isDisplayed()).isFalse();
-        assertThat(browser.script("return sessionStorage.getItem('memoir.apiKey')")).isNull();
+        assertThat(browser.driver().findElement(By.id("workspace")).isDisplayed())
+                .isFalse();
+        assertThat(browser.script("return sessionStorage.getItem('memoir.apiKey')"))
+                .isNull();
         assertThat(browser.driver().getCurrentUrl()).doesNotContain("mk_");
     }
 
@@ -139,16 +143,22 @@ class InspectorPageTest extends IntegrationTest {
         api.addFact(key, "yara-" + tag, "The user collects stamps.");
         signIn(key);
         browser.visible(By.cssSelector(".user-list a[data-user='yara-" + tag + "']"));
-        String keyId = items(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants/" + tenantId + "/keys")).getFirst()
-                .path("id").asString();
+        String keyId = items(api.get(Api.BOOTSTRAP_KEY, "/admin/tenants/" + tenantId + "/keys"))
+                .getFirst()
+                .path("id")
+                .asString();
         assertThat(api.send("DELETE", "/admin/tenants/" + tenantId + "/keys/" + keyId, Api.BOOTSTRAP_KEY, null)
-                .status()).isEqualTo(200);
+                        .status())
+                .isEqualTo(200);
 
-        browser.clickable(By.cssSelector(".user-list a[data-user='yara-" + tag + "']")).click();
+        browser.clickable(By.cssSelector(".user-list a[data-user='yara-" + tag + "']"))
+                .click();
 
         assertThat(browser.visible(By.id("sign-in-error")).getText()).contains("no longer accepted");
-        assertThat(browser.driver().findElement(By.id("workspace")).isDisplayed()).isFalse();
-        assertThat(browser.script("return sessionStorage.getItem('memoir.apiKey')")).isNull();
+        assertThat(browser.driver().findElement(By.id("workspace")).isDisplayed())
+                .isFalse();
+        assertThat(browser.script("return sessionStorage.getItem('memoir.apiKey')"))
+                .isNull();
         assertThat(browser.driver().findElement(By.id("view")).getText()).isEmpty();
     }
 
@@ -161,23 +171,28 @@ class InspectorPageTest extends IntegrationTest {
 
         signIn(key);
 
-        browser.until(d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 3);
+        browser.until(
+                d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 3);
         assertThat(browser.driver().getCurrentUrl()).doesNotContain(key);
-        assertThat(browser.script("return sessionStorage.getItem('memoir.apiKey')")).isEqualTo(key);
+        assertThat(browser.script("return sessionStorage.getItem('memoir.apiKey')"))
+                .isEqualTo(key);
         WebElement find = browser.driver().findElement(By.xpath("//label[text()='Find a user']/following::input[1]"));
         find.sendKeys("BRUN", Keys.ENTER);
-        browser.until(d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 1);
-        browser.clickable(By.cssSelector(".user-list a[data-user='bruno-" + tag + "']")).click();
+        browser.until(
+                d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 1);
+        browser.clickable(By.cssSelector(".user-list a[data-user='bruno-" + tag + "']"))
+                .click();
 
         browser.until(ExpectedConditions.textToBe(By.id("view-title"), "bruno-" + tag));
-        browser.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".memory-text"),
-                "bruno likes tea " + tag));
+        browser.until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector(".memory-text"), "bruno likes tea " + tag));
         assertThat(view().getText()).contains("1 memory");
         @SuppressWarnings("unchecked")
-        List<String> loaded = (List<String>) browser.script(
-                "return performance.getEntriesByType('resource').map(e => e.name)");
-        assertThat(loaded).isNotEmpty().allSatisfy(url ->
-                assertThat(url).startsWith("http://localhost:" + api.port() + "/"));
+        List<String> loaded =
+                (List<String>) browser.script("return performance.getEntriesByType('resource').map(e => e.name)");
+        assertThat(loaded)
+                .isNotEmpty()
+                .allSatisfy(url -> assertThat(url).startsWith("http://localhost:" + api.port() + "/"));
     }
 
     @Test
@@ -189,7 +204,8 @@ class InspectorPageTest extends IntegrationTest {
                 {"turns": [
                   {"role": "user", "content": "We planted the tomatoes today.", "occurredAt": "2023-03-14T10:00:00Z"},
                   {"role": "assistant", "content": "Lovely, which variety?", "occurredAt": "2023-03-14T10:01:00Z"}
-                ]}""").status()).isEqualTo(201);
+                ]}""").status())
+                .isEqualTo(201);
         String said = "2023";
         String stored = String.valueOf(Year.now(ZoneOffset.UTC).getValue());
 
@@ -198,18 +214,24 @@ class InspectorPageTest extends IntegrationTest {
         assertThat(userEntry.getText()).contains(said).doesNotContain(stored);
         userEntry.click();
         WebElement memory = browser.visible(By.cssSelector("li[data-memory] .card-title"));
-        assertThat(memory.findElement(By.cssSelector("[data-time='dialogue']")).getText()).contains(said);
-        assertThat(memory.findElement(By.cssSelector("[data-time='stored']")).getText()).contains("stored")
+        assertThat(memory.findElement(By.cssSelector("[data-time='dialogue']")).getText())
+                .contains(said);
+        assertThat(memory.findElement(By.cssSelector("[data-time='stored']")).getText())
+                .contains("stored")
                 .contains(stored);
 
         go(route("users", user, "sessions"));
         WebElement listed = browser.visible(By.cssSelector("li[data-session='" + session + "']"));
-        assertThat(listed.findElement(By.cssSelector("[data-time='dialogue']")).getText()).startsWith("Session of")
+        assertThat(listed.findElement(By.cssSelector("[data-time='dialogue']")).getText())
+                .startsWith("Session of")
                 .contains(said);
-        assertThat(listed.findElement(By.cssSelector("[data-time='stored']")).getText()).contains("stored " )
+        assertThat(listed.findElement(By.cssSelector("[data-time='stored']")).getText())
+                .contains("stored ")
                 .contains(stored);
         listed.findElement(By.cssSelector("[data-time='dialogue']")).click();
-        assertThat(browser.visible(By.id("session-title")).getText()).startsWith("Session of").contains(said);
+        assertThat(browser.visible(By.id("session-title")).getText())
+                .startsWith("Session of")
+                .contains(said);
     }
 
     @Test
@@ -219,24 +241,37 @@ class InspectorPageTest extends IntegrationTest {
         String session = api.newSession(key, user, HISTORY_ONLY);
         api.importTurns(key, session, "I moved to Porto in March for a new job.", "Congratulations on the move!");
         JsonNode memory = items(api.get(key, "/memory?userId=" + user + "&kind=history")).stream()
-                .filter(m -> m.path("text").asString().contains("Porto")).findFirst().orElseThrow();
+                .filter(m -> m.path("text").asString().contains("Porto"))
+                .findFirst()
+                .orElseThrow();
         String memoryId = memory.path("id").asString();
-        assertThat(api.send("PATCH", "/memory/" + memoryId, key,
-                "{\"text\": \"User: I moved to Lisbon in March for a new job.\"}").status()).isEqualTo(200);
+        assertThat(api.send(
+                                "PATCH",
+                                "/memory/" + memoryId,
+                                key,
+                                "{\"text\": \"User: I moved to Lisbon in March for a new job.\"}")
+                        .status())
+                .isEqualTo(200);
         api.addFact(key, "hugo-" + tag, "The user is learning Portuguese.");
         api.addFact(key, "joana-" + tag, "The user runs a small bakery.");
 
         signIn(key);
-        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']")).click();
-        browser.clickable(By.cssSelector("li[data-memory='" + memoryId + "'] .card-title a")).click();
+        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']"))
+                .click();
+        browser.clickable(By.cssSelector("li[data-memory='" + memoryId + "'] .card-title a"))
+                .click();
 
         WebElement provenance = browser.visible(By.cssSelector(".provenance-turns"));
-        assertThat(provenance.getText()).contains("I moved to Porto in March for a new job.").contains("user");
+        assertThat(provenance.getText())
+                .contains("I moved to Porto in March for a new job.")
+                .contains("user");
         WebElement latest = browser.visible(By.cssSelector(".revisions li[data-version='2']"));
         assertThat(latest.getText()).contains("Version 2").contains("edit");
         assertThat(latest.findElement(By.cssSelector(".diff del")).getText()).contains("Porto");
         assertThat(latest.findElement(By.cssSelector(".diff ins")).getText()).contains("Lisbon");
-        assertThat(browser.driver().findElement(By.cssSelector(".revisions li[data-version='1']")).getText())
+        assertThat(browser.driver()
+                        .findElement(By.cssSelector(".revisions li[data-version='1']"))
+                        .getText())
                 .contains("User: I moved to Porto in March");
         String screenshot = System.getProperty("memoir.inspector.screenshot");
         if (screenshot != null) {
@@ -247,25 +282,29 @@ class InspectorPageTest extends IntegrationTest {
         provenance.findElement(By.cssSelector("a")).click();
         WebElement turn = browser.visible(By.cssSelector("li.turn.highlight"));
         assertThat(turn.getText()).contains("I moved to Porto in March");
-        assertThat(browser.driver().switchTo().activeElement().getAttribute("id")).isEqualTo(turn.getAttribute("id"));
+        assertThat(browser.driver().switchTo().activeElement().getAttribute("id"))
+                .isEqualTo(turn.getAttribute("id"));
     }
 
     @Test
     void aSupersededMemoryIsListedOnlyOnRequestAndShowsItsChainBothWays() {
         String key = api.newTenant();
         String user = "vera-" + tag;
-        String paris = api.addFact(key, user, "Vera lives in Paris.", "occurredAt", "2024-01-01T00:00:00Z",
-                "supersedes", List.of());
-        String berlin = api.addFact(key, user, "Vera moved to Berlin.", "occurredAt", "2024-06-01T00:00:00Z",
-                "supersedes", List.of(paris));
+        String paris = api.addFact(
+                key, user, "Vera lives in Paris.", "occurredAt", "2024-01-01T00:00:00Z", "supersedes", List.of());
+        String berlin = api.addFact(
+                key, user, "Vera moved to Berlin.", "occurredAt", "2024-06-01T00:00:00Z", "supersedes", List.of(paris));
 
         signIn(key);
-        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']")).click();
+        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']"))
+                .click();
         browser.visible(By.cssSelector("li[data-memory='" + berlin + "']"));
-        assertThat(browser.driver().findElements(By.cssSelector("li[data-memory='" + paris + "']"))).isEmpty();
+        assertThat(browser.driver().findElements(By.cssSelector("li[data-memory='" + paris + "']")))
+                .isEmpty();
         browser.clickable(By.id("include-superseded")).click();
         WebElement old = browser.visible(By.cssSelector("li[data-memory='" + paris + "']"));
-        assertThat(old.findElement(By.cssSelector("[data-superseded]")).getText()).isEqualTo("superseded");
+        assertThat(old.findElement(By.cssSelector("[data-superseded]")).getText())
+                .isEqualTo("superseded");
 
         old.findElement(By.cssSelector(".card-title a")).click();
         WebElement successor = browser.clickable(By.cssSelector("a[data-chain='" + berlin + "']"));
@@ -282,7 +321,8 @@ class InspectorPageTest extends IntegrationTest {
         api.addFact(key, user, "The user's cat is called Miso and sleeps on the piano.");
         api.addFact(key, user, "The user works night shifts as a nurse in Porto.");
         api.addFact(key, user, "The user goes hiking in the mountains every summer.");
-        JsonNode best = items(api.get(key, "/memory?userId=" + user + "&query=cat%20Miso&explain=true")).getFirst();
+        JsonNode best = items(api.get(key, "/memory?userId=" + user + "&query=cat%20Miso&explain=true"))
+                .getFirst();
 
         signIn(key);
         go(route("users", user, "search"));
@@ -290,15 +330,18 @@ class InspectorPageTest extends IntegrationTest {
         query.sendKeys("cat Miso", Keys.ENTER);
 
         WebElement first = browser.visible(By.cssSelector(".search-results > li:first-child"));
-        assertThat(first.findElement(By.cssSelector(".memory-text")).getText()).isEqualTo(best.path("text").asString());
+        assertThat(first.findElement(By.cssSelector(".memory-text")).getText())
+                .isEqualTo(best.path("text").asString());
         JsonNode why = best.path("explanation");
         assertThat(first.findElement(By.cssSelector(".part.dense")).getText())
                 .contains("rank " + why.path("denseRank").asInt());
         assertThat(first.findElement(By.cssSelector(".part.lexical")).getText())
                 .contains("rank " + why.path("lexicalRank").asInt());
         assertThat(first.findElement(By.cssSelector(".part.fused")).getText())
-                .contains(String.format(Locale.ROOT, "%.4f", why.path("fusedScore").asDouble()));
-        assertThat(browser.driver().findElements(By.cssSelector(".search-results > li"))).hasSize(3);
+                .contains(String.format(
+                        Locale.ROOT, "%.4f", why.path("fusedScore").asDouble()));
+        assertThat(browser.driver().findElements(By.cssSelector(".search-results > li")))
+                .hasSize(3);
     }
 
     @Test
@@ -334,14 +377,17 @@ class InspectorPageTest extends IntegrationTest {
         signIn(key);
         go(route("users", user, "memories", memoryId));
         button("Delete…").click();
-        assertThat(dialog().getText()).contains("Delete this memory?").contains("allergic to hazelnuts")
+        assertThat(dialog().getText())
+                .contains("Delete this memory?")
+                .contains("allergic to hazelnuts")
                 .contains(user);
         button("Cancel").click();
         browser.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("dialog")));
         assertThat(api.get(key, "/memory/" + memoryId).status()).isEqualTo(200);
 
         button("Delete…").click();
-        dialog().findElement(By.xpath(".//button[normalize-space()='Delete memory']")).click();
+        dialog().findElement(By.xpath(".//button[normalize-space()='Delete memory']"))
+                .click();
 
         assertThat(notice()).contains("Deleted").contains("allergic to hazelnuts");
         assertThat(api.get(key, "/memory/" + memoryId).status()).isEqualTo(404);
@@ -358,11 +404,16 @@ class InspectorPageTest extends IntegrationTest {
 
         signIn(key);
         go(route("users", user, "sessions"));
-        browser.clickable(By.cssSelector("li[data-session='" + session + "'] a")).click();
+        browser.clickable(By.cssSelector("li[data-session='" + session + "'] a"))
+                .click();
         browser.until(d -> d.findElements(By.cssSelector("li.turn")).size() == 4);
         button("Delete session…").click();
-        assertThat(dialog().getText()).contains("Delete this session?").contains("4 turns").contains(user);
-        dialog().findElement(By.xpath(".//button[normalize-space()='Delete session']")).click();
+        assertThat(dialog().getText())
+                .contains("Delete this session?")
+                .contains("4 turns")
+                .contains(user);
+        dialog().findElement(By.xpath(".//button[normalize-space()='Delete session']"))
+                .click();
 
         assertThat(notice()).contains("Deleted the session: 4 turns, " + memories + " memories");
         assertThat(api.get(key, "/sessions/" + session).status()).isEqualTo(404);
@@ -379,18 +430,25 @@ class InspectorPageTest extends IntegrationTest {
         int memories = items(api.get(key, "/memory?userId=" + user)).size();
 
         signIn(key);
-        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']")).click();
+        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']"))
+                .click();
         browser.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".view-header"), "1 session"));
         button("Erase user…").click();
         String asked = dialog().getText();
-        assertThat(asked).contains("Erase user " + user + "?").contains("1 session")
+        assertThat(asked)
+                .contains("Erase user " + user + "?")
+                .contains("1 session")
                 .contains(memories + " memories");
-        dialog().findElement(By.xpath(".//button[normalize-space()='Erase user']")).click();
+        dialog().findElement(By.xpath(".//button[normalize-space()='Erase user']"))
+                .click();
 
-        assertThat(notice()).isEqualTo("Erased user " + user + ": 1 session, 2 turns, " + memories
-                + " memories and 0 reranker feedback rows.");
-        browser.until(d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 1);
-        assertThat(items(api.get(key, "/users"))).extracting(u -> u.path("userId").asString())
+        assertThat(notice())
+                .isEqualTo("Erased user " + user + ": 1 session, 2 turns, " + memories
+                        + " memories and 0 reranker feedback rows.");
+        browser.until(
+                d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 1);
+        assertThat(items(api.get(key, "/users")))
+                .extracting(u -> u.path("userId").asString())
                 .containsExactly("someone-else-" + tag);
     }
 
@@ -401,7 +459,8 @@ class InspectorPageTest extends IntegrationTest {
         String markup = "<img src=x onerror=alert(1)>";
         String memoryId = api.addFact(key, user, markup);
         String edited = "<script>document.title='owned'</script><b>bold</b> " + markup;
-        assertThat(api.send("PATCH", "/memory/" + memoryId, key, Json.object("text", edited)).status())
+        assertThat(api.send("PATCH", "/memory/" + memoryId, key, Json.object("text", edited))
+                        .status())
                 .isEqualTo(200);
 
         signIn(key);
@@ -410,13 +469,18 @@ class InspectorPageTest extends IntegrationTest {
         go(route("users", user, "memories", memoryId));
         browser.visible(By.cssSelector(".revisions li[data-version='1']"));
         assertThat(browser.driver().findElement(By.id("memory-text")).getText()).isEqualTo(edited);
-        assertThat(browser.driver().findElement(By.cssSelector(".revisions li[data-version='1']")).getText())
+        assertThat(browser.driver()
+                        .findElement(By.cssSelector(".revisions li[data-version='1']"))
+                        .getText())
                 .contains(markup);
         go(route("users", user, "search"));
         browser.visible(By.id("memory-query")).sendKeys("onerror img", Keys.ENTER);
-        assertThat(browser.visible(By.cssSelector(".search-results .memory-text")).getText()).isEqualTo(edited);
+        assertThat(browser.visible(By.cssSelector(".search-results .memory-text"))
+                        .getText())
+                .isEqualTo(edited);
 
-        assertThat(browser.driver().findElements(By.cssSelector("#view img, #view script, #view b"))).isEmpty();
+        assertThat(browser.driver().findElements(By.cssSelector("#view img, #view script, #view b")))
+                .isEmpty();
         assertThatThrownBy(() -> browser.driver().switchTo().alert()).isInstanceOf(NoAlertPresentException.class);
         assertThat(browser.driver().getTitle()).isEqualTo("Memoir inspector");
     }
@@ -425,29 +489,37 @@ class InspectorPageTest extends IntegrationTest {
     void aReplyShowsTheMemoriesItWasGivenAndCitedAndItsLearningEpisode() {
         String key = api.newTenant();
         String user = "uma-" + tag;
-        String session = api.sessionAfterClosedOne(key, user, HISTORY_ONLY,
-                "My sister's band is called The Gulls.", "Great name.");
+        String session = api.sessionAfterClosedOne(
+                key, user, HISTORY_ONLY, "My sister's band is called The Gulls.", "Great name.");
         String question = "What is my sister's band called? " + tag;
-        onModelCall(call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(question),
                 call -> Answer.json("{\"reply\": \"The Gulls.\", \"remember\": false, \"citations\": [1]}"));
         Api.Response reply = api.chat(key, session, question);
         assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
         String turnId = reply.text("turnId");
         JsonNode given = reply.body().path("memories");
-        JsonNode citedMemory = given.valueStream().filter(m -> m.path("cited").asBoolean()).findFirst()
+        JsonNode citedMemory = given.valueStream()
+                .filter(m -> m.path("cited").asBoolean())
+                .findFirst()
                 .orElseThrow();
         String citedId = citedMemory.path("id").asString();
-        onModelCall(call -> call.is(Step.REASONING_STEP) && call.mentions(tag),
+        onModelCall(
+                call -> call.is(Step.REASONING_STEP) && call.mentions(tag),
                 call -> Answer.json("{\"thought\": \"The hint says to look at the band's old name.\", "
                         + "\"action\": \"finish\", \"argument\": \"The Seagulls.\"}"));
-        Api.Response feedback = api.send("POST", "/reflection/feedback", key,
+        Api.Response feedback = api.send(
+                "POST",
+                "/reflection/feedback",
+                key,
                 Json.object("turnId", turnId, "verdict", "incorrect", "hint", "They renamed it."));
         assertThat(feedback.status()).as(feedback.raw()).isEqualTo(200);
 
         signIn(key);
         go(route("users", user, "sessions", session));
         WebElement turn = browser.visible(By.cssSelector("li.turn[data-turn='" + turnId + "']"));
-        turn.findElement(By.xpath(".//button[normalize-space()='Why this reply?']")).click();
+        turn.findElement(By.xpath(".//button[normalize-space()='Why this reply?']"))
+                .click();
 
         WebElement trace = browser.visible(By.cssSelector("#trace-" + turnId + " .trace"));
         browser.until(ExpectedConditions.textToBePresentInElement(trace, "Trial 2"));
@@ -455,7 +527,8 @@ class InspectorPageTest extends IntegrationTest {
         WebElement cited = trace.findElement(By.cssSelector("li[data-memory='" + citedId + "']"));
         assertThat(cited.findElement(By.cssSelector(".badge.cited")).getText()).isEqualTo("cited");
         assertThat(cited.getText()).contains(citedMemory.path("text").asString());
-        assertThat(trace.getText()).contains("Question: " + question)
+        assertThat(trace.getText())
+                .contains("Question: " + question)
                 .contains("Thought: The hint says to look at the band's old name.")
                 .contains("Action: finish[The Seagulls.]")
                 .contains("hint “They renamed it.”");
@@ -466,15 +539,22 @@ class InspectorPageTest extends IntegrationTest {
         String key = api.newTenant();
         String user = "vera-" + tag;
         String rerank = "{\"write\": [\"history\"], \"read\": [\"history\"], \"rerank\": true}";
-        String session = api.sessionAfterClosedOne(key, user, rerank,
-                "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(tag),
+        String session = api.sessionAfterClosedOne(
+                key, user, rerank, "I play the violin", "Lovely.", "My sister lives in Oslo", "Nice city.");
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(tag),
                 call -> Answer.json("{\"reply\": \"Noted.\", \"remember\": false, \"citations\": [1]}"));
         // The tests train every four replies: four replies make version 1, the next is served by it.
         for (int i = 0; i < 4; i++) {
-            assertThat(api.chat(key, session, "Question " + i + " " + tag).status()).isEqualTo(200);
+            assertThat(api.chat(key, session, "Question " + i + " " + tag).status())
+                    .isEqualTo(200);
         }
-        eventually().until(() -> api.get(key, "/reflection/reranker").body().path("version").asInt() >= 1);
+        eventually()
+                .until(() -> api.get(key, "/reflection/reranker")
+                                .body()
+                                .path("version")
+                                .asInt()
+                        >= 1);
         assertThat(api.chat(key, session, "Question 4 " + tag).status()).isEqualTo(200);
 
         signIn(key);
@@ -483,7 +563,10 @@ class InspectorPageTest extends IntegrationTest {
         WebElement chart = browser.visible(By.cssSelector("svg.chart"));
         assertThat(chart.findElements(By.cssSelector("path[data-series]"))).hasSizeGreaterThanOrEqualTo(2);
         assertThat(chart.findElements(By.cssSelector("circle"))).hasSizeGreaterThanOrEqualTo(4);
-        assertThat(browser.driver().findElement(By.cssSelector("[data-field='version']")).getText()).isNotEqualTo("0");
+        assertThat(browser.driver()
+                        .findElement(By.cssSelector("[data-field='version']"))
+                        .getText())
+                .isNotEqualTo("0");
         browser.driver().findElement(By.xpath("//summary[text()='Figures']")).click();
         List<WebElement> rows = browser.driver().findElements(By.cssSelector("table.history tbody tr"));
         assertThat(rows).hasSize(2);
@@ -495,8 +578,8 @@ class InspectorPageTest extends IntegrationTest {
     void theWebhooksPageShowsTheEndpointsAndTheirRecentDeliveriesWithStateAttemptsAndLastError() throws Exception {
         String key = api.newTenant();
         String user = "wren-" + tag;
-        com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        com.sun.net.httpserver.HttpServer receiver =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
         receiver.createContext("/hook", exchange -> {
             exchange.getRequestBody().readAllBytes();
             exchange.sendResponseHeaders(204, -1);
@@ -504,27 +587,48 @@ class InspectorPageTest extends IntegrationTest {
         });
         receiver.start();
         int closedPort;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
-                java.net.InetAddress.getByName("127.0.0.1"))) {
+        try (java.net.ServerSocket socket =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
             closedPort = socket.getLocalPort();
         }
         try {
             String up = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
             String down = "http://127.0.0.1:" + closedPort + "/hook";
             for (String url : List.of(up, down)) {
-                assertThat(api.send("POST", "/webhooks", key, Json.object("url", url,
-                        "events", List.of("memory.created"))).status()).isEqualTo(201);
+                assertThat(api.send(
+                                        "POST",
+                                        "/webhooks",
+                                        key,
+                                        Json.object("url", url, "events", List.of("memory.created")))
+                                .status())
+                        .isEqualTo(201);
             }
             api.addFact(key, user, "The user rows boats.");
             List<JsonNode> endpoints = items(api.get(key, "/webhooks"));
-            String upId = endpoints.stream().filter(e -> e.path("url").asString().equals(up)).findFirst()
-                    .orElseThrow().path("id").asString();
-            String downId = endpoints.stream().filter(e -> e.path("url").asString().equals(down)).findFirst()
-                    .orElseThrow().path("id").asString();
-            eventually().until(() -> items(api.get(key, "/webhooks/" + upId + "/deliveries")).getFirst()
-                    .path("state").asString().equals("delivered"));
-            eventually().until(() -> items(api.get(key, "/webhooks/" + downId + "/deliveries")).getFirst()
-                    .path("attempts").asInt() >= 1);
+            String upId = endpoints.stream()
+                    .filter(e -> e.path("url").asString().equals(up))
+                    .findFirst()
+                    .orElseThrow()
+                    .path("id")
+                    .asString();
+            String downId = endpoints.stream()
+                    .filter(e -> e.path("url").asString().equals(down))
+                    .findFirst()
+                    .orElseThrow()
+                    .path("id")
+                    .asString();
+            eventually()
+                    .until(() -> items(api.get(key, "/webhooks/" + upId + "/deliveries"))
+                            .getFirst()
+                            .path("state")
+                            .asString()
+                            .equals("delivered"));
+            eventually()
+                    .until(() -> items(api.get(key, "/webhooks/" + downId + "/deliveries"))
+                                    .getFirst()
+                                    .path("attempts")
+                                    .asInt()
+                            >= 1);
 
             signIn(key);
             browser.clickable(By.linkText("Webhooks")).click();
@@ -533,7 +637,8 @@ class InspectorPageTest extends IntegrationTest {
             WebElement delivered = browser.visible(By.cssSelector("[data-endpoint='" + upId + "'] tbody tr"));
             assertThat(delivered.getText()).contains("memory.created", user, "delivered", "204");
             WebElement failing = browser.visible(By.cssSelector("[data-endpoint='" + downId + "'] tbody tr"));
-            assertThat(failing.getText()).contains("memory.created", user, "could not be reached")
+            assertThat(failing.getText())
+                    .contains("memory.created", user, "could not be reached")
                     .containsAnyOf("pending", "failed");
             assertThat(view().getText()).contains(up, down);
         } finally {
@@ -545,18 +650,21 @@ class InspectorPageTest extends IntegrationTest {
     void onAPhoneScreenTheMemoryFitsTheWidthAndTheUsersListStepsAside() {
         String key = api.newTenant();
         String user = "wanda-" + tag;
-        String memoryId = api.addFact(key, user,
-                "The user's favourite word is " + "supercalifragilisticexpialidocious".repeat(4) + ".");
+        String memoryId = api.addFact(
+                key, user, "The user's favourite word is " + "supercalifragilisticexpialidocious".repeat(4) + ".");
         browser.resize(Browser.PHONE);
 
         signIn(key);
-        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']")).click();
-        browser.clickable(By.cssSelector("li[data-memory='" + memoryId + "'] .card-title a")).click();
+        browser.clickable(By.cssSelector(".user-list a[data-user='" + user + "']"))
+                .click();
+        browser.clickable(By.cssSelector("li[data-memory='" + memoryId + "'] .card-title a"))
+                .click();
         browser.visible(By.id("memory-text"));
 
         assertThat(browser.driver().findElement(By.id("users")).isDisplayed()).isFalse();
         assertThat((Boolean) browser.script(
-                "return document.documentElement.scrollWidth <= document.documentElement.clientWidth")).isTrue();
+                        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
+                .isTrue();
         browser.clickable(By.linkText("← All users")).click();
         assertThat(browser.visible(By.id("users")).isDisplayed()).isTrue();
     }
@@ -569,12 +677,14 @@ class InspectorPageTest extends IntegrationTest {
         openSignedOut();
 
         // Focus starts in the key field; Enter submits; from the users search, Tab passes its button to the result.
-        assertThat(browser.driver().switchTo().activeElement().getAttribute("id")).isEqualTo("api-key");
+        assertThat(browser.driver().switchTo().activeElement().getAttribute("id"))
+                .isEqualTo("api-key");
         browser.driver().switchTo().activeElement().sendKeys(key, Keys.ENTER);
         browser.visible(By.cssSelector(".user-list a[data-user='" + user + "']"));
         WebElement find = browser.driver().findElement(By.id("user-query"));
         find.sendKeys("xena", Keys.ENTER);
-        browser.until(d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 1);
+        browser.until(
+                d -> d.findElements(By.cssSelector(".user-list a[data-user]")).size() == 1);
         find.sendKeys(Keys.TAB, Keys.TAB);
         WebElement focused = browser.driver().switchTo().activeElement();
         assertThat(focused.getAttribute("data-user")).isEqualTo(user);

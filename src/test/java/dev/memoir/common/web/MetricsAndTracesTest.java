@@ -52,6 +52,7 @@ class MetricsAndTracesTest extends IntegrationTest {
     private final String tag = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     /** Words of the user's message that appear nowhere else: none of them may reach a span. */
     private final String marker = "zorbleglimp" + tag;
+
     private final String message = "My parrot " + marker + " recites limericks at breakfast";
     private final List<String> usersWords = List.of(marker, "parrot", "recites", "limericks", "breakfast");
     private final String userId = "wanda-" + tag;
@@ -60,6 +61,7 @@ class MetricsAndTracesTest extends IntegrationTest {
      * work left running by earlier test classes, such as their jobs and abandoned streams.
      */
     private final String clientTrace = UUID.randomUUID().toString().replace("-", "");
+
     private final String traceparent = "00-" + clientTrace + "-" + clientTrace.substring(0, 16) + "-01";
 
     @BeforeEach
@@ -80,35 +82,56 @@ class MetricsAndTracesTest extends IntegrationTest {
         HttpResponse<String> scrape = api.sendWithHeaders("GET", "/actuator/prometheus", Api.BOOTSTRAP_KEY, null);
 
         assertThat(scrape.statusCode()).isEqualTo(200);
-        assertThat(scrape.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("text/plain").contains("version=0.0.4"));
-        List<String> series = scrape.body().lines().filter(line -> !line.startsWith("#")).toList();
-        assertThat(series).as("Memoir's observations")
+        assertThat(scrape.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(
+                        type -> assertThat(type).startsWith("text/plain").contains("version=0.0.4"));
+        List<String> series =
+                scrape.body().lines().filter(line -> !line.startsWith("#")).toList();
+        assertThat(series)
+                .as("Memoir's observations")
                 .anySatisfy(seriesOf("memoir_memory_search_seconds_count", "memoir_search_mode=\"hybrid\""))
-                .anySatisfy(seriesOf("memoir_embedding_seconds_count", "memoir_embedding_purpose=\"query\"",
+                .anySatisfy(seriesOf(
+                        "memoir_embedding_seconds_count",
+                        "memoir_embedding_purpose=\"query\"",
                         "memoir_embedding_model=\"bge-small-en-v1.5\""))
                 .anySatisfy(seriesOf("memoir_model_step_seconds_count", "memoir_model_step=\"reply\""))
-                .anySatisfy(seriesOf("memoir_job_seconds_count", "memoir_job_task=\"conditional-memory\"",
+                .anySatisfy(seriesOf(
+                        "memoir_job_seconds_count",
+                        "memoir_job_task=\"conditional-memory\"",
                         "memoir_job_outcome=\"success\""))
                 .anySatisfy(seriesOf("memoir_model_calls_total", "step=\"reply\""));
-        assertThat(series).as("Spring AI's GenAI metrics")
-                .anySatisfy(seriesOf("gen_ai_client_operation_seconds_count", "gen_ai_operation_name=\"chat\"",
+        assertThat(series)
+                .as("Spring AI's GenAI metrics")
+                .anySatisfy(seriesOf(
+                        "gen_ai_client_operation_seconds_count",
+                        "gen_ai_operation_name=\"chat\"",
                         "gen_ai_request_model=\"" + FakeOpenAiServer.MODEL + "\""))
                 .anySatisfy(seriesOf("gen_ai_client_token_usage_total", "gen_ai_token_type=\"input\""))
                 .anySatisfy(seriesOf("gen_ai_client_token_usage_total", "gen_ai_token_type=\"output\""));
         assertThat(scrape.body()).doesNotContain(marker).doesNotContain(userId).doesNotContain(key);
 
-        assertThat(api.sendWithHeaders("GET", "/actuator/prometheus", null, null).statusCode()).isEqualTo(401);
-        assertThat(api.sendWithHeaders("GET", "/actuator/prometheus", key, null).statusCode()).isEqualTo(401);
-        assertThat(spans.finished()).as("scrapes are not traced").isNotEmpty()
+        assertThat(api.sendWithHeaders("GET", "/actuator/prometheus", null, null)
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(api.sendWithHeaders("GET", "/actuator/prometheus", key, null).statusCode())
+                .isEqualTo(401);
+        assertThat(spans.finished())
+                .as("scrapes are not traced")
+                .isNotEmpty()
                 .noneMatch(span -> attribute(span, "uri").startsWith("/actuator"));
     }
 
     @Test
     void nothingIsPushedOverOtlpUntilAnEndpointIsConfigured() {
-        assertThat(context.getBeanNamesForType(OtlpMeterRegistry.class)).as("OTLP metrics push").isEmpty();
-        assertThat(context.getBeanNamesForType(OtlpHttpSpanExporter.class)).as("OTLP span export").isEmpty();
-        assertThat(context.getBeanNamesForType(OtlpGrpcSpanExporter.class)).as("OTLP span export").isEmpty();
+        assertThat(context.getBeanNamesForType(OtlpMeterRegistry.class))
+                .as("OTLP metrics push")
+                .isEmpty();
+        assertThat(context.getBeanNamesForType(OtlpHttpSpanExporter.class))
+                .as("OTLP span export")
+                .isEmpty();
+        assertThat(context.getBeanNamesForType(OtlpGrpcSpanExporter.class))
+                .as("OTLP span export")
+                .isEmpty();
         assertThat(context.getBeanNamesForType(PrometheusMeterRegistry.class)).hasSize(1);
     }
 
@@ -117,29 +140,42 @@ class MetricsAndTracesTest extends IntegrationTest {
         String key = api.newTenant();
         chatAndAwaitTheConditionalNote(key, api.newSession(key, userId, null));
 
-        List<SpanData> captured = eventually().until(spans::finished,
-                found -> found.stream().anyMatch(job("conditional-memory").and(succeeded())));
+        List<SpanData> captured = eventually()
+                .until(
+                        spans::finished,
+                        found -> found.stream()
+                                .anyMatch(job("conditional-memory").and(succeeded())));
         List<SpanData> turn = inTrace(captured, clientTrace);
         SpanData request = only(turn, server("/chat"));
         assertThat(request.getParentSpanId()).as("the client's span").isEqualTo(clientTrace.substring(0, 16));
 
-        assertThat(turn).filteredOn(named("memoir.memory.search"))
+        assertThat(turn)
+                .filteredOn(named("memoir.memory.search"))
                 .isNotEmpty()
-                .allSatisfy(search -> assertThat(attribute(search, "memoir.search.mode")).isEqualTo("hybrid"));
+                .allSatisfy(search ->
+                        assertThat(attribute(search, "memoir.search.mode")).isEqualTo("hybrid"));
         assertThat(turn).filteredOn(named("memoir.embedding")).isNotEmpty().allSatisfy(embedding -> {
             assertThat(attribute(embedding, "memoir.embedding.model")).isEqualTo("bge-small-en-v1.5");
             assertThat(attribute(embedding, "memoir.embedding.purpose")).isIn("query", "document");
         });
-        assertThat(turn).anyMatch(s -> s.getName().equals("memoir.embedding")
-                && attribute(s, "memoir.embedding.purpose").equals("query"));
+        assertThat(turn)
+                .anyMatch(s -> s.getName().equals("memoir.embedding")
+                        && attribute(s, "memoir.embedding.purpose").equals("query"));
         SpanData reply = only(turn, step("reply"));
-        assertThat(descends(reply, request, turn)).as("the reply step is part of the request").isTrue();
+        assertThat(descends(reply, request, turn))
+                .as("the reply step is part of the request")
+                .isTrue();
         assertGenAiChildOf(reply, captured);
 
         // The job's id is on no span, so the run shown is any conditional-memory job's that succeeded: this one's,
         // unless another test's ran meanwhile, which shows the same.
-        SpanData job = captured.stream().filter(job("conditional-memory").and(succeeded())).findFirst().orElseThrow();
-        assertThat(job.getParentSpanContext().isValid()).as("a job is a trace of its own").isFalse();
+        SpanData job = captured.stream()
+                .filter(job("conditional-memory").and(succeeded()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(job.getParentSpanContext().isValid())
+                .as("a job is a trace of its own")
+                .isFalse();
         assertGenAiChildOf(only(inTrace(captured, job.getTraceId()), step("conditional-memory")), captured);
 
         assertNoSpanSaysAnyOf(captured, usersWords);
@@ -150,17 +186,26 @@ class MetricsAndTracesTest extends IntegrationTest {
     void aStreamedReplysModelCallBelongsToTheTraceOfItsRequest() {
         String key = api.newTenant();
         String session = api.newSession(key, userId, null);
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(marker),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(marker),
                 call -> Answer.json("{\"reply\": \"Noted, and a fine bird it is.\", \"remember\": false}"));
 
-        HttpResponse<String> streamed = api.sendWithHeaders("POST", "/chat", key,
+        HttpResponse<String> streamed = api.sendWithHeaders(
+                "POST",
+                "/chat",
+                key,
                 Json.object("sessionId", session, "message", message),
-                "Accept", "text/event-stream", "traceparent", traceparent);
+                "Accept",
+                "text/event-stream",
+                "traceparent",
+                traceparent);
 
         assertThat(streamed.statusCode()).isEqualTo(200);
         assertThat(streamed.body()).contains("fine bird");
-        List<SpanData> captured = eventually().until(spans::finished, found -> inTrace(found, clientTrace).stream()
-                .anyMatch(server("/chat")));
+        List<SpanData> captured = eventually()
+                .until(
+                        spans::finished,
+                        found -> inTrace(found, clientTrace).stream().anyMatch(server("/chat")));
         List<SpanData> turn = inTrace(captured, clientTrace);
         SpanData request = only(turn, server("/chat"));
         SpanData reply = only(turn, step("reply"));
@@ -175,7 +220,9 @@ class MetricsAndTracesTest extends IntegrationTest {
     void importsAndExportsAreSpansThatNameWhatMovedButNeitherTheUserNorTheWordsNorWhyARefusalFailed() {
         String key = api.newTenant();
         String session = api.newSession(key, userId, null);
-        assertThat(api.importTurns(key, session, message, "What a talented " + marker).status()).isEqualTo(201);
+        assertThat(api.importTurns(key, session, message, "What a talented " + marker)
+                        .status())
+                .isEqualTo(201);
         HttpResponse<String> export = api.sendWithHeaders("GET", "/users/" + userId + "/export", key, null);
         assertThat(export.statusCode()).isEqualTo(200);
         String movedUser = "moved-" + userId;
@@ -185,15 +232,22 @@ class MetricsAndTracesTest extends IntegrationTest {
 
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.raw()).as("the client is told which user").contains(userId);
-        List<SpanData> captured = eventually().until(spans::finished, found -> found.stream()
-                .filter(named("memoir.import")).count() == 3 && found.stream().anyMatch(named("memoir.export")));
-        assertThat(captured).filteredOn(named("memoir.import"))
+        List<SpanData> captured = eventually()
+                .until(
+                        spans::finished,
+                        found -> found.stream().filter(named("memoir.import")).count() == 3
+                                && found.stream().anyMatch(named("memoir.export")));
+        assertThat(captured)
+                .filteredOn(named("memoir.import"))
                 .extracting(s -> attribute(s, "memoir.import.what"))
                 .containsExactlyInAnyOrder("turns", "user-archive", "user-archive");
         assertThat(only(captured, named("memoir.export")).getAttributes().asMap())
                 .containsEntry(AttributeKey.stringKey("memoir.export.what"), "user-archive");
-        SpanData failed = captured.stream().filter(named("memoir.import"))
-                .filter(s -> s.getStatus().getStatusCode() == StatusCode.ERROR).findFirst().orElseThrow();
+        SpanData failed = captured.stream()
+                .filter(named("memoir.import"))
+                .filter(s -> s.getStatus().getStatusCode() == StatusCode.ERROR)
+                .findFirst()
+                .orElseThrow();
         assertThat(failed.getEvents()).singleElement().satisfies(event -> {
             assertThat(event.getName()).isEqualTo("exception");
             assertThat(event.getAttributes().asMap()).containsOnlyKeys(AttributeKey.stringKey("exception.type"));
@@ -205,28 +259,40 @@ class MetricsAndTracesTest extends IntegrationTest {
     }
 
     private void chatAndAwaitTheConditionalNote(String key, String session) {
-        onModelCall(call -> call.is(Step.REPLY) && call.mentions(marker),
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.mentions(marker),
                 call -> Answer.json("{\"reply\": \"Noted.\", \"remember\": true}"));
-        Api.Response reply = api.sendWithHeadersAsResponse("POST", "/chat", key,
-                Json.object("sessionId", session, "message", message), "traceparent", traceparent);
+        Api.Response reply = api.sendWithHeadersAsResponse(
+                "POST",
+                "/chat",
+                key,
+                Json.object("sessionId", session, "message", message),
+                "traceparent",
+                traceparent);
         assertThat(reply.status()).isEqualTo(200);
-        eventually().until(() -> ofKind(api.get(key, "/memory?userId=" + userId), "conditional").size() == 1);
+        eventually()
+                .until(() -> ofKind(api.get(key, "/memory?userId=" + userId), "conditional")
+                                .size()
+                        == 1);
     }
 
     private Api.Response importArchive(String key, String user, String archive) {
-        return api.sendWithHeadersAsResponse("POST", "/users/" + user + "/import", key, archive,
-                "Content-Type", "application/x-ndjson");
+        return api.sendWithHeadersAsResponse(
+                "POST", "/users/" + user + "/import", key, archive, "Content-Type", "application/x-ndjson");
     }
 
     /** The GenAI span of the step's model call: a child of the step, following the semantic conventions. */
     private static SpanData assertGenAiChildOf(SpanData step, List<SpanData> spans) {
-        SpanData call = only(spans, s -> s.getParentSpanId().equals(step.getSpanId())
-                && s.getName().equals("chat " + FakeOpenAiServer.MODEL));
+        SpanData call = only(
+                spans,
+                s -> s.getParentSpanId().equals(step.getSpanId())
+                        && s.getName().equals("chat " + FakeOpenAiServer.MODEL));
         assertThat(attribute(call, "gen_ai.operation.name")).isEqualTo("chat");
         assertThat(attribute(call, "gen_ai.request.model")).isEqualTo(FakeOpenAiServer.MODEL);
         assertThat(attribute(call, "gen_ai.response.model")).isEqualTo(FakeOpenAiServer.MODEL);
         assertThat(Long.parseLong(attribute(call, "gen_ai.usage.input_tokens"))).isPositive();
-        assertThat(Long.parseLong(attribute(call, "gen_ai.usage.output_tokens"))).isPositive();
+        assertThat(Long.parseLong(attribute(call, "gen_ai.usage.output_tokens")))
+                .isPositive();
         return call;
     }
 
@@ -243,7 +309,8 @@ class MetricsAndTracesTest extends IntegrationTest {
         }
         assertThat(said).as("span names, attributes, events and statuses").isNotEmpty();
         for (String word : words) {
-            assertThat(said).as("spans saying " + word)
+            assertThat(said)
+                    .as("spans saying " + word)
                     .noneMatch(text -> text.toLowerCase(Locale.ROOT).contains(word.toLowerCase(Locale.ROOT)));
         }
     }
@@ -270,7 +337,8 @@ class MetricsAndTracesTest extends IntegrationTest {
     }
 
     private static String attribute(SpanData span, String key) {
-        return Optional.ofNullable(span.getAttributes().get(AttributeKey.stringKey(key))).orElse("");
+        return Optional.ofNullable(span.getAttributes().get(AttributeKey.stringKey(key)))
+                .orElse("");
     }
 
     private static Predicate<SpanData> named(String name) {
@@ -278,11 +346,13 @@ class MetricsAndTracesTest extends IntegrationTest {
     }
 
     private static Predicate<SpanData> server(String uri) {
-        return span -> span.getKind() == SpanKind.SERVER && attribute(span, "uri").equals(uri);
+        return span ->
+                span.getKind() == SpanKind.SERVER && attribute(span, "uri").equals(uri);
     }
 
     private static Predicate<SpanData> step(String name) {
-        return span -> span.getName().equals("memoir.model.step") && attribute(span, "memoir.model.step").equals(name);
+        return span -> span.getName().equals("memoir.model.step")
+                && attribute(span, "memoir.model.step").equals(name);
     }
 
     private static Predicate<SpanData> succeeded() {
@@ -290,7 +360,8 @@ class MetricsAndTracesTest extends IntegrationTest {
     }
 
     private static Predicate<SpanData> job(String task) {
-        return span -> span.getName().equals("memoir.job") && attribute(span, "memoir.job.task").equals(task);
+        return span -> span.getName().equals("memoir.job")
+                && attribute(span, "memoir.job.task").equals(task);
     }
 
     private static Consumer<String> seriesOf(String name, String... labels) {

@@ -32,16 +32,35 @@ class OpenApiFuzzTest extends IntegrationTest {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     /** Query and path values, written raw into the request line. */
-    private static final List<String> HOSTILE_PARAMETERS = List.of("%00", "%FF", "%C0%AF", "%ED%A0%80", "%E2%80%8B",
-            "-1", "99999999999999999999", "%20", "..%2F..%2Fadmin", "x".repeat(5000), "%22%3E%3Cscript%3E");
+    private static final List<String> HOSTILE_PARAMETERS = List.of(
+            "%00",
+            "%FF",
+            "%C0%AF",
+            "%ED%A0%80",
+            "%E2%80%8B",
+            "-1",
+            "99999999999999999999",
+            "%20",
+            "..%2F..%2Fadmin",
+            "x".repeat(5000),
+            "%22%3E%3Cscript%3E");
 
     /** JSON string literals (already quoted and escaped) and values of the wrong type. */
-    private static final List<String> HOSTILE_JSON = List.of("\"a\\u0000b\"", "\"\\ud800\"", "\"\\udc00x\"",
-            "\"\\u200b\\u2060\"", "\"\"", "\"" + "y".repeat(40_000) + "\"", "12345678901234567890", "-1", "true",
-            "{\"nested\": 1}", "[\"a\", null]", "null");
+    private static final List<String> HOSTILE_JSON = List.of(
+            "\"a\\u0000b\"",
+            "\"\\ud800\"",
+            "\"\\udc00x\"",
+            "\"\\u200b\\u2060\"",
+            "\"\"",
+            "\"" + "y".repeat(40_000) + "\"",
+            "12345678901234567890",
+            "-1",
+            "true",
+            "{\"nested\": 1}",
+            "[\"a\", null]",
+            "null");
 
-    private record Operation(String method, String path, JsonNode spec) {
-    }
+    private record Operation(String method, String path, JsonNode spec) {}
 
     @Test
     void noHostileParameterOrBodyFieldOfAnyDocumentedOperationAnswers500() {
@@ -49,23 +68,29 @@ class OpenApiFuzzTest extends IntegrationTest {
         String session = api.newSession(key, "fuzz", null);
         JsonNode docs = api.get(null, "/v3/api-docs").body();
         List<Operation> operations = new ArrayList<>();
-        docs.path("paths").properties().forEach(path -> path.getValue().properties().forEach(method ->
-                operations.add(new Operation(method.getKey().toUpperCase(), path.getKey(), method.getValue()))));
+        docs.path("paths")
+                .properties()
+                .forEach(path -> path.getValue()
+                        .properties()
+                        .forEach(method -> operations.add(
+                                new Operation(method.getKey().toUpperCase(), path.getKey(), method.getValue()))));
         assertThat(operations).as("documented operations").hasSizeGreaterThan(15);
 
         List<String> failures = new ArrayList<>();
         int requests = 0;
         for (Operation operation : operations) {
-            String auth = operation.path().startsWith("/admin") || operation.path().startsWith("/actuator")
-                    ? Api.BOOTSTRAP_KEY : key;
+            String auth =
+                    operation.path().startsWith("/admin") || operation.path().startsWith("/actuator")
+                            ? Api.BOOTSTRAP_KEY
+                            : key;
             JsonNode body = sampleBody(docs, operation.spec(), session);
             List<JsonNode> parameters = new ArrayList<>();
             operation.spec().path("parameters").forEach(parameters::add);
 
             for (int p = 0; p <= parameters.size(); p++) {
                 for (String hostile : p < parameters.size() ? HOSTILE_PARAMETERS : List.of("unused")) {
-                    String path = target(operation.path(), parameters, p < parameters.size() ? p : -1, hostile,
-                            session);
+                    String path =
+                            target(operation.path(), parameters, p < parameters.size() ? p : -1, hostile, session);
                     failures.addAll(check(operation, path, auth, body == null ? null : JSON.writeValueAsString(body)));
                     requests++;
                 }
@@ -107,19 +132,31 @@ class OpenApiFuzzTest extends IntegrationTest {
                     if (schema.has("enum")) {
                         enums++;
                         String target = target(operation.path(), parameters, p, "not-a-value", session);
-                        failures.addAll(checkEnumError(operation, target, auth,
-                                body == null ? null : JSON.writeValueAsString(body), schema.path("enum")));
+                        failures.addAll(checkEnumError(
+                                operation,
+                                target,
+                                auth,
+                                body == null ? null : JSON.writeValueAsString(body),
+                                schema.path("enum")));
                     }
                 }
                 if (body != null) {
-                    JsonNode bodySchema = operation.spec().path("requestBody").path("content")
-                            .path("application/json").path("schema");
+                    JsonNode bodySchema = operation
+                            .spec()
+                            .path("requestBody")
+                            .path("content")
+                            .path("application/json")
+                            .path("schema");
                     String target = target(operation.path(), parameters, -1, null, session);
-                    for (Map.Entry<List<Object>, JsonNode> field : enumFields(docs, bodySchema, new ArrayList<>(), 0)
-                            .entrySet()) {
+                    for (Map.Entry<List<Object>, JsonNode> field :
+                            enumFields(docs, bodySchema, new ArrayList<>(), 0).entrySet()) {
                         enums++;
-                        failures.addAll(checkEnumError(operation, target, auth,
-                                withValue(body, field.getKey(), "\"not-a-value\""), field.getValue()));
+                        failures.addAll(checkEnumError(
+                                operation,
+                                target,
+                                auth,
+                                withValue(body, field.getKey(), "\"not-a-value\""),
+                                field.getValue()));
                     }
                 }
             }
@@ -130,8 +167,8 @@ class OpenApiFuzzTest extends IntegrationTest {
 
     private List<String> checkEnumError(Operation operation, String path, String auth, String body, JsonNode accepted) {
         RawHttp.Response response = raw(operation.method(), path, auth, body);
-        String what = operation.method() + " " + abbreviate(path) + " " + abbreviate(body) + " -> "
-                + response.status() + " " + abbreviate(response.body());
+        String what = operation.method() + " " + abbreviate(path) + " " + abbreviate(body) + " -> " + response.status()
+                + " " + abbreviate(response.body());
         List<String> failures = new ArrayList<>();
         if (response.status() != 400) {
             failures.add("not a 400: " + what);
@@ -182,9 +219,11 @@ class OpenApiFuzzTest extends IntegrationTest {
 
     private List<String> check(Operation operation, String path, String auth, String body) {
         RawHttp.Response response = raw(operation.method(), path, auth, body);
-        String what = operation.method() + " " + abbreviate(path) + " " + abbreviate(body) + " -> "
-                + response.status() + " " + abbreviate(response.body());
-        if (response.status() >= 500 && response.status() != 502 && response.status() != 503
+        String what = operation.method() + " " + abbreviate(path) + " " + abbreviate(body) + " -> " + response.status()
+                + " " + abbreviate(response.body());
+        if (response.status() >= 500
+                && response.status() != 502
+                && response.status() != 503
                 && response.status() != 504) {
             return List.of(what);
         }
@@ -195,7 +234,9 @@ class OpenApiFuzzTest extends IntegrationTest {
             }
         } else if (response.status() >= 400) {
             String type = response.header("Content-Type");
-            if (type == null || !type.startsWith("application/problem+json") || !response.body().contains("\"code\"")) {
+            if (type == null
+                    || !type.startsWith("application/problem+json")
+                    || !response.body().contains("\"code\"")) {
                 return List.of("not a ProblemDetail: " + what);
             }
         }
@@ -203,8 +244,8 @@ class OpenApiFuzzTest extends IntegrationTest {
     }
 
     /** The operation's path with its path parameters filled (one of them hostile) and its query parameters. */
-    private static String target(String template, List<JsonNode> parameters, int hostileIndex, String hostile,
-            String session) {
+    private static String target(
+            String template, List<JsonNode> parameters, int hostileIndex, String hostile, String session) {
         String path = template;
         StringBuilder query = new StringBuilder();
         for (int i = 0; i < parameters.size(); i++) {
@@ -214,7 +255,10 @@ class OpenApiFuzzTest extends IntegrationTest {
             if ("path".equals(parameter.path("in").asString())) {
                 path = path.replace("{" + name + "}", value);
             } else if ("query".equals(parameter.path("in").asString()) && value != null) {
-                query.append(query.isEmpty() ? '?' : '&').append(name).append('=').append(value);
+                query.append(query.isEmpty() ? '?' : '&')
+                        .append(name)
+                        .append('=')
+                        .append(value);
             }
         }
         return path + query;
@@ -224,7 +268,8 @@ class OpenApiFuzzTest extends IntegrationTest {
         if (name.equals("userId")) {
             return "fuzz";
         }
-        if (name.equals("sessionId") || name.equals("id") && schema.path("format").asString().equals("uuid")) {
+        if (name.equals("sessionId")
+                || name.equals("id") && schema.path("format").asString().equals("uuid")) {
             return session;
         }
         if (schema.path("format").asString().equals("uuid")) {
@@ -242,15 +287,23 @@ class OpenApiFuzzTest extends IntegrationTest {
     }
 
     private static JsonNode sampleBody(JsonNode docs, JsonNode operation, String session) {
-        JsonNode schema = operation.path("requestBody").path("content").path("application/json").path("schema");
+        JsonNode schema = operation
+                .path("requestBody")
+                .path("content")
+                .path("application/json")
+                .path("schema");
         return schema.isMissingNode() ? null : sample(docs, schema, session, "", 0);
     }
 
     private static JsonNode sample(JsonNode docs, JsonNode schema, String session, String name, int depth) {
         if (schema.has("$ref")) {
             String ref = schema.path("$ref").asString();
-            return sample(docs, docs.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1)),
-                    session, name, depth + 1);
+            return sample(
+                    docs,
+                    docs.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1)),
+                    session,
+                    name,
+                    depth + 1);
         }
         if (depth > 6) {
             return NODES.nullNode();
@@ -261,8 +314,11 @@ class OpenApiFuzzTest extends IntegrationTest {
         switch (schema.path("type").asString()) {
             case "object": {
                 ObjectNode object = NODES.objectNode();
-                schema.path("properties").properties().forEach(property -> object.set(property.getKey(),
-                        sample(docs, property.getValue(), session, property.getKey(), depth + 1)));
+                schema.path("properties")
+                        .properties()
+                        .forEach(property -> object.set(
+                                property.getKey(),
+                                sample(docs, property.getValue(), session, property.getKey(), depth + 1)));
                 return object;
             }
             case "array": {
@@ -276,7 +332,10 @@ class OpenApiFuzzTest extends IntegrationTest {
                 return NODES.booleanNode(false);
             default:
                 if (schema.path("format").asString().equals("uuid")) {
-                    return NODES.stringNode(name.equals("sessionId") ? session : UUID.randomUUID().toString());
+                    return NODES.stringNode(
+                            name.equals("sessionId")
+                                    ? session
+                                    : UUID.randomUUID().toString());
                 }
                 if (schema.path("format").asString().equals("date-time")) {
                     return NODES.nullNode();

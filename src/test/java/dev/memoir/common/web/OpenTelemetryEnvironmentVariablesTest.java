@@ -37,8 +37,7 @@ import dev.memoir.support.SeparateDeployment;
  */
 class OpenTelemetryEnvironmentVariablesTest {
 
-    private record Export(String path, String body) {
-    }
+    private record Export(String path, String body) {}
 
     @Test
     void theStandardVariablesSendSpansAndMetricsToTheCollectorTheyName() throws Exception {
@@ -46,41 +45,56 @@ class OpenTelemetryEnvironmentVariablesTest {
         HttpServer collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         collector.createContext("/", exchange -> {
             // OTLP's protobuf holds the span names and attribute values as UTF-8 bytes; Latin-1 keeps every byte.
-            received.add(new Export(exchange.getRequestURI().getPath(),
+            received.add(new Export(
+                    exchange.getRequestURI().getPath(),
                     new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.ISO_8859_1)));
             exchange.sendResponseHeaders(200, -1);
             exchange.close();
         });
         collector.start();
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), MemoirApplication.class.getName()));
-        command.addAll(SeparateDeployment.processArguments("otel_environment",
-                Map.of("server.port", Integer.toString(port))));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                MemoirApplication.class.getName()));
+        command.addAll(
+                SeparateDeployment.processArguments("otel_environment", Map.of("server.port", Integer.toString(port))));
         Path log = Files.createDirectories(Path.of("target")).resolve("otel-environment-variables.log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("OTEL_EXPORTER_OTLP_ENDPOINT",
-                "http://127.0.0.1:" + collector.getAddress().getPort());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment()
+                .put(
+                        "OTEL_EXPORTER_OTLP_ENDPOINT",
+                        "http://127.0.0.1:" + collector.getAddress().getPort());
         builder.environment().put("OTEL_METRICS_EXPORTER", "otlp");
         builder.environment().put("OTEL_METRIC_EXPORT_INTERVAL", "1000");
         Process memoir = builder.start();
         try {
             HttpClient http = HttpClient.newHttpClient();
-            Awaitility.await("Memoir started (" + log + ")").atMost(Duration.ofMinutes(5))
-                    .pollInterval(Duration.ofSeconds(1)).until(() -> {
-                        assertThat(memoir.isAlive()).as("Memoir still running (" + log + ")").isTrue();
+            Awaitility.await("Memoir started (" + log + ")")
+                    .atMost(Duration.ofMinutes(5))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> {
+                        assertThat(memoir.isAlive())
+                                .as("Memoir still running (" + log + ")")
+                                .isTrue();
                         return healthy(http, port);
                     });
 
             Api.Response tenant = new Api(port).createTenant("otel");
             assertThat(tenant.status()).as(tenant.raw()).isEqualTo(201);
 
-            Awaitility.await("the request's span exported to /v1/traces").atMost(Duration.ofSeconds(60))
-                    .until(() -> received.stream().anyMatch(export -> export.path().equals("/v1/traces")
-                            && export.body().contains("/admin/tenants")));
-            Awaitility.await("metrics exported to /v1/metrics").atMost(Duration.ofSeconds(60))
-                    .until(() -> received.stream().anyMatch(export -> export.path().equals("/v1/metrics")
-                            && export.body().contains("memoir")));
+            Awaitility.await("the request's span exported to /v1/traces")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> received.stream()
+                            .anyMatch(export -> export.path().equals("/v1/traces")
+                                    && export.body().contains("/admin/tenants")));
+            Awaitility.await("metrics exported to /v1/metrics")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> received.stream()
+                            .anyMatch(export -> export.path().equals("/v1/metrics")
+                                    && export.body().contains("memoir")));
         } finally {
             memoir.destroy();
             if (!memoir.waitFor(30, TimeUnit.SECONDS)) {
@@ -92,8 +106,13 @@ class OpenTelemetryEnvironmentVariablesTest {
 
     private static boolean healthy(HttpClient http, int port) throws InterruptedException {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return http.send(
+                                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+                                            .timeout(Duration.ofSeconds(5))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         }

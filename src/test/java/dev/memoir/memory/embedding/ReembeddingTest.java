@@ -30,12 +30,16 @@ class ReembeddingTest extends IntegrationTest {
 
     @Autowired
     JdbcClient jdbc;
+
     @Autowired
     MemoryReembedder reembedder;
+
     @Autowired
     TextEmbedder embedder;
+
     @Autowired
     ApplicationContext context;
+
     @Autowired
     NamedParameterJdbcTemplate named;
 
@@ -43,8 +47,13 @@ class ReembeddingTest extends IntegrationTest {
     void memoriesOfAnotherModelAreReembeddedByAJobThatSurvivesARestart() {
         String key = api.newTenant();
         String session = api.newSession(key, "rex", null);
-        api.importTurns(key, session, "My grandmother grew saffron crocuses in Kozani.", "How lovely.",
-                "I keep bees on the roof of my flat.", "Bees are fascinating.");
+        api.importTurns(
+                key,
+                session,
+                "My grandmother grew saffron crocuses in Kozani.",
+                "How lovely.",
+                "I keep bees on the roof of my flat.",
+                "Bees are fascinating.");
         String sessionUuid = session;
         SmartLifecycle runner = context.getBean("jobRunner", SmartLifecycle.class);
 
@@ -58,12 +67,18 @@ class ReembeddingTest extends IntegrationTest {
             assertThat(stale).isEqualTo(4);
             reembedder.queueWhenStale();
             assertThat(jdbc.sql("select count(*) from scheduled_tasks where task_name = 'memory-reembedding' "
-                    + "and task_instance = ?").param(embedder.modelName()).query(Integer.class).single()).isEqualTo(1);
+                                    + "and task_instance = ?")
+                            .param(embedder.modelName())
+                            .query(Integer.class)
+                            .single())
+                    .isEqualTo(1);
 
             // Meanwhile: dense search skips vectors of another model, keyword search still finds them.
-            assertThat(items(api.get(key, "/memory?userId=rex&mode=dense&query=saffron"))).isEmpty();
+            assertThat(items(api.get(key, "/memory?userId=rex&mode=dense&query=saffron")))
+                    .isEmpty();
             assertThat(items(api.get(key, "/memory?userId=rex&query=saffron")))
-                    .extracting(m -> m.path("text").asString()).contains("User: My grandmother grew saffron crocuses in Kozani.");
+                    .extracting(m -> m.path("text").asString())
+                    .contains("User: My grandmother grew saffron crocuses in Kozani.");
             Api.Response progress = api.get(Api.BOOTSTRAP_KEY, "/admin/embeddings");
             assertThat(progress.body().path("staleMemories").asLong()).isGreaterThanOrEqualTo(4);
             assertThat(progress.text("model")).isEqualTo(embedder.modelName());
@@ -71,12 +86,18 @@ class ReembeddingTest extends IntegrationTest {
             runner.start();
         }
 
-        eventually().atMost(Duration.ofSeconds(30)).until(() -> jdbc.sql(
-                "select count(*) from memory_records where session_id = cast(? as uuid) and embedding_model = ?")
-                .params(sessionUuid, embedder.modelName()).query(Integer.class).single() == 4);
-        List<JsonNode> dense = items(api.get(key,
-                "/memory?userId=rex&mode=dense&query=Who%20grew%20saffron%3F&limit=1"));
-        assertThat(dense).extracting(m -> m.path("text").asString())
+        eventually()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> jdbc.sql(
+                                        "select count(*) from memory_records where session_id = cast(? as uuid) and embedding_model = ?")
+                                .params(sessionUuid, embedder.modelName())
+                                .query(Integer.class)
+                                .single()
+                        == 4);
+        List<JsonNode> dense =
+                items(api.get(key, "/memory?userId=rex&mode=dense&query=Who%20grew%20saffron%3F&limit=1"));
+        assertThat(dense)
+                .extracting(m -> m.path("text").asString())
                 .containsExactly("User: My grandmother grew saffron crocuses in Kozani.");
         assertThat(dense.getFirst().path("score").asDouble()).isGreaterThan(0.5);
     }
@@ -86,16 +107,24 @@ class ReembeddingTest extends IntegrationTest {
         String key = api.newTenant();
         String session = api.newSession(key, "partitioned", null);
         api.importTurns(key, session, "The lighthouse keeper collects sea glass.", "What colours?");
-        var memory = jdbc.sql("select id, tenant_id, user_id, text from memory_records where session_id = cast(? as uuid) "
-                + "limit 1").param(session).query().singleRow();
-        var params = new MapSqlParameterSource("id", memory.get("id")).addValue("tenantId", memory.get("tenant_id"))
-                .addValue("userId", memory.get("user_id")).addValue("model", "another-model")
+        var memory = jdbc.sql(
+                        "select id, tenant_id, user_id, text from memory_records where session_id = cast(? as uuid) "
+                                + "limit 1")
+                .param(session)
+                .query()
+                .singleRow();
+        var params = new MapSqlParameterSource("id", memory.get("id"))
+                .addValue("tenantId", memory.get("tenant_id"))
+                .addValue("userId", memory.get("user_id"))
+                .addValue("model", "another-model")
                 .addValue("text", memory.get("text"))
                 .addValue("vector", SqlValues.vector(embedder.embedDocument("sea glass")));
 
         List<String> plan = named.queryForList("explain " + MemoryReembedder.UPDATE_ONE, params, String.class);
 
-        assertThat(PlanPartitions.in(plan)).as("partitions in the plan: %s", plan).hasSize(1);
+        assertThat(PlanPartitions.in(plan))
+                .as("partitions in the plan: %s", plan)
+                .hasSize(1);
     }
 
     @Test

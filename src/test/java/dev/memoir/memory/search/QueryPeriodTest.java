@@ -6,7 +6,6 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
-
 class QueryPeriodTest {
 
     private static QueryPeriod period(String from, String to) {

@@ -32,8 +32,7 @@ import dev.memoir.tenant.TenantId;
  */
 class SearchStatementTest {
 
-    private record Sent(String sql, SqlParameterSource params) {
-    }
+    private record Sent(String sql, SqlParameterSource params) {}
 
     /** Records every statement the repository sends, and answers nothing. */
     private static final class Recorder extends NamedParameterJdbcTemplate {
@@ -44,8 +43,7 @@ class SearchStatementTest {
             // bind no parameter: they are not recorded.
             super(new JdbcTemplate() {
                 @Override
-                public void execute(String sql) {
-                }
+                public void execute(String sql) {}
             });
         }
 
@@ -69,14 +67,23 @@ class SearchStatementTest {
     }
 
     private static final MemorySearch SEARCH = new MemorySearch(
-            new TenantId(UUID.fromString("00000000-0000-0000-0000-00000000000a")), "ana", Set.of(MemoryKind.FACT),
-            new SearchQuery("What did Ana buy in October 2022?", new float[] {0.25f, -0.5f}), 10, List.of(), null,
-            null, null, null, null, Validity.LIVE);
+            new TenantId(UUID.fromString("00000000-0000-0000-0000-00000000000a")),
+            "ana",
+            Set.of(MemoryKind.FACT),
+            new SearchQuery("What did Ana buy in October 2022?", new float[] {0.25f, -0.5f}),
+            10,
+            List.of(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            Validity.LIVE);
 
-    private static SearchProperties settings(SearchProperties.LexicalRanking ranking, SearchProperties.Fusion fusion,
-            double recencyWeight) {
-        return new SearchProperties(SearchMode.HYBRID, 20, 1.0, 1.0, 100, ranking, 0, 4, 2000, fusion, 1.0,
-                recencyWeight);
+    private static SearchProperties settings(
+            SearchProperties.LexicalRanking ranking, SearchProperties.Fusion fusion, double recencyWeight) {
+        return new SearchProperties(
+                SearchMode.HYBRID, 20, 1.0, 1.0, 100, ranking, 0, 4, 2000, fusion, 1.0, recencyWeight);
     }
 
     @Test
@@ -85,8 +92,8 @@ class SearchStatementTest {
             for (SearchProperties.Fusion fusion : SearchProperties.Fusion.values()) {
                 for (double recency : new double[] {0.0, 2.5}) {
                     Recorder jdbc = new Recorder();
-                    HybridSearchRepository repository = new HybridSearchRepository(jdbc,
-                            settings(ranking, fusion, recency));
+                    HybridSearchRepository repository =
+                            new HybridSearchRepository(jdbc, settings(ranking, fusion, recency));
                     repository.search(SEARCH, "bge-small-en-v1.5");
                     repository.plan(SEARCH.using(SearchMode.LEXICAL), "bge-small-en-v1.5");
                     repository.newest(SEARCH, null, null);
@@ -94,11 +101,14 @@ class SearchStatementTest {
 
                     assertThat(jdbc.sent).hasSize(6);
                     for (Sent sent : jdbc.sent) {
-                        assertThat(sent.sql()).as("%s %s %s", ranking, fusion, recency)
-                                .doesNotContainPattern("%\\d+\\$s").doesNotContain("--").doesNotEndWith("\n");
+                        assertThat(sent.sql())
+                                .as("%s %s %s", ranking, fusion, recency)
+                                .doesNotContainPattern("%\\d+\\$s")
+                                .doesNotContain("--")
+                                .doesNotEndWith("\n");
                         // Throws for a named parameter without a value.
-                        NamedParameterUtils.buildValueArray(NamedParameterUtils.parseSqlStatement(sent.sql()),
-                                sent.params(), null);
+                        NamedParameterUtils.buildValueArray(
+                                NamedParameterUtils.parseSqlStatement(sent.sql()), sent.params(), null);
                     }
                 }
             }
@@ -109,9 +119,13 @@ class SearchStatementTest {
     void theSearchStatementTakesThePartsItsSettingsChoose() {
         String rarity = HybridSearchRepository.statement(
                 settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0));
-        assertThat(rarity).contains("weights as materialized", "ts_rank(m.search_vector, q.query, :normalization)",
-                "score / nullif((select sum(w.idf) from weights w), 0) as coverage",
-                "ranked as (select *, null::bigint as recency_rank from fused)").doesNotContain("dated as");
+        assertThat(rarity)
+                .contains(
+                        "weights as materialized",
+                        "ts_rank(m.search_vector, q.query, :normalization)",
+                        "score / nullif((select sum(w.idf) from weights w), 0) as coverage",
+                        "ranked as (select *, null::bigint as recency_rank from fused)")
+                .doesNotContain("dated as");
 
         String plain = HybridSearchRepository.statement(
                 settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.RRF, 0));
@@ -119,23 +133,31 @@ class SearchStatementTest {
 
         String coverDensity = HybridSearchRepository.statement(
                 settings(SearchProperties.LexicalRanking.TS_RANK_CD, SearchProperties.Fusion.COVERAGE_WEIGHTED, 3));
-        assertThat(coverDensity).contains("ts_rank_cd(m.search_vector, q.query, :normalization) as score",
-                "1 as coverage", "dated as (", ":recencyWeight / (:rrfK + recency_rank)")
+        assertThat(coverDensity)
+                .contains(
+                        "ts_rank_cd(m.search_vector, q.query, :normalization) as score",
+                        "1 as coverage",
+                        "dated as (",
+                        ":recencyWeight / (:rrfK + recency_rank)")
                 .doesNotContain("weights", "null::bigint as recency_rank");
     }
 
     @Test
     void theBenchmarkFindsTheQueryVectorAndTheUserFirstAmongTheLoggedParameters() {
         Recorder jdbc = new Recorder();
-        new HybridSearchRepository(jdbc, settings(SearchProperties.LexicalRanking.RARITY,
-                SearchProperties.Fusion.COVERAGE_WEIGHTED, 0)).search(SEARCH, "bge-small-en-v1.5");
+        new HybridSearchRepository(
+                        jdbc,
+                        settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0))
+                .search(SEARCH, "bge-small-en-v1.5");
         Sent search = jdbc.sent.getLast();
 
-        Object[] values = NamedParameterUtils.buildValueArray(NamedParameterUtils.parseSqlStatement(search.sql()),
-                search.params(), null);
+        Object[] values = NamedParameterUtils.buildValueArray(
+                NamedParameterUtils.parseSqlStatement(search.sql()), search.params(), null);
 
         assertThat(search.sql()).startsWith("with dense as (");
-        assertThat(values[0]).isInstanceOf(PGobject.class).extracting(v -> ((PGobject) v).getType())
+        assertThat(values[0])
+                .isInstanceOf(PGobject.class)
+                .extracting(v -> ((PGobject) v).getType())
                 .isEqualTo("vector");
         assertThat(values[2]).isEqualTo("ana");
     }

@@ -32,7 +32,9 @@ class IdleSessionCloseTest extends IntegrationTest {
 
     private void idleFor(String session, String interval) {
         jdbc.sql("update sessions set updated_at = now() - cast(:interval as interval) where id = :id")
-                .param("interval", interval).param("id", UUID.fromString(session)).update();
+                .param("interval", interval)
+                .param("id", UUID.fromString(session))
+                .update();
     }
 
     @Test
@@ -49,10 +51,16 @@ class IdleSessionCloseTest extends IntegrationTest {
 
         assertThat(api.get(key, "/sessions/" + idle).text("status")).isEqualTo("closed");
         assertThat(api.get(key, "/sessions/" + recent).text("status")).isEqualTo("open");
-        eventually().until(() -> ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary"),
-                summaries -> summaries.size() == 1);
-        assertThat(ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary").getFirst()
-                .path("provenance").path("sessionId").asString()).isEqualTo(idle);
+        eventually()
+                .until(
+                        () -> ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary"),
+                        summaries -> summaries.size() == 1);
+        assertThat(ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary")
+                        .getFirst()
+                        .path("provenance")
+                        .path("sessionId")
+                        .asString())
+                .isEqualTo(idle);
     }
 
     @Test
@@ -65,7 +73,9 @@ class IdleSessionCloseTest extends IntegrationTest {
         // The job lists the session as idle, then a turn comes before it closes it: it must stay open.
         Instant cutoff = Instant.now().minus(Duration.ofMinutes(30));
         IdleSession idle = sessionCloser.idleOpenSessions(cutoff, 10_000).stream()
-                .filter(found -> found.id().equals(UUID.fromString(session))).findFirst().orElseThrow();
+                .filter(found -> found.id().equals(UUID.fromString(session)))
+                .findFirst()
+                .orElseThrow();
         api.importTurns(key, session, "And I fix watches too", "Great.");
 
         assertThat(sessionCloser.closeIfIdle(idle, cutoff)).isFalse();
@@ -81,18 +91,27 @@ class IdleSessionCloseTest extends IntegrationTest {
 
         try (SecondInstance second = SecondInstance.start();
                 ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<Integer>> looks = List.of(pool.submit(closer::closeIdleSessions),
+            List<Future<Integer>> looks = List.of(
+                    pool.submit(closer::closeIdleSessions),
                     pool.submit(() -> second.bean(IdleSessionCloser.class).closeIdleSessions()));
             for (Future<Integer> look : looks) {
                 look.get();
             }
             assertThat(api.get(key, "/sessions/" + idle).text("status")).isEqualTo("closed");
-            eventually().until(() -> api.get(key, "/sessions/" + idle).body().path("jobs").toString()
-                    .contains("\"done\""));
+            eventually()
+                    .until(() -> api.get(key, "/sessions/" + idle)
+                            .body()
+                            .path("jobs")
+                            .toString()
+                            .contains("\"done\""));
         }
-        assertThat(api.get(key, "/sessions/" + idle).body().path("jobs")).as("one close, one summary job").hasSize(1);
-        assertThat(fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions("radios " + tag))).hasSize(1);
-        assertThat(ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary")).hasSize(1);
+        assertThat(api.get(key, "/sessions/" + idle).body().path("jobs"))
+                .as("one close, one summary job")
+                .hasSize(1);
+        assertThat(fake.calls(c -> c.is(Step.SESSION_SUMMARY) && c.mentions("radios " + tag)))
+                .hasSize(1);
+        assertThat(ofKind(api.get(key, "/memory?userId=lea&kind=summary"), "summary"))
+                .hasSize(1);
     }
 
     @Autowired

@@ -14,7 +14,9 @@ class RoleTest {
         assertThat(Role.ofMessageRole("assistant")).contains(Role.ASSISTANT);
         assertThat(Role.ofMessageRole("system")).isEmpty();
         assertThat(Role.ofMessageRole("tool")).isEmpty();
-        assertThat(Role.ofMessageRole("User")).as("the OpenAI-compatible endpoint reads roles exactly").isEmpty();
+        assertThat(Role.ofMessageRole("User"))
+                .as("the OpenAI-compatible endpoint reads roles exactly")
+                .isEmpty();
         assertThat(Role.ofMessageRole(null)).isEmpty();
         assertThat(TurnsImport.MessageRole.DEVELOPER.dialogue()).isEmpty();
         assertThat(TurnsImport.MessageRole.ASSISTANT.dialogue()).contains(Role.ASSISTANT);
