@@ -1,5 +1,5 @@
 """The service's memory search statement, read from the files it runs (src/main/resources/sql/memory-search/) and
-composed as HybridSearchRepository composes it, with its named parameters replaced by SQL literals for psql.
+composed as SearchStatement composes it, with its named parameters replaced by SQL literals for psql.
 
 A benchmark that times a copy of the SQL times the copy: the parts are read from this checkout, so the raw SQL is
 the statement of the jar built from it.
@@ -13,7 +13,7 @@ SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "
 
 
 def part(name):
-    """One part without its header comment, as HybridSearchRepository.part reads it."""
+    """One part without its header comment, as SearchStatement.part reads it."""
     path = os.path.join(SQL_DIR, name + ".sql")
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
@@ -52,7 +52,7 @@ def dense():
 
 
 def statement(ranking="rarity", fusion="coverage-weighted", recency_weight=0.0):
-    """HybridSearchRepository.statement for these settings (memoir.search.lexical-ranking, fusion, recency-weight)."""
+    """SearchStatement.of for these settings (memoir.search.lexical-ranking, fusion, recency-weight)."""
     coverage = part("lexical-coverage") if ranking == "rarity" and fusion == "coverage-weighted" else "1"
     return formatted(part("search"), FILTERS, lexical(ranking), coverage, part("columns"),
                      part("ranked-with-recency" if recency_weight > 0 else "ranked"), dense())

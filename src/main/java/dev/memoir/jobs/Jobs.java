@@ -6,12 +6,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 
 import org.slf4j.Logger;
@@ -23,8 +21,6 @@ import org.springframework.transaction.annotation.Transactional;
 
 import com.github.kagkarlsson.scheduler.ScheduledExecution;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import com.github.kagkarlsson.scheduler.task.Execution;
-import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.Priority;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
@@ -35,7 +31,6 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
-import dev.memoir.common.web.ApiException;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -55,10 +50,10 @@ public class Jobs {
     private static final Logger log = LoggerFactory.getLogger(Jobs.class);
 
     private final SchedulerClient client;
-    private final JobProperties properties;
     private final FailedJobs failed;
     private final JobRuns runs;
     private final ApplicationEventPublisher events;
+    private final RetriedThenDeadLettered retries;
 
     Jobs(
             DataSource dataSource,
@@ -69,9 +64,9 @@ public class Jobs {
         this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
                 .enablePriority()
                 .build();
-        this.properties = properties;
         this.failed = failed;
         this.runs = runs;
+        this.retries = new RetriedThenDeadLettered(properties, runs, failed);
         this.events = events;
     }
 
@@ -127,56 +122,6 @@ public class Jobs {
     }
 
     /**
-     * Retries a failed job after a delay that doubles with each failure, from a random point of the upper half of
-     * it (so that jobs that failed together, say all of one session's close, do not all come back at once), or
-     * later if the failure asks for it (a model server's Retry-After); after memoir.jobs.max-retries it goes to the
-     * dead-letter list. One log line per failure; the stack trace at DEBUG.
-     */
-    private <T> FailureHandler<T> retriedThenDeadLettered() {
-        return (complete, operations) -> {
-            Execution execution = complete.getExecution();
-            Throwable cause = complete.getCause().orElse(null);
-            runs.failed(execution.getTaskName(), execution.getId(), cause);
-            int failures = execution.consecutiveFailures + 1;
-            log.debug("Job {} failed", execution.taskInstance, cause);
-            if (failures > properties.maxRetries()) {
-                operations.remove();
-                log.error(
-                        "Job {} failed {} times and waits in the dead-letter list: {}",
-                        execution.taskInstance,
-                        failures,
-                        FailedJobs.describe(cause));
-                failed.record(execution.getTaskName(), execution.getId(), failures, cause, complete.getTimeDone());
-                return;
-            }
-            Duration delay = retryDelay(failures, cause);
-            log.warn(
-                    "Job {} failed (attempt {} of {}), retrying in {} s: {}",
-                    execution.taskInstance,
-                    failures,
-                    properties.maxRetries() + 1,
-                    delay.toSeconds(),
-                    FailedJobs.describe(cause));
-            operations.reschedule(complete, complete.getTimeDone().plus(delay));
-        };
-    }
-
-    private Duration retryDelay(int failures, Throwable cause) {
-        return retryDelay(properties.firstRetryDelay(), failures, cause, ThreadLocalRandom.current());
-    }
-
-    /**
-     * The wait before retrying a job that failed {@code failures} times: up to {@code first} doubled for each
-     * failure after the first, at least half of that (equal jitter), and at least what the failure asked for.
-     */
-    static Duration retryDelay(Duration first, int failures, Throwable cause, RandomGenerator random) {
-        long limit = first.toMillis() << Math.min(failures - 1, 20);
-        Duration delay = Duration.ofMillis(limit / 2 + random.nextLong(limit / 2 + 1));
-        Duration asked = cause instanceof ApiException api ? api.retryAfter().orElse(Duration.ZERO) : Duration.ZERO;
-        return asked.compareTo(delay) > 0 ? asked : delay;
-    }
-
-    /**
      * Queues a job of no tenant (the service's own upkeep) unless one with the same id is already waiting or
      * running.
      */
@@ -228,7 +173,7 @@ public class Jobs {
      * from what is already done. Failures are retried like any job's.
      */
     public CustomTask<Void> slicedTask(TaskDescriptor<Void> job, Predicate<String> sliceLeavingMore) {
-        return Tasks.custom(job).onFailure(retriedThenDeadLettered()).execute((instance, context) -> {
+        return Tasks.custom(job).onFailure(retries.handler()).execute((instance, context) -> {
             boolean more = sliceLeavingMore.test(instance.getId());
             return (complete, operations) -> {
                 if (more) {
@@ -246,7 +191,7 @@ public class Jobs {
      * is not a failure: it counts no retry and has no limit. Failures (the work throws) are retried like any job's.
      */
     public CustomTask<Void> deferrableTask(TaskDescriptor<Void> job, Function<String, Optional<Instant>> work) {
-        return Tasks.custom(job).onFailure(retriedThenDeadLettered()).execute((instance, context) -> {
+        return Tasks.custom(job).onFailure(retries.handler()).execute((instance, context) -> {
             Optional<Instant> again = work.apply(instance.getId());
             return (complete, operations) -> {
                 if (again.isPresent()) {
@@ -286,7 +231,7 @@ public class Jobs {
 
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */
     public OneTimeTask<Void> task(TaskDescriptor<Void> job, Consumer<String> work) {
-        return Tasks.oneTime(job).onFailure(retriedThenDeadLettered()).execute((instance, context) -> {
+        return Tasks.oneTime(job).onFailure(retries.handler()).execute((instance, context) -> {
             work.accept(instance.getId());
             finished(instance);
         });

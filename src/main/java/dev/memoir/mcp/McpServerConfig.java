@@ -35,18 +35,19 @@ class McpServerConfig {
                 .jsonMapper(new JacksonMcpJsonMapper(mcpJsonMapper))
                 .messageEndpoint(properties.getMcpEndpoint())
                 .contextExtractor(request -> TenantId.of(request.servletRequest())
-                        .map(tenant -> McpTransportContext.create(Map.of(MemoryTools.TENANT, tenant)))
+                        .map(tenant -> McpTransportContext.create(Map.of(ToolContext.TENANT, tenant)))
                         .orElse(McpTransportContext.EMPTY))
                 .build();
     }
 
     /**
-     * The tools {@link MemoryTools} declares. Registered here rather than by the starter's annotation scanner
+     * The tools {@link MemoryTools}, {@link ArchiveTools} and {@link ChatTools} declare, in that order. Registered here rather than by the starter's annotation scanner
      * (switched off in application.yml), whose call handlers would neither validate the arguments nor answer
      * errors as the REST API does.
      */
     @Bean
-    List<SyncToolSpecification> memoirTools(MemoryTools tools, Validator validator, JsonMapper json) {
-        return new ValidatingToolProvider(List.of(tools), validator, json).getToolSpecifications();
+    List<SyncToolSpecification> memoirTools(
+            MemoryTools memory, ArchiveTools archive, ChatTools chat, Validator validator, JsonMapper json) {
+        return new ValidatingToolProvider(List.of(memory, archive, chat), validator, json).getToolSpecifications();
     }
 }

@@ -11,8 +11,6 @@ import java.util.UUID;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotEmpty;
-import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -21,15 +19,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.ai.mcp.annotation.McpTool;
 import org.springframework.ai.mcp.annotation.McpTool.McpAnnotations;
 import org.springframework.ai.mcp.annotation.McpToolParam;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
-import dev.memoir.archive.ExportReport;
-import dev.memoir.archive.ExportSource;
-import dev.memoir.archive.ImportedUser;
-import dev.memoir.archive.UserArchives;
-import dev.memoir.chat.MemoryChat;
-import dev.memoir.common.web.ApiException;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.common.wire.VisibleText;
@@ -41,26 +32,19 @@ import dev.memoir.memory.MemoryList;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
 
 /**
- * Memoir's MCP tools: a user's memory to add, search, list, read, edit and delete, export and import, and a chat
- * reply with memory. The tenant is always the API key's, carried from the HTTP request in the transport context,
+ * Memoir's MCP tools for a user's memory: add, search, list, read, edit and delete ({@link ArchiveTools} moves it in
+ * and out, {@link ChatTools} chats with it). The tenant is always the API key's, carried from the HTTP request in the transport context,
  * never an argument. Each tool answers what the matching REST endpoint answers, and its arguments carry the
  * constraints of that endpoint's request ({@link ValidatingToolProvider} checks them and states them in the schema).
  */
 @Component
 class MemoryTools {
-
-    /** The transport context key under which the request's tenant travels. */
-    static final String TENANT = TenantId.class.getName();
-
-    /** The largest archive the export tool answers with; a larger one is exported by the REST endpoint. */
-    static final int MAX_ARCHIVE_BYTES = 8 << 20;
 
     /** Search results when the call names no limit. */
     private static final int SEARCH_RESULTS = 10;
@@ -68,7 +52,6 @@ class MemoryTools {
     /** Memories per page when the call names no limit, as GET /memory. */
     private static final int PAGE = 20;
 
-    private static final String USER_ID = "The end user whose memory this is, as your application identifies them";
     private static final String KINDS = "Only memories of these kinds; all kinds when omitted";
     private static final String FROM = "Only memories whose dialogue time ends at or after this instant (ISO-8601)";
     private static final String TO = "Only memories whose dialogue time starts before this instant (ISO-8601)";
@@ -84,15 +67,11 @@ class MemoryTools {
     private static final String MEMORY_ID = "The memory's id";
 
     private final MemoryStore store;
-    private final MemoryChat chat;
-    private final UserArchives archives;
     private final MemorySearches searches;
 
-    MemoryTools(MemoryStore store, MemoryChat chat, UserArchives archives, MemorySearches searches) {
+    MemoryTools(MemoryStore store, MemorySearches searches) {
         this.searches = searches;
         this.store = store;
-        this.chat = chat;
-        this.archives = archives;
     }
 
     @McpTool(
@@ -111,7 +90,7 @@ class MemoryTools {
                             openWorldHint = false))
     Map<String, Object> addMemory(
             McpTransportContext context,
-            @McpToolParam(description = USER_ID) @UserIdentifier String userId,
+            @McpToolParam(description = ToolContext.USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = "What to remember, as a self-contained statement")
                     @NotBlank
                     @VisibleText
@@ -129,7 +108,8 @@ class MemoryTools {
             @McpToolParam(description = SUPERSEDES, required = false) @Size(max = FieldConstraints.SUPERSEDED_MEMORIES)
                     List<UUID> supersedes,
             @McpToolParam(description = EXPIRES_AT, required = false) Instant expiresAt) {
-        AddedMemory added = store.add(tenant(context), userId, kind, text.strip(), occurredAt, supersedes, expiresAt);
+        AddedMemory added =
+                store.add(ToolContext.tenant(context), userId, kind, text.strip(), occurredAt, supersedes, expiresAt);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("created", added.created());
         answer.put("memory", added.memory());
@@ -152,7 +132,7 @@ class MemoryTools {
                             openWorldHint = false))
     Map<String, Object> searchMemory(
             McpTransportContext context,
-            @McpToolParam(description = USER_ID) @UserIdentifier String userId,
+            @McpToolParam(description = ToolContext.USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = "What to look for: a question, keywords or a statement")
                     @NotBlank
                     @VisibleText
@@ -172,7 +152,7 @@ class MemoryTools {
                             description = "hybrid (the default) fuses both rankings; dense or lexical uses one alone",
                             required = false)
                     SearchMode mode) {
-        TenantId tenant = tenant(context);
+        TenantId tenant = ToolContext.tenant(context);
         MemorySearch search = MemorySearch.of(
                         tenant,
                         userId,
@@ -200,7 +180,7 @@ class MemoryTools {
                             openWorldHint = false))
     MemoryList listMemories(
             McpTransportContext context,
-            @McpToolParam(description = USER_ID) @UserIdentifier String userId,
+            @McpToolParam(description = ToolContext.USER_ID) @UserIdentifier String userId,
             @McpToolParam(description = KINDS, required = false) Set<MemoryKind> kind,
             @McpToolParam(description = FROM, required = false) Instant from,
             @McpToolParam(description = TO, required = false) Instant to,
@@ -216,7 +196,7 @@ class MemoryTools {
                     String cursor) {
         DialogueWindow window = new DialogueWindow(from, to);
         return searches.newest(
-                tenant(context),
+                ToolContext.tenant(context),
                 userId,
                 kinds(kind),
                 sessionId,
@@ -240,7 +220,7 @@ class MemoryTools {
                             idempotentHint = true,
                             openWorldHint = false))
     MemoryView getMemory(McpTransportContext context, @McpToolParam(description = MEMORY_ID) UUID id) {
-        return store.get(tenant(context), id);
+        return store.get(ToolContext.tenant(context), id);
     }
 
     @McpTool(
@@ -275,7 +255,7 @@ class MemoryTools {
                     Boolean neverExpires) {
         MemoryChange change = new MemoryChange(
                 text == null ? null : text.strip(), supersedes, expiresAt, Boolean.TRUE.equals(neverExpires));
-        return store.update(tenant(context), id, change);
+        return store.update(ToolContext.tenant(context), id, change);
     }
 
     @McpTool(
@@ -290,126 +270,11 @@ class MemoryTools {
                             idempotentHint = true,
                             openWorldHint = false))
     Map<String, Object> deleteMemory(McpTransportContext context, @McpToolParam(description = MEMORY_ID) UUID id) {
-        store.delete(tenant(context), id);
+        store.delete(ToolContext.tenant(context), id);
         return Map.of("deleted", id);
-    }
-
-    @McpTool(
-            name = "export_user",
-            title = "Export a user's memory",
-            description = """
-            Everything Memoir holds for the user as a versioned NDJSON archive (sessions, turns, memories with their \
-            validity and vectors, revisions, learning episodes): the archive GET /users/{userId}/export streams, \
-            here up to 8 MB. import_user restores it in any Memoir deployment.""",
-            annotations =
-                    @McpAnnotations(
-                            title = "Export a user's memory",
-                            readOnlyHint = true,
-                            destructiveHint = false,
-                            idempotentHint = true,
-                            openWorldHint = false))
-    Map<String, Object> exportUser(
-            McpTransportContext context, @McpToolParam(description = USER_ID) @UserIdentifier String userId) {
-        return Map.of("archive", archives.export(tenant(context), userId, MAX_ARCHIVE_BYTES));
-    }
-
-    @McpTool(
-            name = "import_user",
-            title = "Import a user's memory",
-            description = """
-            Restores an archive from export_user (or GET /users/{userId}/export) as this user, who must have no \
-            sessions or memories yet: whole, with new ids, or not at all. Larger archives go to POST \
-            /users/{userId}/import, which streams.""",
-            annotations =
-                    @McpAnnotations(
-                            title = "Import a user's memory",
-                            readOnlyHint = false,
-                            destructiveHint = false,
-                            idempotentHint = false,
-                            openWorldHint = false))
-    ImportedUser importUser(
-            McpTransportContext context,
-            @McpToolParam(description = USER_ID) @UserIdentifier String userId,
-            @McpToolParam(description = "The archive's NDJSON text") @NotEmpty String archive) {
-        return archives.restore(tenant(context), userId, archive);
-    }
-
-    @McpTool(
-            name = "import_export",
-            title = "Import a ChatGPT or Claude export",
-            description = """
-            Imports the conversations.json of a ChatGPT or Claude data export as the user's sessions, one closed \
-            session per conversation, as POST /users/{userId}/import/chatgpt or /claude does: the user and \
-            assistant messages become turns (ChatGPT: the branch the user ended on), the rest is skipped and \
-            counted; the answer is a report per conversation. Importing the same export again adds nothing. Here \
-            up to the MCP request's size; larger exports, and their zips, go to the REST endpoints, which stream.""",
-            annotations =
-                    @McpAnnotations(
-                            title = "Import a ChatGPT or Claude export",
-                            readOnlyHint = false,
-                            destructiveHint = false,
-                            idempotentHint = true,
-                            openWorldHint = false))
-    ExportReport importExport(
-            McpTransportContext context,
-            @McpToolParam(description = USER_ID) @UserIdentifier String userId,
-            @McpToolParam(description = "Which assistant made the export: chatgpt or claude") @NotNull
-                    ExportSource source,
-            @McpToolParam(description = "The export's conversations.json, as text") @NotEmpty String conversations,
-            @McpToolParam(
-                            description = "The imported sessions' memory strategy preset; the default when omitted",
-                            required = false)
-                    MemoryStrategy strategy) {
-        return archives.importExport(tenant(context), userId, source, strategy, conversations);
-    }
-
-    @McpTool(
-            name = "chat",
-            title = "Chat with memory",
-            description = """
-            Sends the user's message to Memoir's assistant, which answers with what it remembers about the user, \
-            stores both turns and learns from the exchange. Without sessionId the user's open conversation \
-            continues (started on first use).""",
-            annotations =
-                    @McpAnnotations(
-                            title = "Chat with memory",
-                            readOnlyHint = false,
-                            destructiveHint = false,
-                            idempotentHint = false,
-                            openWorldHint = true))
-    MemoryChat.Reply chat(
-            McpTransportContext context,
-            @McpToolParam(description = "The user's message")
-                    @NotBlank
-                    @VisibleText
-                    @Size(max = FieldConstraints.CHAT_MESSAGE)
-                    String message,
-            @McpToolParam(description = "Required without sessionId. " + USER_ID, required = false) @UserIdentifier
-                    String userId,
-            @McpToolParam(
-                            description = "An open session to chat in (its user must be userId when both are given)",
-                            required = false)
-                    UUID sessionId) {
-        return chat.reply(tenant(context), userId, sessionId, message.strip());
-    }
-
-    /** The request's tenant, which the transport put into the context (see {@link McpServerConfig}). */
-    private static TenantId tenant(McpTransportContext context) {
-        if (context.get(TENANT) instanceof TenantId tenant) {
-            return tenant;
-        }
-        // The API-key filter lets no request without a tenant reach /mcp; this only guards against a change.
-        throw new NoTenantException();
     }
 
     private static Set<MemoryKind> kinds(Set<MemoryKind> kinds) {
         return kinds == null || kinds.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kinds;
-    }
-
-    static final class NoTenantException extends ApiException {
-
-        NoTenantException() {
-            super(HttpStatus.UNAUTHORIZED, "unauthorized", "no tenant API key on this request");
-        }
     }
 }

@@ -15,9 +15,7 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.jdbc.AdvisoryLocks;
-import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.revision.MemoryRevision;
 import dev.memoir.memory.revision.MemoryRevisions;
 import dev.memoir.memory.store.MemoryRecord;
@@ -38,8 +36,7 @@ import dev.memoir.tenant.TenantId;
 public class MemoryStore {
 
     private final MemoryRecordRepository records;
-    // The skew allowed for turns' occurredAt (memoir.session.clock-skew) bounds added memories' dates the same way.
-    private final ClockSkew clockSkew;
+    private final ClientMemoryValues clientValues;
     private final NewRecords newRecords;
     private final Supersessions supersessions;
     private final SupersessionRules supersessionRules;
@@ -50,14 +47,14 @@ public class MemoryStore {
     MemoryStore(
             MemoryRecordRepository records,
             NewRecords newRecords,
-            ClockSkew clockSkew,
+            ClientMemoryValues clientValues,
             Supersessions supersessions,
             SupersessionRules supersessionRules,
             MemoryRevisions revisions,
             AdvisoryLocks locks,
             ApplicationEventPublisher events) {
         this.records = records;
-        this.clockSkew = clockSkew;
+        this.clientValues = clientValues;
         this.newRecords = newRecords;
         this.supersessions = supersessions;
         this.supersessionRules = supersessionRules;
@@ -104,16 +101,7 @@ public class MemoryStore {
             Instant occurredAt,
             List<UUID> supersedes,
             Instant expiresAt) {
-        requireFuture(expiresAt);
-        if (kind != null && !kind.addable()) {
-            throw new InvalidRequestException(
-                    "kind",
-                    "cannot be " + kind + ": only fact memories can be added; "
-                            + "the other kinds are written by Memoir from dialogue and feedback");
-        }
-        if (occurredAt != null && occurredAt.isAfter(clockSkew.latestAllowed())) {
-            throw new InvalidRequestException("occurredAt", "is in the future: " + occurredAt);
-        }
+        clientValues.requireAddable(kind, occurredAt, expiresAt);
         kind = kind == null ? MemoryKind.FACT : kind;
         locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
         DedupKey dedupKey = DedupKey.fact(tenant, userId, text);
@@ -144,12 +132,6 @@ public class MemoryStore {
         return changed ? new AddedMemory(view(record), added.created()) : added;
     }
 
-    private static void requireFuture(Instant expiresAt) {
-        if (expiresAt != null && !expiresAt.isAfter(Instant.now())) {
-            throw new InvalidRequestException("expiresAt", "is not in the future: " + expiresAt);
-        }
-    }
-
     /**
      * Marks memories of the user superseded by a newer memory that Memoir wrote (a writer's supersession step
      * judged that it updates or contradicts them). Those no longer live, or no longer there, are left as they are.
@@ -161,21 +143,8 @@ public class MemoryStore {
     }
 
     private AddedMemory store(NewMemory memory) {
-        if (memory.dedupKey() != null) {
-            Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(
-                    memory.tenant().value(), memory.userId(), memory.dedupKey().value());
-            if (existing.isPresent() && existing.get().unexpired()) {
-                return new AddedMemory(view(existing.get()), false);
-            }
-            if (existing.isPresent()) {
-                // Expired and waiting for the purge: the memory written now replaces it, as if it were gone.
-                records.delete(existing.get());
-                records.flush();
-            }
-        }
-        // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
-        // and the retry finds the first worker's record above.
-        return new AddedMemory(newRecords.save(List.of(memory)).getFirst().view(List.of()), true);
+        NewRecords.Kept kept = newRecords.saveUnlessKept(memory);
+        return new AddedMemory(kept.created() ? kept.record().view(List.of()) : view(kept.record()), kept.created());
     }
 
     /** Writes several memories in the caller's transaction (imported or chatted turns). */
@@ -205,7 +174,7 @@ public class MemoryStore {
             revisions.revise(record, change.text(), null, "edit");
         }
         if (change.expiresAt() != null) {
-            requireFuture(change.expiresAt());
+            ClientMemoryValues.requireFuture(change.expiresAt());
             record.expireAt(change.expiresAt());
         } else if (change.neverExpires()) {
             record.expireAt(null);

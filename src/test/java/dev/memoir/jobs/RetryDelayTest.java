@@ -22,7 +22,7 @@ class RetryDelayTest {
         for (int failures = 1; failures <= 6; failures++) {
             long limit = FIRST.toMillis() << (failures - 1);
             for (int draw = 0; draw < 200; draw++) {
-                assertThat(Jobs.retryDelay(FIRST, failures, new IllegalStateException(), random)
+                assertThat(RetriedThenDeadLettered.retryDelay(FIRST, failures, new IllegalStateException(), random)
                                 .toMillis())
                         .isBetween(limit / 2, limit);
             }
@@ -34,7 +34,7 @@ class RetryDelayTest {
         Random random = new Random(11);
         Set<Duration> delays = new HashSet<>();
         for (int job = 0; job < 8; job++) {
-            delays.add(Jobs.retryDelay(FIRST, 1, new IllegalStateException(), random));
+            delays.add(RetriedThenDeadLettered.retryDelay(FIRST, 1, new IllegalStateException(), random));
         }
         assertThat(delays).hasSizeGreaterThan(6);
     }
@@ -44,7 +44,9 @@ class RetryDelayTest {
         ApiException overloaded = new ApiException(
                 HttpStatus.SERVICE_UNAVAILABLE, "model-unavailable", "busy", null, Duration.ofSeconds(45)) {};
 
-        assertThat(Jobs.retryDelay(FIRST, 1, overloaded, new Random(3))).isEqualTo(Duration.ofSeconds(45));
-        assertThat(Jobs.retryDelay(FIRST, 4, overloaded, new Random(3))).isGreaterThanOrEqualTo(Duration.ofSeconds(40));
+        assertThat(RetriedThenDeadLettered.retryDelay(FIRST, 1, overloaded, new Random(3)))
+                .isEqualTo(Duration.ofSeconds(45));
+        assertThat(RetriedThenDeadLettered.retryDelay(FIRST, 4, overloaded, new Random(3)))
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(40));
     }
 }

@@ -177,7 +177,7 @@ class McpToolConstraintsTest extends IntegrationTest {
         CallToolResult refused = tool("add_memory")
                 .callHandler()
                 .apply(
-                        McpTransportContext.create(Map.of(MemoryTools.TENANT, new TenantId(UUID.randomUUID()))),
+                        McpTransportContext.create(Map.of(ToolContext.TENANT, new TenantId(UUID.randomUUID()))),
                         new CallToolRequest("add_memory", arguments));
         assertSameRefusal(refused, api.send("POST", "/memory", key, Json.write(arguments)));
     }

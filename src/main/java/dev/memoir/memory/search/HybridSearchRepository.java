@@ -4,10 +4,6 @@ import static dev.memoir.memory.store.SqlValues.uuidArray;
 import static dev.memoir.memory.store.SqlValues.uuids;
 import static dev.memoir.memory.store.SqlValues.vector;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -56,20 +52,6 @@ import dev.memoir.memory.Speaker;
 @Repository
 public class HybridSearchRepository {
 
-    // The statement's parts, in src/main/resources/sql/memory-search/ (each file says what it is and which
-    // placeholders it takes). bench/scale/search_sql.py composes the same files for the scale benchmark's raw SQL,
-    // so a change to how they are composed goes there too.
-    private static final String FILTERS = part("filters");
-    private static final String COLUMNS = part("columns");
-    private static final String DENSE = part("dense");
-    private static final String LEXICAL_BY_FUNCTION = part("lexical-by-function");
-    private static final String LEXICAL_BY_RARITY = part("lexical-by-rarity");
-    private static final String LEXICAL_COVERAGE = part("lexical-coverage");
-    private static final String RANKED = part("ranked");
-    private static final String RANKED_WITH_RECENCY = part("ranked-with-recency");
-    private static final String SEARCH = part("search");
-    private static final String SETTINGS = part("settings");
-
     private final NamedParameterJdbcTemplate jdbc;
     private final SearchProperties properties;
     private final String sql;
@@ -77,49 +59,7 @@ public class HybridSearchRepository {
     public HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
         this.jdbc = jdbc;
         this.properties = properties;
-        this.sql = statement(properties);
-    }
-
-    /** The search statement for these settings, composed of its parts. */
-    static String statement(SearchProperties properties) {
-        boolean rarity = properties.lexicalRanking() == SearchProperties.LexicalRanking.RARITY;
-        String lexical = rarity
-                ? LEXICAL_BY_RARITY.formatted(FILTERS)
-                : LEXICAL_BY_FUNCTION.formatted(
-                        FILTERS, properties.lexicalRanking().function());
-        String coverage =
-                rarity && properties.fusion() == SearchProperties.Fusion.COVERAGE_WEIGHTED ? LEXICAL_COVERAGE : "1";
-        return SEARCH.formatted(
-                FILTERS,
-                lexical,
-                coverage,
-                COLUMNS,
-                properties.recencyWeight() > 0 ? RANKED_WITH_RECENCY : RANKED,
-                DENSE.formatted(FILTERS));
-    }
-
-    /**
-     * One part of the statement without its header comment, read once when the class loads: a part missing from
-     * the classpath stops the service at startup, not at its first search.
-     */
-    private static String part(String name) {
-        String path = "sql/memory-search/" + name + ".sql";
-        try (InputStream in = HybridSearchRepository.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("The search statement's part " + path + " is not on the classpath");
-            }
-            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .lines()
-                    .toList();
-            int body = 0;
-            while (body < lines.size()
-                    && (lines.get(body).startsWith("--") || lines.get(body).isBlank())) {
-                body++;
-            }
-            return String.join("\n", lines.subList(body, lines.size()));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + path, e);
-        }
+        this.sql = SearchStatement.of(properties);
     }
 
     /** A found memory with its cosine similarity (null for a vector of another model) and its ranking. */
@@ -145,7 +85,8 @@ public class HybridSearchRepository {
         String after = beforeCreatedAt == null
                 ? ""
                 : " and (m.created_at, m.id) < (cast(:beforeCreatedAt as timestamptz), cast(:beforeId as uuid))";
-        return jdbc.query("""
+        return jdbc.query(
+                """
                 select %s, null as similarity, null as dense_rank,
                        null as dense_score, null as lexical_rank, null as lexical_score,
                        null as lexical_coverage, null as period_rank, null as recency_rank, 0 as fused_score,
@@ -154,7 +95,9 @@ public class HybridSearchRepository {
                 from memory_records m
                 where %s%s
                 order by m.created_at desc, m.id desc
-                limit :limit""".formatted(COLUMNS, FILTERS, after), params, (rs, row) -> hit(rs).memory());
+                limit :limit""".formatted(SearchStatement.COLUMNS, SearchStatement.FILTERS, after),
+                params,
+                (rs, row) -> hit(rs).memory());
     }
 
     /** The plan PostgreSQL chooses for a search, for tests and benchmarks; inside a transaction like search. */
@@ -204,7 +147,10 @@ public class HybridSearchRepository {
                 .addValue("limit", search.limit());
         int efSearch = Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor()));
         String iterativeScan = jdbc
-                .queryForList(SETTINGS, new MapSqlParameterSource("efSearch", String.valueOf(efSearch)), String.class)
+                .queryForList(
+                        SearchStatement.SETTINGS,
+                        new MapSqlParameterSource("efSearch", String.valueOf(efSearch)),
+                        String.class)
                 .stream()
                 .findFirst()
                 .orElse(null);

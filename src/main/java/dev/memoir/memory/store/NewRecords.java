@@ -2,6 +2,7 @@ package dev.memoir.memory.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
@@ -32,6 +33,28 @@ public class NewRecords {
         this.embedder = embedder;
         this.passages = passages;
         this.events = events;
+    }
+
+    /** A memory stored under its dedup key: the one just saved, or the live one kept from before. */
+    public record Kept(MemoryRecord record, boolean created) {}
+
+    /** Saves a memory, unless a live one is already stored under its dedup key. */
+    public Kept saveUnlessKept(NewMemory memory) {
+        if (memory.dedupKey() != null) {
+            Optional<MemoryRecord> existing = records.findByTenantIdAndUserIdAndDedupKey(
+                    memory.tenant().value(), memory.userId(), memory.dedupKey().value());
+            if (existing.isPresent() && existing.get().unexpired()) {
+                return new Kept(existing.get(), false);
+            }
+            if (existing.isPresent()) {
+                // Expired and waiting for the purge: the memory written now replaces it, as if it were gone.
+                records.delete(existing.get());
+                records.flush();
+            }
+        }
+        // Two workers racing on one dedup key: the second insert fails on the unique index, its job is retried,
+        // and the retry finds the first worker's record above.
+        return new Kept(save(List.of(memory)).getFirst(), true);
     }
 
     public List<MemoryRecord> save(List<NewMemory> memories) {

@@ -117,7 +117,7 @@ class SearchStatementTest {
 
     @Test
     void theSearchStatementTakesThePartsItsSettingsChoose() {
-        String rarity = HybridSearchRepository.statement(
+        String rarity = SearchStatement.of(
                 settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0));
         assertThat(rarity)
                 .contains(
@@ -127,11 +127,11 @@ class SearchStatementTest {
                         "ranked as (select *, null::bigint as recency_rank from fused)")
                 .doesNotContain("dated as");
 
-        String plain = HybridSearchRepository.statement(
-                settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.RRF, 0));
+        String plain =
+                SearchStatement.of(settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.RRF, 0));
         assertThat(plain).contains("weights as materialized", "1 as coverage");
 
-        String coverDensity = HybridSearchRepository.statement(
+        String coverDensity = SearchStatement.of(
                 settings(SearchProperties.LexicalRanking.TS_RANK_CD, SearchProperties.Fusion.COVERAGE_WEIGHTED, 3));
         assertThat(coverDensity)
                 .contains(
