@@ -3,6 +3,7 @@ package dev.memoir.tenant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -41,12 +42,12 @@ class FairWriteQueueAsyncTest {
                     new SimpleMeterRegistry()),
             problemWriter());
 
-    /** The real writer; its constructor belongs to the web package's wiring. */
+    /** The real writer, with no error dialect; its constructor belongs to common.web's wiring. */
     private static ProblemWriter problemWriter() {
         try {
-            var constructor = ProblemWriter.class.getDeclaredConstructor(JsonMapper.class);
+            var constructor = ProblemWriter.class.getDeclaredConstructor(JsonMapper.class, List.class);
             constructor.setAccessible(true);
-            return constructor.newInstance(JsonMapper.builder().build());
+            return constructor.newInstance(JsonMapper.builder().build(), List.of());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
