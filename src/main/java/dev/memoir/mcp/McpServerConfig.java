@@ -1,5 +1,6 @@
 package dev.memoir.mcp;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -41,13 +42,18 @@ class McpServerConfig {
     }
 
     /**
-     * The tools {@link MemoryTools}, {@link ArchiveTools} and {@link ChatTools} declare, in that order. Registered here rather than by the starter's annotation scanner
-     * (switched off in application.yml), whose call handlers would neither validate the arguments nor answer
-     * errors as the REST API does.
+     * The tools {@link MemoryTools}, {@link ArchiveTools} and {@link ChatTools} declare, listed in the order of
+     * their names whichever class declares them. Registered here rather than by the starter's annotation scanner
+     * (switched off in application.yml), whose call handlers would neither validate the arguments nor answer errors
+     * as the REST API does.
      */
     @Bean
     List<SyncToolSpecification> memoirTools(
             MemoryTools memory, ArchiveTools archive, ChatTools chat, Validator validator, JsonMapper json) {
-        return new ValidatingToolProvider(List.of(memory, archive, chat), validator, json).getToolSpecifications();
+        return new ValidatingToolProvider(List.of(memory, archive, chat), validator, json)
+                .getToolSpecifications().stream()
+                        .sorted(Comparator.comparing(
+                                specification -> specification.tool().name()))
+                        .toList();
     }
 }

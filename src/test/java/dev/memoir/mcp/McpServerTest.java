@@ -88,17 +88,18 @@ class McpServerTest extends IntegrationTest {
 
         assertThat(tools)
                 .extracting(Tool::name)
-                .containsExactlyInAnyOrder(
+                .as("every tool, in the order of their names, as before the tools were split by what they serve")
+                .containsExactly(
                         "add_memory",
-                        "search_memory",
-                        "list_memories",
-                        "get_memory",
-                        "update_memory",
+                        "chat",
                         "delete_memory",
                         "export_user",
-                        "import_user",
+                        "get_memory",
                         "import_export",
-                        "chat");
+                        "import_user",
+                        "list_memories",
+                        "search_memory",
+                        "update_memory");
         assertThat(tools).allSatisfy(tool -> {
             assertThat(tool.description()).hasSizeGreaterThan(40);
             assertThat(tool.inputSchema()).containsEntry("type", "object");
