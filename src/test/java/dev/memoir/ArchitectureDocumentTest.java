@@ -11,9 +11,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.modulith.core.ApplicationModules;
 
 /**
  * Keeps docs/architecture.md's lists of each module true to the code: a module's section names every type its top
@@ -94,6 +96,35 @@ class ArchitectureDocumentTest {
             }
         }
         assertThat(missing).as("what docs/architecture.md does not name").isEmpty();
+    }
+
+    @Test
+    void eachModuleSectionSaysWhichModulesItUses() throws IOException {
+        String document = Files.readString(DOCUMENT);
+        ApplicationModules modules = ApplicationModules.of(MemoirApplication.class);
+        List<String> wrong = new ArrayList<>();
+        modules.forEach(module -> {
+            String name = module.getIdentifier().toString();
+            Set<String> uses = module.getDirectDependencies(modules)
+                    .uniqueModules()
+                    .map(used -> used.getIdentifier().toString())
+                    .filter(used -> !used.equals(name))
+                    .collect(Collectors.toCollection(TreeSet::new));
+            String section = section(document, name);
+            Matcher line =
+                    section == null ? null : Pattern.compile("\nUses ([^\n]*)").matcher(section);
+            Set<String> said = new TreeSet<>();
+            if (line != null && line.find() && !line.group(1).startsWith("no other module")) {
+                Matcher used = Pattern.compile("`(\\w+)`").matcher(line.group(1));
+                while (used.find()) {
+                    said.add(used.group(1));
+                }
+            }
+            if (!said.equals(uses)) {
+                wrong.add(name + " uses " + uses + ", its section says " + said);
+            }
+        });
+        assertThat(wrong).as("the \"Uses\" lines of docs/architecture.md").isEmpty();
     }
 
     @Test
