@@ -11,6 +11,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.memoir.common.wire.FieldConstraints;
+
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -23,7 +25,7 @@ record OpenAiChatRequest(
 
         @Schema(description = "The conversation, oldest first; the last message is the user's new one")
         @NotEmpty
-        @Size(max = 1000)
+        @Size(max = FieldConstraints.CHAT_COMPLETION_MESSAGES)
         List<@Valid @NotNull Message> messages,
 
         @Schema(

@@ -3,7 +3,7 @@
  * over memory), store the reply and record its outcome; {@code POST /chat}, the OpenAI-compatible {@code
  * /v1/chat/completions}.
  */
-@ApplicationModule(allowedDependencies = {"feedback", "llm", "memory", "retrieval", "session", "tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "feedback", "llm", "memory", "retrieval", "session", "tenant"})
 package dev.memoir.chat;
 
 import org.springframework.modulith.ApplicationModule;

@@ -1,7 +1,7 @@
 /**
  * Deleting a user's data, or a session with everything derived from it alone.
  */
-@ApplicationModule(allowedDependencies = {"memory", "reranker", "session", "tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "memory", "reranker", "session", "tenant"})
 package dev.memoir.erasure;
 
 import org.springframework.modulith.ApplicationModule;

@@ -12,6 +12,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.VisibleText;
 import dev.memoir.common.wire.WireNames;
 
@@ -27,10 +28,12 @@ record FeedbackRequest(
                 description = "A hint that helps find the right answer",
                 example = "My sister's band is from Porto, not Lisbon.")
         @VisibleText
-        @Size(max = 4000)
+        @Size(max = FieldConstraints.FEEDBACK_TEXT)
         String hint,
 
-        @Schema(description = "The right answer itself", example = "Porto") @VisibleText @Size(max = 4000)
+        @Schema(description = "The right answer itself", example = "Porto")
+        @VisibleText
+        @Size(max = FieldConstraints.FEEDBACK_TEXT)
         String answer) {
 
     @AssertTrue(message = "give at least one of verdict, hint and answer")

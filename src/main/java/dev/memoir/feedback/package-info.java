@@ -2,7 +2,7 @@
  * Learning from the user's feedback (RAM, see docs/papers.md): feedback on replies, episodes of trials, the lessons
  * they write into memory, and the traces of what each reply was shown.
  */
-@ApplicationModule(allowedDependencies = {"llm", "memory", "reranker", "retrieval", "session", "tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "llm", "memory", "reranker", "retrieval", "session", "tenant"})
 package dev.memoir.feedback;
 
 import org.springframework.modulith.ApplicationModule;

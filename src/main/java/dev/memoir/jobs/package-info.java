@@ -1,7 +1,7 @@
 /**
  * Durable background jobs on db-scheduler, and the record of their runs that sessions show.
  */
-@ApplicationModule(allowedDependencies = {"tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "tenant"})
 package dev.memoir.jobs;
 
 import org.springframework.modulith.ApplicationModule;

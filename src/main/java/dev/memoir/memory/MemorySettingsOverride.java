@@ -9,6 +9,8 @@ import jakarta.validation.constraints.NotNull;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.common.wire.FieldConstraints;
+
 /** Per-session changes to the default memory strategy; every field is optional. */
 @Schema(description = "Overrides of the default memory strategy for one session; omitted fields keep the default")
 public record MemorySettingsOverride(
@@ -25,16 +27,16 @@ public record MemorySettingsOverride(
         Set<@NotNull MemoryKind> read,
 
         @Schema(description = "Memories retrieved per kind, 0 to 20", example = "{\"conditional\": 5}")
-        Map<@NotNull MemoryKind, @NotNull @Min(0) @Max(20) Integer> topK,
+        Map<@NotNull MemoryKind, @NotNull @Min(0) @Max(FieldConstraints.TOP_K) Integer> topK,
 
         @Schema(description = "Self-reflection rounds, 0 to 5; 0 turns self-reflection off", example = "1")
         @Min(0)
-        @Max(5)
+        @Max(FieldConstraints.REFLECTION_ROUNDS)
         Integer reflectionRounds,
 
         @Schema(description = "Most tokens of memory in a reply prompt, 100 to 100000", example = "3000")
-        @Min(100)
-        @Max(100_000)
+        @Min(FieldConstraints.PROMPT_TOKEN_BUDGET_MIN)
+        @Max(FieldConstraints.PROMPT_TOKEN_BUDGET_MAX)
         Integer promptTokenBudget,
 
         @Schema(

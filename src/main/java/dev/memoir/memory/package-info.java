@@ -21,7 +21,7 @@
  * <li>{@code web}: the {@code /memory} endpoints and their request bodies.</li>
  * </ul>
  */
-@ApplicationModule(allowedDependencies = {"jobs", "llm", "tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "jobs", "llm", "tenant"})
 package dev.memoir.memory;
 
 import org.springframework.modulith.ApplicationModule;

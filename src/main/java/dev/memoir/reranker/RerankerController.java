@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.tenant.TenantId;
 
 /** The tenant's learned reranker under {@code /reflection/reranker}, beside the feedback endpoints' URLs. */
@@ -46,7 +47,7 @@ class RerankerController {
             @Parameter(description = "How many of the most recent reranked replies to cover, 1 to 5000")
                     @RequestParam(defaultValue = "1000")
                     @Min(1)
-                    @Max(5000)
+                    @Max(FieldConstraints.RERANKED_REPLIES)
                     int replies) {
         return reranker.history(tenant, replies);
     }

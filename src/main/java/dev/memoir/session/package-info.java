@@ -23,7 +23,7 @@
  * {@link dev.memoir.common.wire.ClockSkew}.</li>
  * </ul>
  */
-@ApplicationModule(allowedDependencies = {"jobs", "memory", "tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "jobs", "memory", "tenant"})
 package dev.memoir.session;
 
 import org.springframework.modulith.ApplicationModule;

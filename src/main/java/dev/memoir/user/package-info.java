@@ -1,7 +1,7 @@
 /**
  * The users a tenant's memory knows, with their counts.
  */
-@ApplicationModule(allowedDependencies = {"memory", "session", "tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "memory", "session", "tenant"})
 package dev.memoir.user;
 
 import org.springframework.modulith.ApplicationModule;

@@ -9,6 +9,8 @@ import jakarta.validation.constraints.Size;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.common.wire.FieldConstraints;
+
 @Schema(description = "An endpoint to deliver memory events to")
 record WebhookCreate(
         @Schema(
@@ -16,7 +18,7 @@ record WebhookCreate(
                         + "metadata address (unless the operator allows its host, memoir.webhooks.allowed-hosts)",
                 example = "https://example.com/memoir-events")
         @NotBlank
-        @Size(max = 2000)
+        @Size(max = FieldConstraints.WEBHOOK_URL)
         String url,
 
         @Schema(

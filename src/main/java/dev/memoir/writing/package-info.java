@@ -2,7 +2,7 @@
  * Memory writers run after turns and at a session's close: conditional notes, session summaries, memos, the
  * recursive summary, topic memories.
  */
-@ApplicationModule(allowedDependencies = {"jobs", "llm", "memory", "session", "tenant", "common"})
+@ApplicationModule(allowedDependencies = {"common", "jobs", "llm", "memory", "session", "tenant"})
 package dev.memoir.writing;
 
 import org.springframework.modulith.ApplicationModule;

@@ -40,5 +40,37 @@ public final class FieldConstraints {
     /** Characters of a failed-jobs page cursor, longer than others: it holds a task's name and instance id. */
     public static final int FAILED_JOB_CURSOR = 2_000;
 
+    /** Characters of a webhook endpoint's URL. */
+    public static final int WEBHOOK_URL = 2_000;
+
+    /** Characters of a tenant's display name. */
+    public static final int TENANT_NAME = 200;
+
+    /** Characters of a feedback's hint or right answer. */
+    public static final int FEEDBACK_TEXT = 4_000;
+
+    /** Reranked replies the reranker's history covers at most. */
+    public static final int RERANKED_REPLIES = 5_000;
+
+    /** Messages of one OpenAI-compatible chat-completions request. */
+    public static final int CHAT_COMPLETION_MESSAGES = 1_000;
+
+    /** Turns one import request carries. */
+    public static final int IMPORTED_TURNS = 1_000;
+
+    /** Characters of a turn's speaker name. */
+    public static final int SPEAKER = 100;
+
+    /** Memories of one kind a session's settings may retrieve per turn. */
+    public static final int TOP_K = 20;
+
+    /** Self-reflection rounds a session's settings may ask for. */
+    public static final int REFLECTION_ROUNDS = 5;
+
+    /** The least and the most tokens of memory a session's settings may give a reply prompt. */
+    public static final int PROMPT_TOKEN_BUDGET_MIN = 100;
+
+    public static final int PROMPT_TOKEN_BUDGET_MAX = 100_000;
+
     private FieldConstraints() {}
 }

@@ -24,7 +24,9 @@ import dev.memoir.session.Role;
 @Schema(
         description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "
                 + "assistant's export holds it")
-public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnCreate> turns) {
+public record TurnsImport(
+        @NotEmpty @Size(max = FieldConstraints.IMPORTED_TURNS)
+        List<@Valid @NotNull TurnCreate> turns) {
 
     /**
      * Who spoke, as chat exports name it. User and assistant messages are the dialogue; the others (a system
@@ -76,7 +78,7 @@ public record TurnsImport(@NotEmpty @Size(max = 1000) List<@Valid @NotNull TurnC
                             + "100 characters, without control or format characters; only spaces is the same as absent",
                     example = "Caroline")
             @VisibleText
-            @Size(max = 100)
+            @Size(max = FieldConstraints.SPEAKER)
             @Pattern(
                     regexp = "[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]*",
                     message = "must be one line without control, format or line-separator characters")
