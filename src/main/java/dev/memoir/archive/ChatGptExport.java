@@ -129,10 +129,10 @@ final class ChatGptExport {
         }
         if ("tool".equals(role)
                 || (recipient != null && !recipient.equals("all"))
-                || TOOL_CONTENT.contains(contentType)) {
+                || (contentType != null && TOOL_CONTENT.contains(contentType))) {
             return Message.skipped(id, Skip.TOOL, time, 0);
         }
-        if (hidden || THOUGHT_CONTENT.contains(contentType)) {
+        if (hidden || (contentType != null && THOUGHT_CONTENT.contains(contentType))) {
             return Message.skipped(id, Skip.HIDDEN, time, 0);
         }
         if (!"user".equals(role) && !"assistant".equals(role)) {
@@ -160,6 +160,9 @@ final class ChatGptExport {
             }
         } else if (content.get("text") != null && content.get("text").isString()) {
             text.append(content.get("text").stringValue());
+        } else if (content.isString()) {
+            // Not how ChatGPT writes a message, but plainly its text.
+            text.append(content.stringValue());
         }
         return Message.dialogue(id, role, text.toString(), time, nonText);
     }

@@ -1,6 +1,8 @@
 package dev.memoir.archive;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -18,8 +20,8 @@ import dev.memoir.tenant.TenantId;
 @Component
 class ConversationImports {
 
-    /** The part of a conversation stored last: its messages up to {@code to}, ending with {@code lastMessageId}. */
-    record Part(int to, String lastMessageId) {}
+    /** A part of a conversation that a session holds: its messages {@code from} to {@code to}, ending with one. */
+    record Part(int from, int to, String lastMessageId) {}
 
     private final JdbcClient jdbc;
 
@@ -27,17 +29,46 @@ class ConversationImports {
         this.jdbc = jdbc;
     }
 
-    /** The last part stored of each conversation of this source the user has imported, by conversation id. */
+    /** The stored parts of each conversation of this source the user has imported, by conversation id. */
     @Transactional(readOnly = true)
-    Map<String, Part> latest(TenantId tenant, String userId, ExportSource source) {
-        Map<String, Part> parts = new HashMap<>();
+    Map<String, List<Part>> stored(TenantId tenant, String userId, ExportSource source) {
+        Map<String, List<Part>> parts = new HashMap<>();
         jdbc.sql("""
-                select distinct on (conversation_id) conversation_id, to_message, last_message_id
+                select conversation_id, from_message, to_message, last_message_id
                 from conversation_imports where tenant_id = ? and user_id = ? and source = ?
-                order by conversation_id, to_message desc""").params(tenant.value(), userId, source.wireName()).query(rs -> {
-            parts.put(rs.getString(1), new Part(rs.getInt(2), rs.getString(3)));
+                order by conversation_id, from_message""").params(tenant.value(), userId, source.wireName()).query(rs -> {
+            parts.computeIfAbsent(rs.getString(1), id -> new ArrayList<>())
+                    .add(new Part(rs.getInt(2), rs.getInt(3), rs.getString(4)));
         });
         return parts;
+    }
+
+    /** The stored parts of one conversation, in order. */
+    @Transactional(readOnly = true)
+    List<Part> storedOf(TenantId tenant, String userId, ExportSource source, String conversationId) {
+        return jdbc.sql("""
+                select from_message, to_message, last_message_id from conversation_imports
+                where tenant_id = ? and user_id = ? and source = ? and conversation_id = ?
+                order by from_message""")
+                .params(tenant.value(), userId, source.wireName(), conversationId)
+                .query((rs, n) -> new Part(rs.getInt(1), rs.getInt(2), rs.getString(3)))
+                .list();
+    }
+
+    /**
+     * The stored parts of one conversation, locked until the caller's transaction ends: a session's deletion, which
+     * deletes its part, waits, so what is stored next is planned from parts that are still there.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    List<Part> lockedParts(TenantId tenant, String userId, ExportSource source, String conversationId) {
+        return jdbc.sql("""
+                select from_message, to_message, last_message_id from conversation_imports
+                where tenant_id = ? and user_id = ? and source = ? and conversation_id = ?
+                order by from_message
+                for update""")
+                .params(tenant.value(), userId, source.wireName(), conversationId)
+                .query((rs, n) -> new Part(rs.getInt(1), rs.getInt(2), rs.getString(3)))
+                .list();
     }
 
     /** Records the part a new session holds, in the transaction that stores it. */

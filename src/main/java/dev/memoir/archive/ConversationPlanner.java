@@ -2,6 +2,7 @@ package dev.memoir.archive;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import dev.memoir.archive.ExportReport.ConversationReport;
@@ -12,9 +13,10 @@ import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.TextSafety;
 
 /**
- * What {@link ExportImporter} stores of one exported conversation: the messages added since an earlier import, as
- * the turns they become (a long message split, those that are no turn of the dialogue skipped and counted), or the
- * report of a conversation that is refused or has nothing to store.
+ * What {@link ExportImporter} stores of one exported conversation: the runs of its messages that no stored part of an
+ * earlier import holds (those added since, and those of a part whose session was deleted since), each as the turns it
+ * becomes (a long message split, those that are no turn of the dialogue skipped and counted), or the report of a
+ * conversation that is refused or has nothing to store.
  */
 final class ConversationPlanner {
 
@@ -22,21 +24,31 @@ final class ConversationPlanner {
     static final int TURN_LIMIT = FieldConstraints.CHAT_MESSAGE;
     /** Characters of a title kept. */
     static final int TITLE_LIMIT = 500;
+    /** Ids are the import's key: one line of text, of a sensible length. */
+    static final int ID_LIMIT = 200;
+    /** Characters of a longer id that a report echoes. */
+    private static final int ECHOED_ID = 100;
 
-    /** What planning a conversation comes to: a part to store, or nothing to store and why. */
-    sealed interface Plan permits Part, NothingToStore {}
+    /** What planning a conversation comes to: something to store, or nothing to store and why. */
+    sealed interface Plan permits Planned, NothingToStore {
+        /** The conversation's report: as it will read once stored, or why nothing is stored. */
+        ConversationReport report();
+    }
 
-    /** A conversation's part still to store, as spooled. */
-    record Part(
-            int position,
-            String conversationId,
-            String title,
-            int from,
-            int to,
-            String lastMessageId,
-            List<PlannedTurn> turns,
-            ConversationReport report)
-            implements Plan {}
+    /** The runs of a conversation still to store, each a session of its own, and the report if they are stored. */
+    record Planned(int position, String conversationId, String title, List<Run> runs, ConversationReport report)
+            implements Plan {
+
+        Instant firstTurnAt() {
+            return runs.getFirst().turns().getFirst().occurredAt();
+        }
+    }
+
+    /**
+     * Messages {@code from} (inclusive) to {@code to} (exclusive) of the conversation's dialogue path, ending with
+     * {@code lastMessageId}, as the turns they become.
+     */
+    record Run(int from, int to, String lastMessageId, List<PlannedTurn> turns) {}
 
     /** A conversation refused, unchanged since an earlier import, or with no message to store. */
     record NothingToStore(ConversationReport report) implements Plan {}
@@ -45,124 +57,189 @@ final class ConversationPlanner {
 
     private ConversationPlanner() {}
 
-    /** The part of the conversation still to store, or the report of a conversation with nothing to store. */
+    /**
+     * The runs of the conversation still to store, given the parts of it that are stored (in any order), or the
+     * report of a conversation with nothing to store.
+     */
     static Plan plan(
-            int position, ExportedConversation conversation, ConversationImports.Part before, Instant latestAllowed) {
+            int position,
+            ExportedConversation conversation,
+            List<ConversationImports.Part> stored,
+            Instant latestAllowed,
+            ImportLimits limits) {
         String title = title(conversation.title());
         if (conversation.refusal() != null) {
             return new NothingToStore(ConversationReport.refused(conversation.id(), title, conversation.refusal()));
         }
         String idProblem = idProblem("its id", conversation.id());
         if (idProblem != null) {
-            return new NothingToStore(ConversationReport.refused(null, title, idProblem));
+            return new NothingToStore(ConversationReport.refused(conversation.id(), title, idProblem));
         }
         List<Message> messages = dated(conversation);
-        if (!messages.isEmpty()
-                && idProblem("its last message's id", messages.getLast().id()) != null) {
+        boolean[] held = new boolean[messages.size()];
+        // The newest part first: when a message before all of them was edited, its last message is the one named.
+        List<ConversationImports.Part> newestFirst = new ArrayList<>(stored);
+        newestFirst.sort(Comparator.comparingInt(ConversationImports.Part::to).reversed());
+        for (ConversationImports.Part part : newestFirst) {
+            int last = lastIndexOf(messages, part.lastMessageId());
+            int first = last + 1 - (part.to() - part.from());
+            if (last < 0 || first < 0) {
+                return new NothingToStore(ConversationReport.refused(
+                        conversation.id(),
+                        title,
+                        "message " + part.lastMessageId() + ", the last one an earlier import stored of a part, is "
+                                + "not on the dialogue the export holds now (a message before it was edited): the "
+                                + "messages still to store cannot be told from those stored"));
+            }
+            for (int i = first; i <= last; i++) {
+                held[i] = true;
+            }
+        }
+        List<int[]> spans = notHeld(held);
+        if (spans.isEmpty()) {
+            return new NothingToStore(unchanged(conversation.id(), title));
+        }
+        Tally tally = new Tally();
+        List<Run> runs = new ArrayList<>();
+        for (int[] span : spans) {
+            List<PlannedTurn> turns = new ArrayList<>();
+            String refusal = turns(messages.subList(span[0], span[1]), latestAllowed, limits, tally, turns);
+            if (refusal != null) {
+                return new NothingToStore(ConversationReport.refused(conversation.id(), title, refusal));
+            }
+            String lastId = messages.get(span[1] - 1).id();
+            String problem = idProblem("the id of the last message to store", lastId);
+            if (problem != null) {
+                return new NothingToStore(ConversationReport.refused(conversation.id(), title, problem));
+            }
+            if (!turns.isEmpty()) {
+                runs.add(new Run(span[0], span[1], lastId, turns));
+            }
+        }
+        int turnCount = runs.stream().mapToInt(run -> run.turns().size()).sum();
+        if (turnCount > limits.maxTurnsPerConversation()) {
             return new NothingToStore(ConversationReport.refused(
                     conversation.id(),
                     title,
-                    idProblem("its last message's id", messages.getLast().id())));
+                    "it becomes " + turnCount + " turns, more than a conversation may "
+                            + "(memoir.imports.max-turns-per-conversation: " + limits.maxTurnsPerConversation()
+                            + ")"));
         }
-        int from = 0;
-        if (before != null) {
-            int last = -1;
-            for (int i = messages.size() - 1; i >= 0; i--) {
-                if (messages.get(i).id().equals(before.lastMessageId())) {
-                    last = i;
-                    break;
-                }
-            }
-            if (last < 0) {
-                return new NothingToStore(ConversationReport.refused(
-                        conversation.id(),
-                        title,
-                        "message " + before.lastMessageId()
-                                + ", the last one an earlier import stored, is not on the dialogue the export holds now (a "
-                                + "message before it was edited): its new messages cannot be told from those stored"));
-            }
-            from = last + 1;
+        ConversationReport report = new ConversationReport(
+                ConversationReport.echoed(conversation.id()),
+                title,
+                Status.IMPORTED,
+                null,
+                null,
+                runs.isEmpty() ? null : runs.getFirst().turns().getFirst().occurredAt(),
+                runs.isEmpty() ? null : runs.getLast().turns().getLast().occurredAt(),
+                tally.messages,
+                turnCount,
+                tally.split,
+                new Skipped(tally.system, tally.tool, tally.hidden, tally.empty),
+                tally.nonText,
+                null);
+        if (runs.isEmpty()) {
+            return new NothingToStore(report.notStored(
+                    Status.EMPTY,
+                    "none of its " + (stored.isEmpty() ? "" : "new ") + "messages is a turn of the dialogue"));
         }
-        List<Message> added = messages.subList(from, messages.size());
-        if (added.isEmpty()) {
-            return new NothingToStore(new ConversationReport(
-                    conversation.id(),
-                    title,
-                    Status.UNCHANGED,
-                    null,
-                    null,
-                    null,
-                    0,
-                    0,
-                    0,
-                    Skipped.NONE,
-                    0,
-                    "nothing new since an earlier import"));
-        }
-        int system = 0, tool = 0, hidden = 0, empty = 0, nonText = 0, split = 0;
-        List<PlannedTurn> turns = new ArrayList<>();
-        for (Message message : added) {
+        return new Planned(position, conversation.id(), title, runs, report);
+    }
+
+    /** What a conversation's runs hold, over all of them. */
+    private static final class Tally {
+        int messages, system, tool, hidden, empty, nonText, split;
+    }
+
+    /**
+     * Adds the messages' turns; answers why the conversation is refused, or null. A message without a role is no turn
+     * of the dialogue and is counted by why.
+     */
+    private static String turns(
+            List<Message> messages, Instant latestAllowed, ImportLimits limits, Tally tally, List<PlannedTurn> turns) {
+        for (Message message : messages) {
+            tally.messages++;
             if (message.occurredAt() != null && message.occurredAt().isAfter(latestAllowed)) {
-                return new NothingToStore(ConversationReport.refused(
-                        conversation.id(),
-                        title,
-                        "message " + message.id() + " is dated " + message.occurredAt() + ", in the future"));
+                return "message " + echoed(message.id()) + " is dated " + message.occurredAt() + ", in the future";
             }
             if (message.role() == null) {
                 switch (message.skipped()) {
-                    case "system" -> system++;
-                    case "tool" -> tool++;
-                    case "hidden" -> hidden++;
+                    case "system" -> tally.system++;
+                    case "tool" -> tally.tool++;
+                    case "hidden" -> tally.hidden++;
                     default -> {
-                        empty++;
-                        nonText += message.nonTextParts();
+                        tally.empty++;
+                        tally.nonText += message.nonTextParts();
                     }
                 }
                 continue;
             }
-            nonText += message.nonTextParts();
+            tally.nonText += message.nonTextParts();
+            if (message.text().length() > limits.maxMessageCharacters()) {
+                return "message " + echoed(message.id()) + " has "
+                        + message.text().length()
+                        + " characters, more than a message may (memoir.imports.max-message-characters: "
+                        + limits.maxMessageCharacters() + ")";
+            }
             String problem = TextSafety.problem(message.text());
             if (problem != null) {
-                return new NothingToStore(ConversationReport.refused(
-                        conversation.id(), title, "message " + message.id() + ": " + problem));
+                return "message " + echoed(message.id()) + ": " + problem;
             }
             if (!TextSafety.hasVisibleCharacter(message.text())) {
-                empty++;
+                tally.empty++;
                 continue;
             }
             List<String> pieces = TurnSplitter.split(message.text(), TURN_LIMIT);
             if (pieces.size() > 1) {
-                split++;
+                tally.split++;
             }
             pieces.forEach(piece -> turns.add(new PlannedTurn(message.role(), piece, message.occurredAt())));
         }
-        ConversationReport report = new ConversationReport(
-                conversation.id(),
+        return null;
+    }
+
+    private static ConversationReport unchanged(String id, String title) {
+        return new ConversationReport(
+                ConversationReport.echoed(id),
                 title,
-                Status.IMPORTED,
+                Status.UNCHANGED,
                 null,
-                turns.isEmpty() ? null : turns.getFirst().occurredAt(),
-                turns.isEmpty() ? null : turns.getLast().occurredAt(),
-                added.size(),
-                turns.size(),
-                split,
-                new Skipped(system, tool, hidden, empty),
-                nonText,
-                null);
-        if (turns.isEmpty()) {
-            return new NothingToStore(report.notStored(
-                    Status.EMPTY,
-                    "none of its " + (before == null ? "" : "new ") + "messages is a " + "turn of the dialogue"));
+                null,
+                null,
+                null,
+                0,
+                0,
+                0,
+                Skipped.NONE,
+                0,
+                "nothing new since an earlier import");
+    }
+
+    /** The runs of positions that no stored part holds, as [from, to). */
+    private static List<int[]> notHeld(boolean[] held) {
+        List<int[]> spans = new ArrayList<>();
+        for (int i = 0; i < held.length; ) {
+            if (held[i]) {
+                i++;
+                continue;
+            }
+            int from = i;
+            while (i < held.length && !held[i]) {
+                i++;
+            }
+            spans.add(new int[] {from, i});
         }
-        return new Part(
-                position,
-                conversation.id(),
-                title,
-                from,
-                messages.size(),
-                messages.getLast().id(),
-                turns,
-                report);
+        return spans;
+    }
+
+    private static int lastIndexOf(List<Message> messages, String id) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -191,8 +268,10 @@ final class ConversationPlanner {
         return dated;
     }
 
-    /** Ids are the import's key: one line of text, of a sensible length. */
-    static final int ID_LIMIT = 200;
+    /** Whether the id can be an import's key: text of at most {@link #ID_LIMIT} characters. */
+    static boolean isKey(String id) {
+        return id != null && idProblem("", id) == null;
+    }
 
     private static String idProblem(String what, String id) {
         String problem = TextSafety.problem(id);
@@ -202,11 +281,34 @@ final class ConversationPlanner {
         return id.length() > ID_LIMIT ? what + " is longer than " + ID_LIMIT + " characters" : null;
     }
 
+    /**
+     * An id as a report or a reason echoes it: whole up to the limit of an id, else its beginning and "…"; none when
+     * it is not text that can be shown.
+     */
+    static String echoed(String id) {
+        if (id == null || TextSafety.problem(id) != null) {
+            return null;
+        }
+        if (id.length() <= ID_LIMIT) {
+            return id;
+        }
+        return cut(id, ECHOED_ID) + "…";
+    }
+
+    /** The title as a session keeps it: visible text, stripped, at most {@link #TITLE_LIMIT} characters. */
     static String title(String title) {
         if (title == null || !TextSafety.hasVisibleCharacter(title) || TextSafety.problem(title) != null) {
             return null;
         }
-        String stripped = title.strip();
-        return stripped.length() <= TITLE_LIMIT ? stripped : stripped.substring(0, TITLE_LIMIT);
+        return cut(title.strip(), TITLE_LIMIT);
+    }
+
+    /** At most {@code limit} characters, never ending inside a surrogate pair. */
+    static String cut(String text, int limit) {
+        if (text.length() <= limit) {
+            return text;
+        }
+        int end = Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit;
+        return text.substring(0, end);
     }
 }

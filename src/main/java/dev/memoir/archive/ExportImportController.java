@@ -29,6 +29,9 @@ import dev.memoir.tenant.TenantId;
 class ExportImportController {
 
     private static final String ZIP = "application/zip";
+    /** What browsers on Windows send for a .zip file. */
+    private static final String WINDOWS_ZIP = "application/x-zip-compressed";
+
     private static final String DESCRIPTION = """
             Each conversation becomes a closed session of the user, titled as the export titles it, with its user \\
             and assistant messages as turns dated by their messages' times; system prompts, tool calls and \\
@@ -49,7 +52,7 @@ class ExportImportController {
 
     @PostMapping(
             value = "/chatgpt",
-            consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+            consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP, WINDOWS_ZIP, MediaType.APPLICATION_OCTET_STREAM_VALUE})
     @Operation(
             summary = "Import a ChatGPT data export as this user's sessions",
             description = "ChatGPT keeps every edit and regenerated answer as a branch; the branch imported is the "
@@ -94,7 +97,7 @@ class ExportImportController {
 
     @PostMapping(
             value = "/claude",
-            consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP, MediaType.APPLICATION_OCTET_STREAM_VALUE})
+            consumes = {MediaType.APPLICATION_JSON_VALUE, ZIP, WINDOWS_ZIP, MediaType.APPLICATION_OCTET_STREAM_VALUE})
     @Operation(
             summary = "Import a Claude data export as this user's sessions",
             description = "Claude's messages are read in order (or, where the export names the conversation's "

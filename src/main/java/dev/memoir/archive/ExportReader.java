@@ -4,8 +4,8 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -17,7 +17,10 @@ import java.util.zip.ZipInputStream;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
@@ -25,34 +28,36 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Streams the conversations of an export's {@code conversations.json}, sent as it is or inside the export's zip (read
- * as it arrives, the first {@code conversations.json} entry at any depth), one conversation at a time: an export of
- * any size passes through a heap that holds its largest conversation. Anything that keeps the file from being read
+ * as it arrives, the first {@code conversations.json} entry at any depth), one conversation at a time: an export
+ * passes through a heap that holds one conversation, of at most {@code memoir.imports.max-conversation-size}, and no
+ * string longer than a message may be ({@link ImportLimits}). Anything that keeps the file from being read
  * as a whole (not JSON or not UTF-8, not an array of objects, cut short, a zip without the file, the other
  * assistant's export) is an {@link InvalidExportException}.
  */
 final class ExportReader {
 
     private static final byte[] ZIP = {'P', 'K', 3, 4};
+    private static final Charset ZIP_NAMES = Charset.forName("IBM437");
 
     private ExportReader() {}
 
-    static void read(InputStream body, ExportSource source, JsonMapper json, Consumer<ExportedConversation> each)
+    static void read(InputStream body, ExportSource source, ImportLimits limits, Consumer<ExportedConversation> each)
             throws IOException {
         BufferedInputStream in = new BufferedInputStream(body, 1 << 16);
         in.mark(ZIP.length);
         byte[] start = in.readNBytes(ZIP.length);
         in.reset();
         if (!Arrays.equals(start, ZIP)) {
-            conversations(in, source, json, each);
+            conversations(in, source, limits, each);
             return;
         }
-        ZipInputStream zip = new ZipInputStream(in);
+        // Entry names without the zip's UTF-8 flag are read as the zip format's own code page (CP437), which every
+        // byte decodes in: a zip made again by an archiver that writes names in another code page is still read.
+        ZipInputStream zip = new ZipInputStream(in, ZIP_NAMES);
         try {
             for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
-                String name = entry.getName();
-                if (!entry.isDirectory()
-                        && (name.equals("conversations.json") || name.endsWith("/conversations.json"))) {
-                    conversations(zip, source, json, each);
+                if (!entry.isDirectory() && isConversations(entry.getName())) {
+                    conversations(zip, source, limits, each);
                     return;
                 }
             }
@@ -62,18 +67,34 @@ final class ExportReader {
         throw new InvalidExportException(source, "a zip without conversations.json");
     }
 
+    /** {@code conversations.json} at any depth, with / or \ between folders (Windows archivers write the latter). */
+    static boolean isConversations(String entryName) {
+        String name = entryName.replace('\\', '/');
+        int slash = name.lastIndexOf('/');
+        return name.substring(slash + 1).equalsIgnoreCase("conversations.json");
+    }
+
     private static void conversations(
-            InputStream in, ExportSource source, JsonMapper json, Consumer<ExportedConversation> each) {
+            InputStream raw, ExportSource source, ImportLimits limits, Consumer<ExportedConversation> each) {
         int index = 0;
-        // One conversation at a time out of the array, which goes on after it.
-        ObjectReader reader = json.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        long maxBytes = limits.maxExportSize().toBytes();
+        InputStream in = new BoundedInputStream(
+                raw,
+                maxBytes,
+                () -> new InvalidExportException(
+                        source,
+                        "conversations.json is larger than " + limits.maxExportSize() + " once decompressed "
+                                + "(memoir.imports.max-export-size)"));
         // Strict UTF-8: Jackson's own decoding reads an overlong sequence as another character (C0 AF as '/').
-        Reader text = new InputStreamReader(
+        CountingReader text = new CountingReader(new InputStreamReader(
                 in,
                 StandardCharsets.UTF_8
                         .newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT));
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)));
+        JsonMapper json = mapper(limits);
+        // One conversation at a time out of the array, which goes on after it.
+        ObjectReader reader = json.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         try (JsonParser parser = json.createParser(text)) {
             JsonToken token = parser.nextToken();
             if (token == null) {
@@ -94,7 +115,21 @@ final class ExportReader {
                     throw new InvalidExportException(
                             source, "conversation [" + index + "] is " + describe(token) + ", not an object");
                 }
+                if (index == limits.maxConversations()) {
+                    throw new InvalidExportException(
+                            source,
+                            "it holds more than " + limits.maxConversations()
+                                    + " conversations (memoir.imports.max-conversations)");
+                }
+                int position = index;
+                text.limitFromHere(
+                        limits.maxConversationSize().toBytes(),
+                        () -> new InvalidExportException(
+                                source,
+                                "conversation [" + position + "] is larger than " + limits.maxConversationSize()
+                                        + " of JSON (memoir.imports.max-conversation-size)"));
                 JsonNode conversation = reader.readValue(parser);
+                text.unlimited();
                 if (index == 0) {
                     requireSource(conversation, source);
                 }
@@ -107,7 +142,19 @@ final class ExportReader {
             if (parser.nextToken() != null) {
                 throw new InvalidExportException(source, "conversations.json goes on after its array");
             }
+        } catch (StreamConstraintsException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("String value length")) {
+                throw new InvalidExportException(
+                        source, "conversation [" + index + "] " + firstLine(e.getOriginalMessage()));
+            }
+            throw new InvalidExportException(
+                    source,
+                    "conversation [" + index + "] holds a text longer than " + limits.maxMessageCharacters()
+                            + " characters, more than a message may have (memoir.imports.max-message-characters)");
         } catch (JacksonException e) {
+            if (e.getCause() instanceof InvalidExportException limit) {
+                throw limit;
+            }
             if (e.getCause() instanceof CharacterCodingException) {
                 // Decoded ahead of the parser, so no conversation can be named.
                 throw new InvalidExportException(
@@ -123,6 +170,19 @@ final class ExportReader {
                             + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
                             + ": " + firstLine(e.getOriginalMessage()));
         }
+    }
+
+    /**
+     * A parser that refuses a string longer than a message may be as it reads it, so that no string beyond that
+     * limit is ever held.
+     */
+    private static JsonMapper mapper(ImportLimits limits) {
+        return JsonMapper.builder(JsonFactory.builder()
+                        .streamReadConstraints(StreamReadConstraints.builder()
+                                .maxStringLength(limits.maxMessageCharacters())
+                                .build())
+                        .build())
+                .build();
     }
 
     /** The first conversation tells which assistant made the export; the wrong endpoint is said at once. */

@@ -87,6 +87,12 @@ public record ExportReport(
                             + "jobs, whose progress GET /sessions/{id} shows")
             UUID sessionId,
 
+            @Schema(
+                    description = "Every session stored for it, in dialogue order, when there are several: besides "
+                            + "its new messages, those of a part an earlier import stored whose session was deleted "
+                            + "since, each in a session of its own")
+            List<UUID> sessionIds,
+
             @Schema(description = "When the imported dialogue began and ended")
             Instant dialogueFrom,
 
@@ -117,15 +123,21 @@ public record ExportReport(
 
         static ConversationReport refused(String id, String title, String reason) {
             return new ConversationReport(
-                    id, title, Status.REFUSED, null, null, null, 0, 0, 0, Skipped.NONE, 0, reason);
+                    echoed(id), title, Status.REFUSED, null, null, null, null, 0, 0, 0, Skipped.NONE, 0, reason);
         }
 
-        ConversationReport stored(UUID sessionId) {
+        /** An export's id as a report shows it: up to the limit of an id whole, a longer one cut. */
+        static String echoed(String id) {
+            return ConversationPlanner.echoed(id);
+        }
+
+        ConversationReport stored(List<UUID> sessionIds) {
             return new ConversationReport(
                     conversationId,
                     title,
                     Status.IMPORTED,
-                    sessionId,
+                    sessionIds.getFirst(),
+                    sessionIds.size() > 1 ? List.copyOf(sessionIds) : null,
                     dialogueFrom,
                     dialogueTo,
                     messages,
@@ -141,6 +153,7 @@ public record ExportReport(
                     conversationId,
                     title,
                     status,
+                    null,
                     null,
                     dialogueFrom,
                     dialogueTo,

@@ -84,13 +84,13 @@ public class Jobs {
      * When the job runs next, if it is waiting (for its turn or a retry) or running, when the time is past; empty
      * once it is done or dead-lettered, or if it was never queued.
      */
-    public Optional<Instant> nextRun(TaskDescriptor<Void> job, String id) {
+    public Optional<Instant> nextRun(TaskDescriptor<?> job, String id) {
         return client.getScheduledExecution(TaskInstanceId.of(job.getTaskName(), id))
                 .map(ScheduledExecution::getExecutionTime);
     }
 
     /** Brings a waiting job forward to now; nothing when it is running, done, dead-lettered or not queued. */
-    public void runNow(TaskDescriptor<Void> job, String id) {
+    public void runNow(TaskDescriptor<?> job, String id) {
         TaskInstanceId instance = TaskInstanceId.of(job.getTaskName(), id);
         if (client.getScheduledExecution(instance)
                 .filter(execution -> !execution.isPicked())
@@ -106,7 +106,7 @@ public class Jobs {
     }
 
     /** How many jobs of the type are queued: waiting, running or waiting for a retry (not dead-lettered). */
-    public long queued(TaskDescriptor<Void> job) {
+    public long queued(TaskDescriptor<?> job) {
         return runs.scheduled(job.getTaskName());
     }
 
@@ -131,7 +131,7 @@ public class Jobs {
     }
 
     /** Queues a tenant's job unless one with the same id is already waiting or running. */
-    public void queue(TaskDescriptor<Void> job, TenantId tenant, String id) {
+    public void queue(TaskDescriptor<?> job, TenantId tenant, String id) {
         queue(job, tenant, id, null);
     }
 
@@ -145,7 +145,7 @@ public class Jobs {
      * when it was longer, which would otherwise wait behind every newer job for as long as the tenant keeps
      * queueing.
      */
-    public void queue(TaskDescriptor<Void> job, TenantId tenant, String id, UUID sessionId) {
+    public void queue(TaskDescriptor<?> job, TenantId tenant, String id, UUID sessionId) {
         JobRuns.Backlog backlog = runs.backlogOf(tenant, MOST_BEHIND);
         int priority = priorityBehind(backlog.waiting(), backlog.lowestPriority());
         client.scheduleIfNotExists(job.instance(id).priority(priority).build(), Instant.now());
@@ -199,6 +199,39 @@ public class Jobs {
                 } else {
                     operations.remove();
                     finished(instance);
+                }
+            };
+        });
+    }
+
+    /**
+     * A job type whose work is an attempt that goes on in the background, without holding a job thread while it
+     * waits (a webhook delivery waiting for a receiver): a run starts the attempt and answers when to look again, and
+     * the run the attempt's end brings forward ({@link #runNow}) collects its outcome. Starting, waiting and being held
+     * back are no failures; a failed attempt ({@link JobStep#failed}) is retried with back-off and dead-lettered as any
+     * failed job is. db-scheduler counts only failed runs in a row and forgets them on every other run, so the job
+     * carries its own count of failed attempts as its data (a job run again from the dead-letter list starts from
+     * none). A run that throws is a failure of its own, counted by db-scheduler.
+     */
+    public CustomTask<Integer> backgroundTask(TaskDescriptor<Integer> job, Function<String, JobStep> work) {
+        return Tasks.custom(job).onFailure(retries.<Integer>handler()).execute((instance, context) -> {
+            JobStep step = work.apply(instance.getId());
+            int failedBefore = instance.getData() == null ? 0 : instance.getData();
+            return (complete, operations) -> {
+                switch (step) {
+                    case JobStep.Done done -> {
+                        operations.remove();
+                        finished(instance);
+                    }
+                    case JobStep.LookAgain again -> operations.reschedule(complete, again.at(), failedBefore);
+                    case JobStep.Failed failed ->
+                        retries.afterFailure(
+                                complete.getExecution(),
+                                failedBefore + 1,
+                                failed.cause(),
+                                complete.getTimeDone(),
+                                operations::remove,
+                                at -> operations.reschedule(complete, at, failedBefore + 1));
                 }
             };
         });

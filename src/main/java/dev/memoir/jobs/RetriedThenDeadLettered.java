@@ -1,7 +1,9 @@
 package dev.memoir.jobs;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 
 import org.slf4j.Logger;
@@ -36,30 +38,48 @@ final class RetriedThenDeadLettered {
     <T> FailureHandler<T> handler() {
         return (complete, operations) -> {
             Execution execution = complete.getExecution();
-            Throwable cause = complete.getCause().orElse(null);
-            runs.failed(execution.getTaskName(), execution.getId(), cause);
-            int failures = execution.consecutiveFailures + 1;
-            log.debug("Job {} failed", execution.taskInstance, cause);
-            if (failures > properties.maxRetries()) {
-                operations.remove();
-                log.error(
-                        "Job {} failed {} times and waits in the dead-letter list: {}",
-                        execution.taskInstance,
-                        failures,
-                        FailedJobs.describe(cause));
-                failed.record(execution.getTaskName(), execution.getId(), failures, cause, complete.getTimeDone());
-                return;
-            }
-            Duration delay = retryDelay(failures, cause);
-            log.warn(
-                    "Job {} failed (attempt {} of {}), retrying in {} s: {}",
+            afterFailure(
+                    execution,
+                    execution.consecutiveFailures + 1,
+                    complete.getCause().orElse(null),
+                    complete.getTimeDone(),
+                    operations::remove,
+                    at -> operations.reschedule(complete, at));
+        };
+    }
+
+    /**
+     * What follows the {@code failures}-th failure in a row of a job: a retry, rescheduled after the back-off, or,
+     * past memoir.jobs.max-retries, the dead-letter list (the job removed).
+     */
+    void afterFailure(
+            Execution execution,
+            int failures,
+            Throwable cause,
+            Instant failedAt,
+            Runnable remove,
+            Consumer<Instant> reschedule) {
+        runs.failed(execution.getTaskName(), execution.getId(), cause);
+        log.debug("Job {} failed", execution.taskInstance, cause);
+        if (failures > properties.maxRetries()) {
+            remove.run();
+            log.error(
+                    "Job {} failed {} times and waits in the dead-letter list: {}",
                     execution.taskInstance,
                     failures,
-                    properties.maxRetries() + 1,
-                    delay.toSeconds(),
                     FailedJobs.describe(cause));
-            operations.reschedule(complete, complete.getTimeDone().plus(delay));
-        };
+            failed.record(execution.getTaskName(), execution.getId(), failures, cause, failedAt);
+            return;
+        }
+        Duration delay = retryDelay(failures, cause);
+        log.warn(
+                "Job {} failed (attempt {} of {}), retrying in {} s: {}",
+                execution.taskInstance,
+                failures,
+                properties.maxRetries() + 1,
+                delay.toSeconds(),
+                FailedJobs.describe(cause));
+        reschedule.accept(failedAt.plus(delay));
     }
 
     private Duration retryDelay(int failures, Throwable cause) {

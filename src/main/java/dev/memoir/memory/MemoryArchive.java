@@ -123,6 +123,8 @@ public class MemoryArchive {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void holdUser(TenantId tenant, String userId) {
+        // After an export's import of the user in flight, which holds it across its transactions (EXPORT_IMPORT).
+        locks.lock(AdvisoryLocks.Space.EXPORT_IMPORT, AdvisoryLocks.userKey(tenant.value(), userId));
         locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
     }
 

@@ -37,6 +37,8 @@ public class MemoryErasure {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void holdUser(TenantId tenant, String userId) {
+        // An export's import holds the user across its transactions (EXPORT_IMPORT, shared): wait for all of it first.
+        locks.lock(AdvisoryLocks.Space.EXPORT_IMPORT, AdvisoryLocks.userKey(tenant.value(), userId));
         locks.lock(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
     }
 

@@ -95,22 +95,24 @@ public class SessionService {
     }
 
     /**
-     * Stores a conversation imported from an assistant's data export as one closed session of the user, in one
-     * transaction: the session, titled as the export titles it, its turns, its close and whatever
-     * {@code alsoInTransaction} records about it (the import's key), so that a conversation is stored whole or not
-     * at all. The turns are prepared first, outside the transaction, as {@link #append} does. The turns' times must
-     * be in order and not in the future (400 naming {@code turns[i].occurredAt} otherwise, and nothing stored).
-     * The close publishes {@link SessionClosed}, so the session's close memories are queued as for a client's
-     * close: sessions imported one after another close, and fold into the recursive summary, in that order.
+     * Stores a conversation imported from an assistant's data export as closed sessions of the user (one per run of
+     * its messages to store), in one transaction: the sessions, titled as the export titles the conversation, their
+     * turns, their close and whatever {@code alsoInTransaction} records about them (the import's key), so that a
+     * conversation is stored whole or not at all. {@code underLock} runs first in the transaction, once the user is
+     * held: it may throw to store nothing (what the import was planned from has changed). The turns are prepared
+     * first, outside the transaction, as {@link #append} does. The turns' times must be in order and not in the
+     * future (400 naming {@code turns[i].occurredAt} otherwise, and nothing stored). Each close publishes
+     * {@link SessionClosed}, so the sessions' close memories are queued as for a client's close: sessions imported one
+     * after another close, and fold into the recursive summary, in that order.
      */
-    public SessionRef importClosed(
+    public List<SessionRef> importClosed(
             TenantId tenant,
             String userId,
             MemorySettingsOverride memory,
-            String title,
-            List<NewTurn> newTurns,
-            Consumer<SessionRef> alsoInTransaction) {
-        return recorder.importClosed(tenant, userId, memory, title, newTurns, alsoInTransaction);
+            List<ImportedSession> imported,
+            Runnable underLock,
+            Consumer<List<SessionRef>> alsoInTransaction) {
+        return recorder.importClosed(tenant, userId, memory, imported, underLock, alsoInTransaction);
     }
 
     /**

@@ -8,6 +8,8 @@ import java.util.UUID;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -17,18 +19,28 @@ import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
 import dev.memoir.common.jdbc.SqlTimes;
+import dev.memoir.jobs.JobStep;
 import dev.memoir.jobs.Jobs;
 
 /**
- * The {@code webhook-delivery} job: one attempt to deliver a queued delivery, signed. A failure (no answer in time,
- * or an answer other than 2xx) is retried with back-off and jitter, and after the last attempt the job waits in the
- * dead-letter list, where the operator sees it and can run it again. The delivery's id is the same on every attempt
- * ({@code webhook-id}), so the receiver can drop a repeat.
+ * The {@code webhook-delivery} job: one attempt to deliver a queued delivery, signed, made in the background by
+ * {@link WebhookSender} so that no job thread waits for a receiver (a stalled receiver delays its own endpoint only).
+ * A run claims the attempt in the delivery's row ({@code attempt_until}, the attempt's deadline), starts it and looks
+ * again at the deadline; the attempt's end records its outcome in the row and brings the job forward, whose next run
+ * finishes or, for a failure (no answer in time, or an answer other than 2xx), has the job retried with back-off and
+ * jitter. After the last attempt the job waits in the dead-letter list, where the operator sees it and can run it
+ * again. The delivery's id is the same on every attempt ({@code webhook-id}), so the receiver can drop a repeat. An
+ * attempt whose instance stopped before recording it counts as failed once its deadline has passed.
  */
 @Component
 class WebhookDeliveryJob {
 
-    static final TaskDescriptor<Void> JOB = TaskDescriptor.of("webhook-delivery");
+    private static final Logger log = LoggerFactory.getLogger(WebhookDeliveryJob.class);
+
+    static final TaskDescriptor<Integer> JOB = TaskDescriptor.of("webhook-delivery", Integer.class);
+
+    /** Beyond the attempt's own timeout, how long its outcome may take to be recorded before it counts as lost. */
+    private static final Duration RECORDING_GRACE = Duration.ofSeconds(5);
 
     /** A delivery's attempt failed; its job is retried. */
     static final class DeliveryFailed extends RuntimeException {
@@ -45,34 +57,157 @@ class WebhookDeliveryJob {
             UUID endpoint,
             String userId,
             Long seq,
-            int attempts) {}
+            int attempts,
+            Instant attemptUntil,
+            boolean attemptFailed,
+            String lastError) {}
 
     private final JdbcClient jdbc;
+    private final Jobs jobs;
     private final WebhookStreams streams;
     private final WebhookSender sender;
     private final MeterRegistry meters;
+    private final Duration timeout;
+    private final int attemptsPerEndpoint;
 
-    WebhookDeliveryJob(JdbcClient jdbc, Jobs jobs, WebhookStreams streams, WebhookSender sender, MeterRegistry meters) {
+    WebhookDeliveryJob(
+            JdbcClient jdbc,
+            Jobs jobs,
+            WebhookStreams streams,
+            WebhookSender sender,
+            MeterRegistry meters,
+            WebhookProperties properties) {
         this.jdbc = jdbc;
+        this.jobs = jobs;
         this.streams = streams;
         this.sender = sender;
         this.meters = meters;
+        this.timeout = properties.timeout();
+        this.attemptsPerEndpoint = properties.attemptsPerEndpoint();
         Gauge.builder("memoir.webhooks.queued", jobs, j -> j.queued(JOB))
                 .description("Webhook deliveries waiting for their first attempt, a retry, or an earlier delivery "
                         + "of their user; dead-lettered ones are counted in memoir.jobs.failed")
                 .register(meters);
+        Gauge.builder("memoir.webhooks.in-flight", sender, WebhookSender::inFlight)
+                .description("Webhook delivery attempts waiting for their receiver on this instance")
+                .register(meters);
+    }
+
+    /** The job, by {@code <tenantId>:<deliveryId>}: one step of the delivery (see the class comment). */
+    JobStep deliver(String jobId) {
+        int colon = jobId.indexOf(':');
+        UUID tenant = UUID.fromString(jobId.substring(0, colon));
+        UUID id = UUID.fromString(jobId.substring(colon + 1));
+        Optional<Pending> pending = pending(tenant, id);
+        if (pending.isEmpty()) {
+            // Delivered (by the attempt that brought this run forward, or before a crash), or its endpoint, user or
+            // memory's deliveries were deleted.
+            return JobStep.done();
+        }
+        Pending delivery = pending.get();
+        Instant now = Instant.now();
+        if (delivery.attemptUntil() != null) {
+            if (delivery.attemptUntil().isAfter(now)) {
+                return JobStep.lookAgainAt(delivery.attemptUntil());
+            }
+            return lost(tenant, id);
+        }
+        if (delivery.attemptFailed()) {
+            jdbc.sql("update webhook_deliveries set attempt_failed = false where id = ? and tenant_id = ?")
+                    .params(id, tenant)
+                    .update();
+            return JobStep.failed(
+                    new DeliveryFailed("Webhook delivery " + id + " failed: the endpoint " + delivery.lastError()));
+        }
+        // A delivery attempted once already went out in its turn; one operator runs again after the dead-letter list
+        // is sent when it comes, whatever was sent meanwhile.
+        if (delivery.seq() != null && delivery.attempts() == 0) {
+            Optional<Instant> wait =
+                    streams.heldBackUntil(tenant, delivery.endpoint(), delivery.userId(), delivery.seq());
+            if (wait.isPresent()) {
+                meters.counter("memoir.webhooks.deliveries", "outcome", "held").increment();
+                return JobStep.lookAgainAt(wait.get());
+            }
+        }
+        Optional<Instant> busy = endpointBusyUntil(tenant, delivery.endpoint());
+        if (busy.isPresent()) {
+            return JobStep.lookAgainAt(busy.get());
+        }
+        Instant deadline = now.plus(timeout).plus(RECORDING_GRACE);
+        if (jdbc.sql("""
+                        update webhook_deliveries set attempt_until = ?
+                        where id = ? and tenant_id = ? and attempt_until is null and delivered_at is null""").params(SqlTimes.timestamptz(deadline), id, tenant).update() == 0) {
+            // Another instance's run claimed it meanwhile.
+            return JobStep.lookAgainAt(deadline);
+        }
+        sender.send(delivery.url(), delivery.secret(), id, delivery.payload())
+                .thenAccept(attempt -> recorded(jobId, tenant, id, delivery, attempt));
+        return JobStep.lookAgainAt(deadline);
     }
 
     /**
-     * One attempt to deliver, by {@code <tenantId>:<deliveryId>}; or, while an earlier delivery of the same endpoint
-     * and user is still to be made, when to look again.
+     * Records an attempt's outcome and brings the job forward to act on it. Runs on the sender's threads; a failure
+     * to record leaves the claim to expire, which counts as a failed attempt.
      */
-    Optional<Instant> deliver(String jobId) {
-        int slash = jobId.indexOf(':');
-        UUID tenant = UUID.fromString(jobId.substring(0, slash));
-        UUID id = UUID.fromString(jobId.substring(slash + 1));
-        Optional<Pending> pending = jdbc.sql("""
-                select e.url, e.secret, d.payload, d.created_at, d.endpoint_id, d.user_id, d.seq, d.attempts
+    private void recorded(String jobId, UUID tenant, UUID id, Pending delivery, WebhookSender.Attempt attempt) {
+        try {
+            if (attempt.delivered()) {
+                jdbc.sql("""
+                        update webhook_deliveries set attempts = attempts + 1, last_status = ?, last_error = null,
+                               delivered_at = now(), attempt_until = null, attempt_failed = false
+                        where id = ? and tenant_id = ?""").params(attempt.status(), id, tenant).update();
+                meters.counter("memoir.webhooks.deliveries", "outcome", "delivered")
+                        .increment();
+                meters.timer("memoir.webhooks.lag").record(Duration.between(delivery.createdAt(), Instant.now()));
+                if (delivery.seq() != null) {
+                    streams.wakeNext(tenant, delivery.endpoint(), delivery.userId(), delivery.seq());
+                }
+            } else {
+                jdbc.sql("""
+                        update webhook_deliveries set attempts = attempts + 1, last_status = ?, last_error = ?,
+                               attempt_until = null, attempt_failed = true
+                        where id = ? and tenant_id = ?""")
+                        .params(attempt.status(), attempt.error(), id, tenant)
+                        .update();
+                meters.counter("memoir.webhooks.deliveries", "outcome", "failed")
+                        .increment();
+            }
+            sender.soonAndAgain(() -> jobs.runNow(JOB, jobId));
+        } catch (RuntimeException e) {
+            log.warn("Webhook delivery {}: its attempt's outcome could not be recorded: {}", id, e.toString());
+        }
+    }
+
+    /** An attempt whose outcome was never recorded (its instance stopped): it counts as failed. */
+    private JobStep lost(UUID tenant, UUID id) {
+        String error = "gave no outcome before its deadline (its instance stopped)";
+        jdbc.sql("""
+                update webhook_deliveries set attempts = attempts + 1, last_status = null, last_error = ?,
+                       attempt_until = null, attempt_failed = false
+                where id = ? and tenant_id = ?""").params(error, id, tenant).update();
+        meters.counter("memoir.webhooks.deliveries", "outcome", "failed").increment();
+        return JobStep.failed(new DeliveryFailed("Webhook delivery " + id + " failed: the attempt " + error));
+    }
+
+    /**
+     * When the endpoint has as many attempts in flight as it may (memoir.webhooks.attempts-per-endpoint), the
+     * earliest of their deadlines: a receiver that stalls holds that many connections and no more.
+     */
+    private Optional<Instant> endpointBusyUntil(UUID tenant, UUID endpoint) {
+        record InFlight(int attempts, Instant earliestDeadline) {}
+        InFlight inFlight = jdbc.sql("""
+                select count(*) as attempts, min(attempt_until) as earliest from webhook_deliveries
+                where tenant_id = ? and endpoint_id = ? and attempt_until > now()""")
+                .params(tenant, endpoint)
+                .query((rs, n) -> new InFlight(rs.getInt("attempts"), SqlTimes.instant(rs, "earliest")))
+                .single();
+        return inFlight.attempts() < attemptsPerEndpoint ? Optional.empty() : Optional.of(inFlight.earliestDeadline());
+    }
+
+    private Optional<Pending> pending(UUID tenant, UUID id) {
+        return jdbc.sql("""
+                select e.url, e.secret, d.payload, d.created_at, d.endpoint_id, d.user_id, d.seq, d.attempts,
+                       d.attempt_until, d.attempt_failed, d.last_error
                 from webhook_deliveries d
                 join webhook_endpoints e on e.id = d.endpoint_id and e.tenant_id = d.tenant_id
                 where d.id = ? and d.tenant_id = ? and d.delivered_at is null""")
@@ -85,54 +220,20 @@ class WebhookDeliveryJob {
                         rs.getObject("endpoint_id", UUID.class),
                         rs.getString("user_id"),
                         (Long) rs.getObject("seq", Long.class),
-                        rs.getInt("attempts")))
+                        rs.getInt("attempts"),
+                        SqlTimes.instant(rs, "attempt_until"),
+                        rs.getBoolean("attempt_failed"),
+                        rs.getString("last_error")))
                 .optional();
-        if (pending.isEmpty()) {
-            // Delivered already (a retry after a crash), or its endpoint was deleted.
-            return Optional.empty();
-        }
-        Pending delivery = pending.get();
-        // A delivery attempted once already went out in its turn; one operator runs again after the dead-letter list
-        // is sent when it comes, whatever was sent meanwhile.
-        if (delivery.seq() != null && delivery.attempts() == 0) {
-            Optional<Instant> wait =
-                    streams.heldBackUntil(tenant, delivery.endpoint(), delivery.userId(), delivery.seq());
-            if (wait.isPresent()) {
-                meters.counter("memoir.webhooks.deliveries", "outcome", "held").increment();
-                return wait;
-            }
-        }
-        WebhookSender.Attempt attempt = sender.send(delivery.url(), delivery.secret(), id, delivery.payload());
-        if (!attempt.delivered()) {
-            throw failed(tenant, id, attempt);
-        }
-        jdbc.sql("""
-                update webhook_deliveries set attempts = attempts + 1, last_status = ?, last_error = null,
-                       delivered_at = now() where id = ? and tenant_id = ?""").params(attempt.status(), id, tenant).update();
-        meters.counter("memoir.webhooks.deliveries", "outcome", "delivered").increment();
-        meters.timer("memoir.webhooks.lag").record(Duration.between(delivery.createdAt(), Instant.now()));
-        if (delivery.seq() != null) {
-            streams.wakeNext(tenant, delivery.endpoint(), delivery.userId(), delivery.seq());
-        }
-        return Optional.empty();
     }
 
-    /** Records a failed attempt; answers the failure for the job to throw, which has it retried. */
-    private DeliveryFailed failed(UUID tenant, UUID id, WebhookSender.Attempt attempt) {
-        jdbc.sql("""
-                update webhook_deliveries set attempts = attempts + 1, last_status = ?, last_error = ?
-                where id = ? and tenant_id = ?""").params(attempt.status(), attempt.error(), id, tenant).update();
-        meters.counter("memoir.webhooks.deliveries", "outcome", "failed").increment();
-        return new DeliveryFailed("Webhook delivery " + id + " failed: the endpoint " + attempt.error());
-    }
-
-    /** Put off without counting as a failure while an earlier delivery of its endpoint and user is to be made. */
+    /** Neither starting an attempt, waiting for it, nor being held back counts as a failure; a failed attempt does. */
     @Configuration(proxyBeanMethods = false)
     static class JobType {
 
         @Bean
-        Task<Void> webhookDelivery(Jobs jobs, WebhookDeliveryJob delivery) {
-            return jobs.deferrableTask(JOB, delivery::deliver);
+        Task<Integer> webhookDelivery(Jobs jobs, WebhookDeliveryJob delivery) {
+            return jobs.backgroundTask(JOB, delivery::deliver);
         }
     }
 }

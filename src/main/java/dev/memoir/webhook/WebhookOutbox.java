@@ -13,6 +13,7 @@ import dev.memoir.jobs.Jobs;
 import dev.memoir.tenant.TenantId;
 
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Queues deliveries in the caller's transaction (the outbox): a row and a durable {@code webhook-delivery} job per
@@ -45,18 +46,32 @@ class WebhookOutbox {
      * that asked for it too.
      */
     void fanOut(TenantId tenant, WebhookEvent type, String userId, Map<String, Object> data, String text) {
+        fanOut(tenant, type, userId, null, data, text);
+    }
+
+    /**
+     * As {@link #fanOut(TenantId, WebhookEvent, String, Map, String)}, for an event about a memory: its deliveries
+     * name the memory, so that its text leaves them when the memory is gone ({@link #forgetText}).
+     */
+    void fanOut(
+            TenantId tenant, WebhookEvent type, String userId, UUID memoryId, Map<String, Object> data, String text) {
         for (Subscriber endpoint : subscribers(tenant, type)) {
             Map<String, Object> sent = data;
             if (text != null && endpoint.includeText()) {
                 sent = new LinkedHashMap<>(data);
                 sent.put("text", text);
             }
-            queue(tenant, endpoint.id(), type, userId, sent);
+            queue(tenant, endpoint.id(), type, userId, memoryId, sent);
         }
     }
 
     /** Queues one delivery to the endpoint; answers its id. One naming a user takes its place in the user's stream. */
     UUID queue(TenantId tenant, UUID endpoint, WebhookEvent type, String userId, Map<String, Object> data) {
+        return queue(tenant, endpoint, type, userId, null, data);
+    }
+
+    private UUID queue(
+            TenantId tenant, UUID endpoint, WebhookEvent type, String userId, UUID memoryId, Map<String, Object> data) {
         UUID id = UUID.randomUUID();
         Map<String, Object> payload = new LinkedHashMap<>();
         payload.put("type", type.wireName());
@@ -64,9 +79,17 @@ class WebhookOutbox {
         payload.put("data", data);
         Long seq = userId == null ? null : streams.nextSeq(tenant, endpoint, userId);
         jdbc.sql("""
-                insert into webhook_deliveries (id, tenant_id, endpoint_id, event, user_id, payload, seq)
-                values (?, ?, ?, ?, ?, ?, ?)""")
-                .params(id, tenant.value(), endpoint, type.wireName(), userId, json.writeValueAsString(payload), seq)
+                insert into webhook_deliveries (id, tenant_id, endpoint_id, event, user_id, payload, seq, memory_id)
+                values (?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(
+                        id,
+                        tenant.value(),
+                        endpoint,
+                        type.wireName(),
+                        userId,
+                        json.writeValueAsString(payload),
+                        seq,
+                        memoryId)
                 .update();
         jobs.queue(WebhookDeliveryJob.JOB, tenant, tenant.value() + ":" + id);
         return id;
@@ -80,6 +103,28 @@ class WebhookOutbox {
         jdbc.sql("delete from webhook_deliveries where tenant_id = ? and user_id = ?")
                 .params(tenant.value(), userId)
                 .update();
+    }
+
+    /**
+     * Takes the memory's text out of every delivery that carries it, sent or not: the memory is gone (deleted, expired
+     * or purged), and its words must not outlive it here. A delivery still to be sent goes without it.
+     */
+    void forgetText(TenantId tenant, UUID memoryId) {
+        record Carrying(UUID id, String payload) {}
+        List<Carrying> carrying = jdbc.sql("""
+                select id, payload from webhook_deliveries where tenant_id = ? and memory_id = ?
+                for update""")
+                .params(tenant.value(), memoryId)
+                .query((rs, n) -> new Carrying(rs.getObject("id", UUID.class), rs.getString("payload")))
+                .list();
+        for (Carrying delivery : carrying) {
+            ObjectNode payload = (ObjectNode) json.readTree(delivery.payload());
+            if (payload.path("data") instanceof ObjectNode data && data.remove("text") != null) {
+                jdbc.sql("update webhook_deliveries set payload = ? where id = ? and tenant_id = ?")
+                        .params(json.writeValueAsString(payload), delivery.id(), tenant.value())
+                        .update();
+            }
+        }
     }
 
     /**

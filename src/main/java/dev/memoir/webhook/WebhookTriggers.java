@@ -31,7 +31,10 @@ class WebhookTriggers {
         this.memoriesWritten = memoriesWritten;
     }
 
-    /** A change of a memory. A history memory is the turn itself, not news: no event is sent for it. */
+    /**
+     * A change of a memory. A history memory is the turn itself, not news: no event is sent for it. A deletion (by
+     * the client, expiry, retention or an erasure) also takes the memory's text out of the deliveries that carry it.
+     */
     @EventListener
     @Transactional(propagation = Propagation.MANDATORY)
     void onMemoryEvent(MemoryEvent event) {
@@ -54,7 +57,10 @@ class WebhookTriggers {
         if (event.supersededBy() != null) {
             data.put("supersededBy", event.supersededBy());
         }
-        outbox.fanOut(event.tenant(), type, event.userId(), data, event.text());
+        if (event.type() == MemoryEvent.Type.DELETED) {
+            outbox.forgetText(event.tenant(), event.memoryId());
+        }
+        outbox.fanOut(event.tenant(), type, event.userId(), event.memoryId(), data, event.text());
     }
 
     /** {@code turns.recorded}: once per request that stores turns (a chat's message or reply, an import). */

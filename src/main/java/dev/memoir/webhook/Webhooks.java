@@ -9,7 +9,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.jdbc.SqlTimes;
+import dev.memoir.common.web.ConflictException;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.common.wire.TextSafety;
@@ -29,12 +31,22 @@ class Webhooks {
     private final Jobs jobs;
     private final WebhookTargets targets;
     private final WebhookOutbox outbox;
+    private final AdvisoryLocks locks;
+    private final int maxEndpoints;
 
-    Webhooks(JdbcClient jdbc, Jobs jobs, WebhookTargets targets, WebhookOutbox outbox) {
+    Webhooks(
+            JdbcClient jdbc,
+            Jobs jobs,
+            WebhookTargets targets,
+            WebhookOutbox outbox,
+            AdvisoryLocks locks,
+            WebhookProperties properties) {
         this.jdbc = jdbc;
         this.jobs = jobs;
         this.targets = targets;
         this.outbox = outbox;
+        this.locks = locks;
+        this.maxEndpoints = properties.maxEndpoints();
     }
 
     @Transactional
@@ -49,6 +61,17 @@ class Webhooks {
         if (request.events().contains(WebhookEvent.WEBHOOK_TEST)) {
             throw new InvalidRequestException(
                     "events", "webhook.test is sent on request (POST " + "/webhooks/{id}/test), not subscribed to");
+        }
+        locks.lock(AdvisoryLocks.Space.WEBHOOK_ENDPOINTS, tenant.value().toString());
+        int registered = jdbc.sql("select count(*) from webhook_endpoints where tenant_id = ?")
+                .param(tenant.value())
+                .query(Integer.class)
+                .single();
+        if (registered >= maxEndpoints) {
+            throw new ConflictException(
+                    "too-many-webhooks",
+                    "The tenant has " + registered + " webhook endpoints, as many as it may "
+                            + "(memoir.webhooks.max-endpoints): delete one first");
         }
         UUID id = UUID.randomUUID();
         String secret = WebhookSigner.newSecret();

@@ -1,5 +1,6 @@
 package dev.memoir.archive;
 
+import static dev.memoir.archive.ChatGptConversation.export;
 import static dev.memoir.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,100 +44,6 @@ class ExportImportTest extends IntegrationTest {
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
-    // ---- ChatGPT's conversations.json, as its public descriptions give it ----
-
-    /** One conversation's mapping, built node by node. */
-    private static final class ChatGpt {
-        final String id;
-        final String title;
-        final double created;
-        final Map<String, Map<String, Object>> mapping = new LinkedHashMap<>();
-        String current;
-
-        ChatGpt(String id, String title, Instant created) {
-            this.id = id;
-            this.title = title;
-            this.created = created.getEpochSecond();
-            mapping.put("root", node("root", null, null));
-            current = "root";
-        }
-
-        private static Map<String, Object> node(String id, String parent, Map<String, Object> message) {
-            Map<String, Object> node =
-                    Json.fields("id", id, "message", message, "parent", parent, "children", new ArrayList<String>());
-            return node;
-        }
-
-        /** A message under {@code parent} (null: the current node), which becomes the current node. */
-        @SuppressWarnings("unchecked")
-        ChatGpt add(
-                String parent, String nodeId, String role, Map<String, Object> content, Instant time, Object... more) {
-            String under = parent == null ? current : parent;
-            Map<String, Object> message = Json.fields(
-                    "id",
-                    nodeId,
-                    "author",
-                    Json.fields("role", role, "name", null, "metadata", Map.of()),
-                    "create_time",
-                    time == null ? null : time.getEpochSecond() + time.getNano() / 1e9,
-                    "update_time",
-                    null,
-                    "content",
-                    content,
-                    "status",
-                    "finished_successfully",
-                    "end_turn",
-                    true,
-                    "weight",
-                    1.0,
-                    "metadata",
-                    Map.of(),
-                    "recipient",
-                    "all");
-            message.putAll(Json.fields(more));
-            mapping.put(nodeId, node(nodeId, under, message));
-            ((List<String>) mapping.get(under).get("children")).add(nodeId);
-            current = nodeId;
-            return this;
-        }
-
-        ChatGpt text(String nodeId, String role, String text, Instant time, Object... more) {
-            return add(null, nodeId, role, Json.fields("content_type", "text", "parts", List.of(text)), time, more);
-        }
-
-        Map<String, Object> json() {
-            return Json.fields(
-                    "title",
-                    title,
-                    "create_time",
-                    created,
-                    "update_time",
-                    created + 3600,
-                    "mapping",
-                    mapping,
-                    "moderation_results",
-                    List.of(),
-                    "current_node",
-                    current,
-                    "plugin_ids",
-                    null,
-                    "conversation_id",
-                    id,
-                    "conversation_template_id",
-                    null,
-                    "gizmo_id",
-                    null,
-                    "is_archived",
-                    false,
-                    "safe_urls",
-                    List.of(),
-                    "default_model_slug",
-                    "gpt-4o",
-                    "id",
-                    id);
-        }
-    }
-
     private static Map<String, Object> textContent(String text) {
         return Json.fields("content_type", "text", "parts", List.of(text));
     }
@@ -146,8 +53,8 @@ class ExportImportTest extends IntegrationTest {
      * first question whose abandoned branch must not be imported, an image with text, a code-interpreter call and
      * its output, an empty answer, a hidden message, unicode and an overlong answer.
      */
-    private ChatGpt trip(String id) {
-        ChatGpt c = new ChatGpt(id, "Trip to Tokyo " + tag, T0);
+    private ChatGptConversation trip(String id) {
+        ChatGptConversation c = new ChatGptConversation(id, "Trip to Tokyo " + tag, T0);
         c.text(
                 "sys",
                 "system",
@@ -218,14 +125,10 @@ class ExportImportTest extends IntegrationTest {
         return c;
     }
 
-    private ChatGpt small(String id, Instant at) {
-        return new ChatGpt(id, "Pasta " + tag, at)
+    private ChatGptConversation small(String id, Instant at) {
+        return new ChatGptConversation(id, "Pasta " + tag, at)
                 .text("u", "user", "How long do I boil pasta? " + tag, at.plusSeconds(1))
                 .text("a", "assistant", "About ten minutes.", at.plusSeconds(2));
-    }
-
-    private static byte[] export(Object... conversations) {
-        return Json.write(List.of(conversations)).getBytes(StandardCharsets.UTF_8);
     }
 
     private Api.Response importChatGpt(String key, String userId, byte[] body) {
@@ -334,7 +237,7 @@ class ExportImportTest extends IntegrationTest {
     void theSameExportAgainAddsNothingAndAGrownConversationImportsOnlyItsNewMessagesIntoANewSession() {
         String key = api.newTenant();
         String user = "again-" + tag;
-        ChatGpt pasta = small("c-pasta", T0);
+        ChatGptConversation pasta = small("c-pasta", T0);
         byte[] first = export(trip("c-trip").json(), pasta.json());
         assertThat(importChatGpt(key, user, first).body().path("imported").asInt())
                 .isEqualTo(2);
@@ -360,7 +263,7 @@ class ExportImportTest extends IntegrationTest {
         assertThat(sessions(key, user)).hasSize(3);
 
         // An earlier message edited since: the new messages cannot be told from the stored ones.
-        ChatGpt edited = small("c-pasta", T0);
+        ChatGptConversation edited = small("c-pasta", T0);
         edited.current = "u";
         edited.text("a-other", "assistant", "Eight minutes.", T0.plusSeconds(3));
         JsonNode refused = item(importChatGpt(key, user, export(edited.json())), "c-pasta");
@@ -378,12 +281,13 @@ class ExportImportTest extends IntegrationTest {
     void oneConversationThatCannotBeImportedDoesNotRefuseTheOthers() {
         String key = api.newTenant();
         String user = "bad-" + tag;
-        ChatGpt noCurrent = small("c-lost", T0);
+        ChatGptConversation noCurrent = small("c-lost", T0);
         noCurrent.current = "nowhere";
-        ChatGpt future = small("c-future", T0)
+        ChatGptConversation future = small("c-future", T0)
                 .text("f", "user", "From the future", Instant.now().plusSeconds(86_400));
-        ChatGpt nul = small("c-nul", T0).text("n", "user", "a\u0000b", T0.plusSeconds(5));
-        ChatGpt onlySystem = new ChatGpt("c-system", "System only", T0).text("s", "system", "You are ChatGPT.", T0);
+        ChatGptConversation nul = small("c-nul", T0).text("n", "user", "a\u0000b", T0.plusSeconds(5));
+        ChatGptConversation onlySystem =
+                new ChatGptConversation("c-system", "System only", T0).text("s", "system", "You are ChatGPT.", T0);
         Map<String, Object> noId = small("x", T0).json();
         noId.remove("conversation_id");
         noId.remove("id");

@@ -10,6 +10,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -406,12 +409,18 @@ class HostileArchiveTest extends IntegrationTest {
         assertArchiveRefused(base -> base.history().put("text", "x".repeat(5 << 20)), "text");
     }
 
-    @Test
-    void anAllZeroVectorIsRecomputedSoSearchScoresStayNumbers() {
+    /** Every dimension of a vector at one value: 0 has no direction, 3e38 a norm no float holds. */
+    @ParameterizedTest(name = "every dimension {0}")
+    @ValueSource(floats = {0f, 3e38f, -3e38f, 1e-30f})
+    void aVectorWithoutAUsableNormIsRecomputedSoSearchScoresStayNumbers(float value) {
         Base base = new Base();
         ObjectNode fact = base.fact("Berlin");
-        int dimensions = Base64.getDecoder().decode(fact.path("embedding").asString()).length;
-        fact.put("embedding", Base64.getEncoder().encodeToString(new byte[dimensions]));
+        int dimensions = Base64.getDecoder().decode(fact.path("embedding").asString()).length / 4;
+        ByteBuffer vector = ByteBuffer.allocate(dimensions * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < dimensions; i++) {
+            vector.putFloat(value);
+        }
+        fact.put("embedding", Base64.getEncoder().encodeToString(vector.array()));
         String userId = "copy-" + tag;
 
         Api.Response imported = importArchive(base.key, userId, base.bytes());

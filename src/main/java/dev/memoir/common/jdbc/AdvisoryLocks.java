@@ -1,7 +1,15 @@
 package dev.memoir.common.jdbc;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.UUID;
+import javax.sql.DataSource;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -30,7 +38,15 @@ public class AdvisoryLocks {
          */
         USER_MEMORY(37),
         /** The writes of one memory dedup key (two adds of the same fact at once). Shares USER_MEMORY's seed. */
-        DEDUP_KEY(37);
+        DEDUP_KEY(37),
+        /** Registering a tenant's webhook endpoints: two at once cannot pass the limit together. */
+        WEBHOOK_ENDPOINTS(43),
+        /**
+         * A ChatGPT or Claude export's import of a user, held shared on a connection of its own for the whole import
+         * (several transactions), and exclusively by the user's erasure before anything else: the erasure waits for
+         * the import, and an import that comes later waits for the erasure.
+         */
+        EXPORT_IMPORT(47);
 
         private final int seed;
 
@@ -39,10 +55,74 @@ public class AdvisoryLocks {
         }
     }
 
-    private final JdbcTemplate jdbc;
+    /** A lock held on a connection of its own, beyond any transaction: released, with the connection, on close. */
+    public interface Hold extends AutoCloseable {
+        @Override
+        void close();
+    }
 
-    AdvisoryLocks(JdbcTemplate jdbc) {
+    private static final Logger log = LoggerFactory.getLogger(AdvisoryLocks.class);
+
+    private final JdbcTemplate jdbc;
+    private final DataSource dataSource;
+
+    AdvisoryLocks(JdbcTemplate jdbc, DataSource dataSource) {
         this.jdbc = jdbc;
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Takes the lock shared, waiting for an exclusive holder, on a connection of its own that keeps it across the
+     * caller's transactions until the hold is closed: for work of several transactions that a transaction taking the
+     * lock exclusively must wait for as a whole. The caller's own transactions do not take this lock, or they would
+     * wait behind such a transaction that waits for the hold. A crash of the instance releases it with its
+     * connection.
+     */
+    public Hold holdShared(Space space, String key) {
+        // Never the caller's transaction's connection: one of its own, in autocommit.
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
+        } catch (SQLException e) {
+            throw new CannotGetJdbcConnectionException("No connection for the " + space + " lock", e);
+        }
+        try {
+            run(connection, "select pg_advisory_lock_shared(hashtextextended(?, ?))::text", space, key);
+        } catch (SQLException | RuntimeException e) {
+            close(connection);
+            throw new DataAccessResourceFailureException("Could not take the " + space + " lock", e);
+        }
+        return () -> {
+            try {
+                run(connection, "select pg_advisory_unlock_shared(hashtextextended(?, ?))::text", space, key);
+            } catch (SQLException | RuntimeException e) {
+                // A connection that cannot release the lock must not go back to the pool holding it.
+                log.warn("Could not release the {} lock; dropping its connection: {}", space, e.toString());
+                try {
+                    connection.abort(Runnable::run);
+                } catch (SQLException ignored) {
+                    // Gone with the connection either way.
+                }
+            } finally {
+                close(connection);
+            }
+        };
+    }
+
+    private static void close(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            log.debug("Closing a lock's connection failed", e);
+        }
+    }
+
+    private static void run(Connection connection, String sql, Space space, String key) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, key);
+            statement.setInt(2, space.seed);
+            statement.executeQuery().close();
+        }
     }
 
     /** The key of a lock about one user of a tenant. */

@@ -25,8 +25,10 @@ public final class ArchivedVectors {
     }
 
     /**
-     * The vector, or null when absent, not a whole number of floats, not finite or all zeros: such a vector is
-     * computed again. A zero vector has no direction, so its cosine is NaN and search would score it so.
+     * The vector, or null when absent, not a whole number of floats, not finite, all zeros, or with a norm a float
+     * cannot hold: such a vector is computed again. pgvector sums a vector's squares in single precision, so a zero
+     * vector, one whose squares all round to zero, and one whose squares overflow (3e38 in every dimension) have no
+     * usable length: their cosine is NaN and search would score them so.
      */
     public static float[] floats(String base64) {
         if (base64 == null) {
@@ -43,14 +45,14 @@ public final class ArchivedVectors {
         }
         ByteBuffer buffer = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         float[] vector = new float[bytes.length / 4];
-        double norm = 0;
+        float norm = 0;
         for (int i = 0; i < vector.length; i++) {
             vector[i] = buffer.getFloat();
             if (!Float.isFinite(vector[i])) {
                 return null;
             }
-            norm += (double) vector[i] * vector[i];
+            norm += vector[i] * vector[i];
         }
-        return norm > 0 && Double.isFinite(norm) ? vector : null;
+        return norm > 0 && Float.isFinite(norm) ? vector : null;
     }
 }

@@ -19,6 +19,7 @@ import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettings;
 import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.session.ImportedSession;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionClosed;
@@ -80,33 +81,49 @@ public class TurnRecorder {
     }
 
     /**
-     * Stores an imported conversation as one closed session in one transaction, whole or not at all; the turns are
+     * Stores an imported conversation as closed sessions in one transaction, whole or not at all; the turns are
      * prepared first, outside the transaction, as {@link #append} does.
      */
-    public SessionRef importClosed(
+    public List<SessionRef> importClosed(
             TenantId tenant,
             String userId,
             MemorySettingsOverride memory,
-            String title,
-            List<NewTurn> newTurns,
-            Consumer<SessionRef> alsoInTransaction) {
-        if (newTurns.isEmpty()) {
-            throw new IllegalArgumentException("An imported session has at least one turn");
-        }
+            List<ImportedSession> imported,
+            Runnable underLock,
+            Consumer<List<SessionRef>> alsoInTransaction) {
         MemorySettings settings = memoryDefaults.resolve(memory);
-        UUID id = UUID.randomUUID();
-        events.publishEvent(new TurnsArriving(tenant, id, settings, newTurns));
+        List<UUID> ids = new ArrayList<>();
+        for (ImportedSession session : imported) {
+            UUID id = UUID.randomUUID();
+            ids.add(id);
+            events.publishEvent(new TurnsArriving(tenant, id, settings, session.turns()));
+        }
         return transaction.execute(status -> {
             locks.holdUser(tenant.value(), userId);
-            Session session = sessions.save(new Session(id, tenant.value(), userId, settings, title));
-            List<TurnView> stored = storeTurns(tenant, session, newTurns);
-            session.close();
-            events.publishEvent(new SessionClosed(
-                    tenant, userId, id, settings, stored.getLast().seq()));
-            // What the caller records may reference the session's row, which must be written first.
+            underLock.run();
+            List<SessionRef> refs = new ArrayList<>();
+            for (int i = 0; i < imported.size(); i++) {
+                Session session = sessions.save(new Session(
+                        ids.get(i),
+                        tenant.value(),
+                        userId,
+                        settings,
+                        imported.get(i).title()));
+                List<TurnView> stored =
+                        storeTurns(tenant, session, imported.get(i).turns());
+                session.close();
+                events.publishEvent(new SessionClosed(
+                        tenant,
+                        userId,
+                        session.getId(),
+                        settings,
+                        stored.getLast().seq()));
+                refs.add(session.ref());
+            }
+            // What the caller records may reference the sessions' rows, which must be written first.
             sessions.flush();
-            alsoInTransaction.accept(session.ref());
-            return session.ref();
+            alsoInTransaction.accept(refs);
+            return refs;
         });
     }
 
