@@ -2,14 +2,17 @@ package dev.memoir.archive;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.memoir.archive.ExportedConversation.Message;
 import dev.memoir.archive.ExportedConversation.Skip;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads one conversation of a ChatGPT export's {@code conversations.json}: an object with {@code conversation_id}
@@ -37,17 +40,54 @@ final class ChatGptExport {
 
     private ChatGptExport() {}
 
-    /** Whether the object looks like a conversation of this export rather than of Claude's. */
-    static boolean looksLikeIt(JsonNode conversation) {
-        return conversation.has("mapping");
+    /** The field that holds the messages, read node by node. */
+    static final String MESSAGES = "mapping";
+
+    /** The conversation's other fields that are read; the rest are skipped. */
+    static final Set<String> FIELDS = Set.of("conversation_id", "id", "title", "create_time", "current_node");
+
+    /** Whether the conversation's fields look like one of this export rather than of Claude's. */
+    static boolean looksLikeIt(Set<String> names) {
+        return names.contains(MESSAGES);
     }
 
-    static ExportedConversation read(JsonNode conversation) {
-        String id = text(conversation.get("conversation_id"));
-        if (id == null) {
-            id = text(conversation.get("id"));
+    /** A node of the mapping as it is kept: its parent, and its message (or why it cannot be read, or none). */
+    record Node(String parent, Message message, String problem) {
+
+        /** A value of the mapping that is not a node at all: taken as missing. */
+        static final Node NOT_A_NODE = new Node(null, null, null);
+    }
+
+    /** A node of the mapping by its key, made compact as it is read. */
+    record KeyedNode(String key, Node node) {}
+
+    /**
+     * The node as it is kept. Its message is read now; one that cannot be read keeps why, which refuses the
+     * conversation only if the node is on the dialogue's path.
+     */
+    static KeyedNode node(String key, JsonNode node) {
+        if (!node.isObject()) {
+            return new KeyedNode(key, Node.NOT_A_NODE);
         }
-        String title = text(conversation.get("title"));
+        String parent = text(node.get("parent"));
+        JsonNode message = node.get("message");
+        if (message == null || !message.isObject()) {
+            return new KeyedNode(key, new Node(parent, null, null));
+        }
+        try {
+            return new KeyedNode(key, new Node(parent, message(message, text(node.get("id"))), null));
+        } catch (ExportTimes.UnreadableTime | Unreadable e) {
+            return new KeyedNode(key, new Node(parent, null, e.getMessage()));
+        }
+    }
+
+    static ExportedConversation read(ConversationStream<KeyedNode> conversation) {
+        ObjectNode fields = conversation.fields();
+        String id = text(fields.get("conversation_id"));
+        if (id == null) {
+            id = text(fields.get("id"));
+        }
+        String title = text(fields.get("title"));
         if (id == null || id.isBlank()) {
             return ExportedConversation.refused(
                     null, title, "it has no conversation_id or id, which is the " + "import's key");
@@ -56,7 +96,7 @@ final class ChatGptExport {
             return new ExportedConversation(
                     id,
                     title,
-                    ExportTimes.epochSeconds(conversation.get("create_time"), "create_time"),
+                    ExportTimes.epochSeconds(fields.get("create_time"), "create_time"),
                     messages(conversation),
                     null);
         } catch (ExportTimes.UnreadableTime | Unreadable e) {
@@ -70,24 +110,25 @@ final class ChatGptExport {
         }
     }
 
-    private static List<Message> messages(JsonNode conversation) {
-        JsonNode mapping = conversation.get("mapping");
-        if (mapping == null || !mapping.isObject()) {
+    private static List<Message> messages(ConversationStream<KeyedNode> conversation) {
+        if (conversation.messages() != ConversationStream.Shape.OBJECT) {
             throw new Unreadable("it has no mapping object");
         }
-        String current = text(conversation.get("current_node"));
+        Map<String, Node> mapping = new HashMap<>();
+        conversation.elements().forEach(keyed -> mapping.put(keyed.key(), keyed.node()));
+        String current = text(conversation.fields().get("current_node"));
         if (current == null) {
             throw new Unreadable("it has no current_node");
         }
         // From the current node up to the root, guarding against a cycle.
-        List<JsonNode> path = new ArrayList<>();
+        List<Node> path = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String nodeId = current; nodeId != null; ) {
             if (!seen.add(nodeId)) {
                 throw new Unreadable("its mapping has a cycle through node " + nodeId);
             }
-            JsonNode node = mapping.get(nodeId);
-            if (node == null || !node.isObject()) {
+            Node node = mapping.get(nodeId);
+            if (node == null || node == Node.NOT_A_NODE) {
                 throw new Unreadable(
                         nodeId.equals(current)
                                 ? "its current_node " + nodeId + " is not in its mapping"
@@ -95,14 +136,16 @@ final class ChatGptExport {
                                         + ", a parent on the path to its current_node, is not in its mapping");
             }
             path.add(node);
-            nodeId = text(node.get("parent"));
+            nodeId = node.parent();
         }
         List<Message> messages = new ArrayList<>();
         for (int i = path.size() - 1; i >= 0; i--) {
-            JsonNode message = path.get(i).get("message");
-            if (message != null && message.isObject()) {
-                String fallbackId = text(path.get(i).get("id"));
-                messages.add(message(message, fallbackId));
+            Node node = path.get(i);
+            if (node.problem() != null) {
+                throw new Unreadable(node.problem());
+            }
+            if (node.message() != null) {
+                messages.add(node.message());
             }
         }
         return messages;

@@ -12,6 +12,7 @@ import dev.memoir.archive.ExportedConversation.Message;
 import dev.memoir.archive.ExportedConversation.Skip;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads one conversation of a Claude export's {@code conversations.json}: an object with {@code uuid}, {@code name},
@@ -25,30 +26,61 @@ final class ClaudeExport {
 
     private ClaudeExport() {}
 
-    static boolean looksLikeIt(JsonNode conversation) {
-        return conversation.has("chat_messages");
+    /** The field that holds the messages, read message by message. */
+    static final String MESSAGES = "chat_messages";
+
+    /** The conversation's other fields that are read; the rest are skipped. */
+    static final Set<String> FIELDS = Set.of("uuid", "name", "created_at", "current_leaf_message_uuid");
+
+    /** Whether the conversation's fields look like one of this export rather than of ChatGPT's. */
+    static boolean looksLikeIt(Set<String> names) {
+        return names.contains(MESSAGES);
     }
 
-    static ExportedConversation read(JsonNode conversation) {
-        String id = text(conversation.get("uuid"));
-        String title = text(conversation.get("name"));
+    /**
+     * A chat message as it is kept: its uuid and parent's, and the message read (or why it cannot be, which refuses
+     * the conversation only if the message is on the dialogue's branch).
+     */
+    record Item(boolean isObject, String uuid, boolean hasParent, String parent, Message message, String problem) {}
+
+    /** The chat message as it is kept, made compact as it is read. */
+    static Item item(String unused, JsonNode message) {
+        if (!message.isObject()) {
+            return new Item(false, null, false, null, null, null);
+        }
+        String uuid = text(message.get("uuid"));
+        boolean hasParent = message.has("parent_message_uuid");
+        String parent = text(message.get("parent_message_uuid"));
+        try {
+            return new Item(true, uuid, hasParent, parent, message(message), null);
+        } catch (ExportTimes.UnreadableTime | Unreadable e) {
+            return new Item(true, uuid, hasParent, parent, null, e.getMessage());
+        }
+    }
+
+    static ExportedConversation read(ConversationStream<Item> conversation) {
+        ObjectNode fields = conversation.fields();
+        String id = text(fields.get("uuid"));
+        String title = text(fields.get("name"));
         if (id == null || id.isBlank()) {
             return ExportedConversation.refused(null, title, "it has no uuid, which is the import's key");
         }
         try {
-            JsonNode messages = conversation.get("chat_messages");
-            if (messages == null || !messages.isArray()) {
+            if (conversation.messages() != ConversationStream.Shape.ARRAY) {
                 return ExportedConversation.refused(id, title, "it has no chat_messages array");
             }
             List<Message> read = new ArrayList<>();
-            for (JsonNode message : branch(conversation, messages)) {
+            for (Item message : branch(fields, conversation.elements())) {
                 if (!message.isObject()) {
                     return ExportedConversation.refused(id, title, "a chat message is not an object");
                 }
-                read.add(message(message));
+                if (message.problem() != null) {
+                    return ExportedConversation.refused(id, title, message.problem());
+                }
+                read.add(message.message());
             }
             return new ExportedConversation(
-                    id, title, ExportTimes.iso(conversation.get("created_at"), "created_at"), read, null);
+                    id, title, ExportTimes.iso(fields.get("created_at"), "created_at"), read, null);
         } catch (ExportTimes.UnreadableTime | Unreadable e) {
             return ExportedConversation.refused(id, title, e.getMessage());
         }
@@ -61,32 +93,29 @@ final class ClaudeExport {
     }
 
     /** The messages in order, or the branch ending at the current leaf where the export names one. */
-    private static List<JsonNode> branch(JsonNode conversation, JsonNode messages) {
-        List<JsonNode> all = new ArrayList<>();
-        messages.forEach(all::add);
-        String leaf = text(conversation.get("current_leaf_message_uuid"));
-        if (leaf == null || all.stream().noneMatch(m -> m.has("parent_message_uuid"))) {
+    private static List<Item> branch(ObjectNode fields, List<Item> all) {
+        String leaf = text(fields.get("current_leaf_message_uuid"));
+        if (leaf == null || all.stream().noneMatch(Item::hasParent)) {
             return all;
         }
-        Map<String, JsonNode> byId = new HashMap<>();
+        Map<String, Item> byId = new HashMap<>();
         all.forEach(m -> {
-            String uuid = text(m.get("uuid"));
-            if (uuid != null) {
-                byId.put(uuid, m);
+            if (m.uuid() != null) {
+                byId.put(m.uuid(), m);
             }
         });
         if (!byId.containsKey(leaf)) {
             throw new Unreadable("its current_leaf_message_uuid " + leaf + " is none of its messages");
         }
-        List<JsonNode> path = new ArrayList<>();
+        List<Item> path = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String uuid = leaf; uuid != null && byId.containsKey(uuid); ) {
             if (!seen.add(uuid)) {
                 throw new Unreadable("its messages' parents form a cycle through " + uuid);
             }
-            JsonNode message = byId.get(uuid);
+            Item message = byId.get(uuid);
             path.addFirst(message);
-            uuid = text(message.get("parent_message_uuid"));
+            uuid = message.parent();
         }
         return path;
     }

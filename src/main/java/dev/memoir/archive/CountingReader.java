@@ -6,29 +6,51 @@ import java.io.Reader;
 import java.util.function.Supplier;
 
 /**
- * Counts the characters read through it, and may refuse to go on past a number of them from a point on: one
- * conversation's JSON is bounded this way while the parser reads it. The parser reads ahead by its buffer, so the
- * bound holds within a buffer's length.
+ * Counts the characters read through it, and refuses to go on past the limits of the conversation being read and
+ * of its element being read (a field, a ChatGPT node, a Claude message): what the heap holds of one conversation at
+ * once is bounded this way while the parser reads it. The parser reads ahead by its buffer, so each bound holds
+ * within a buffer's length.
  */
 final class CountingReader extends FilterReader {
 
     private long read;
-    private long limitAt = Long.MAX_VALUE;
-    private Supplier<? extends RuntimeException> refusal;
+    private long conversationEnd = Long.MAX_VALUE;
+    private long elementEnd = Long.MAX_VALUE;
+    private long elementLimit;
+    private Supplier<? extends RuntimeException> conversationRefusal;
+    private Supplier<? extends RuntimeException> elementRefusal;
 
     CountingReader(Reader in) {
         super(in);
     }
 
-    /** Refuses (throws what {@code refusal} makes) once more than {@code characters} are read from here on. */
-    void limitFromHere(long characters, Supplier<? extends RuntimeException> refusal) {
-        this.limitAt = read + characters;
-        this.refusal = refusal;
+    /**
+     * A conversation begins: it may take {@code characters} from here, each of its elements {@code elementCharacters};
+     * past either, reading throws what the refusal makes.
+     */
+    void conversationFromHere(
+            long characters,
+            long elementCharacters,
+            Supplier<? extends RuntimeException> conversationRefusal,
+            Supplier<? extends RuntimeException> elementRefusal) {
+        this.conversationEnd = read + characters;
+        this.elementLimit = elementCharacters;
+        this.conversationRefusal = conversationRefusal;
+        this.elementRefusal = elementRefusal;
     }
 
-    void unlimited() {
-        this.limitAt = Long.MAX_VALUE;
-        this.refusal = null;
+    /** An element of the conversation begins. */
+    void elementFromHere() {
+        elementEnd = read + elementLimit;
+    }
+
+    void elementDone() {
+        elementEnd = Long.MAX_VALUE;
+    }
+
+    void conversationDone() {
+        conversationEnd = Long.MAX_VALUE;
+        elementEnd = Long.MAX_VALUE;
     }
 
     @Override
@@ -51,8 +73,11 @@ final class CountingReader extends FilterReader {
 
     private void count(long n) {
         read += n;
-        if (read > limitAt && refusal != null) {
-            throw refusal.get();
+        if (read > conversationEnd) {
+            throw conversationRefusal.get();
+        }
+        if (read > elementEnd) {
+            throw elementRefusal.get();
         }
     }
 }

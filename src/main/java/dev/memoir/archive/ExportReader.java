@@ -9,6 +9,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
@@ -83,8 +84,8 @@ final class ExportReader {
                 maxBytes,
                 () -> new InvalidExportException(
                         source,
-                        "conversations.json is larger than " + limits.maxExportSize() + " once decompressed "
-                                + "(memoir.imports.max-export-size)"));
+                        "conversations.json is larger than " + ImportLimits.spelled(limits.maxExportSize())
+                                + " once decompressed " + "(memoir.imports.max-export-size)"));
         // Strict UTF-8: Jackson's own decoding reads an overlong sequence as another character (C0 AF as '/').
         CountingReader text = new CountingReader(new InputStreamReader(
                 in,
@@ -122,21 +123,22 @@ final class ExportReader {
                                     + " conversations (memoir.imports.max-conversations)");
                 }
                 int position = index;
-                text.limitFromHere(
+                text.conversationFromHere(
                         limits.maxConversationSize().toBytes(),
+                        elementLimit(limits),
                         () -> new InvalidExportException(
                                 source,
-                                "conversation [" + position + "] is larger than " + limits.maxConversationSize()
-                                        + " of JSON (memoir.imports.max-conversation-size)"));
-                JsonNode conversation = reader.readValue(parser);
-                text.unlimited();
-                if (index == 0) {
-                    requireSource(conversation, source);
-                }
-                each.accept(
-                        source == ExportSource.CHATGPT
-                                ? ChatGptExport.read(conversation)
-                                : ClaudeExport.read(conversation));
+                                "conversation [" + position + "] is larger than "
+                                        + ImportLimits.spelled(limits.maxConversationSize())
+                                        + " of JSON (memoir.imports.max-conversation-size)"),
+                        () -> new InvalidExportException(
+                                source,
+                                "conversation [" + position + "] has a message or field larger than "
+                                        + elementLimit(limits) + " characters of JSON (eight times "
+                                        + "memoir.imports.max-message-characters)"));
+                ExportedConversation conversation = read(parser, reader, text, source, index == 0);
+                text.conversationDone();
+                each.accept(conversation);
                 index++;
             }
             if (parser.nextToken() != null) {
@@ -185,10 +187,40 @@ final class ExportReader {
                 .build();
     }
 
+    /**
+     * One conversation, whose {@code START_OBJECT} is the parser's current token, read as it streams in the shape of
+     * the source's export; the first one tells whether the export is the source's at all.
+     */
+    private static ExportedConversation read(
+            JsonParser parser, ObjectReader values, CountingReader text, ExportSource source, boolean first) {
+        if (source == ExportSource.CHATGPT) {
+            ConversationStream<ChatGptExport.KeyedNode> conversation = ConversationStream.read(
+                    parser, values, text, ChatGptExport.MESSAGES, ChatGptExport.FIELDS, ChatGptExport::node);
+            if (first) {
+                requireSource(conversation.names(), source);
+            }
+            return ChatGptExport.read(conversation);
+        }
+        ConversationStream<ClaudeExport.Item> conversation = ConversationStream.read(
+                parser, values, text, ClaudeExport.MESSAGES, ClaudeExport.FIELDS, ClaudeExport::item);
+        if (first) {
+            requireSource(conversation.names(), source);
+        }
+        return ClaudeExport.read(conversation);
+    }
+
+    /**
+     * Characters of JSON one element of a conversation (a ChatGPT node, a Claude message, a field) may take: room for
+     * a message at its limit written with every character escaped ({@code \\uXXXX}), and its metadata.
+     */
+    static long elementLimit(ImportLimits limits) {
+        return Math.max(1L << 20, 8L * limits.maxMessageCharacters());
+    }
+
     /** The first conversation tells which assistant made the export; the wrong endpoint is said at once. */
-    private static void requireSource(JsonNode conversation, ExportSource source) {
-        boolean chatGpt = ChatGptExport.looksLikeIt(conversation);
-        boolean claude = ClaudeExport.looksLikeIt(conversation);
+    private static void requireSource(Set<String> names, ExportSource source) {
+        boolean chatGpt = ChatGptExport.looksLikeIt(names);
+        boolean claude = ClaudeExport.looksLikeIt(names);
         if (source == ExportSource.CHATGPT && claude && !chatGpt) {
             throw new InvalidExportException(
                     source,

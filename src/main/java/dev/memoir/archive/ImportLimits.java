@@ -44,4 +44,19 @@ record ImportLimits(
                     "memoir.imports.max-conversation-size must be at least 1KB, but is " + maxConversationSize);
         }
     }
+
+    /** A size as the settings spell it: 256MB, 512KB or 1000B. */
+    static String spelled(DataSize size) {
+        long bytes = size.toBytes();
+        if (bytes % (1L << 30) == 0) {
+            return (bytes >> 30) + "GB";
+        }
+        if (bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + "MB";
+        }
+        if (bytes % (1L << 10) == 0) {
+            return (bytes >> 10) + "KB";
+        }
+        return bytes + "B";
+    }
 }

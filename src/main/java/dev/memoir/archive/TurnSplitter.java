@@ -43,22 +43,40 @@ final class TurnSplitter {
         current.setLength(0);
     }
 
-    /** A paragraph as pieces of at most the limit, cut at the last line break, else space, before the limit. */
+    /**
+     * A paragraph as pieces of at most the limit, cut at the last line break, else space, before the limit. Each cut
+     * looks back at most the limit from where the piece starts, and the rest is never copied: linear in the
+     * paragraph, however long its words.
+     */
     private static List<String> chunks(String paragraph, int limit) {
         List<String> chunks = new ArrayList<>();
-        String rest = paragraph;
-        while (rest.length() > limit) {
-            int cut = rest.lastIndexOf('\n', limit);
-            if (cut <= 0) {
-                cut = rest.lastIndexOf(' ', limit);
+        int start = 0;
+        while (paragraph.length() - start > limit) {
+            int end = start + limit;
+            int cut = lastIndexOf(paragraph, '\n', end, start);
+            if (cut <= start) {
+                cut = lastIndexOf(paragraph, ' ', end, start);
             }
-            if (cut <= 0) {
-                cut = Character.isLowSurrogate(rest.charAt(limit)) ? limit - 1 : limit;
+            if (cut <= start) {
+                cut = Character.isLowSurrogate(paragraph.charAt(end)) ? end - 1 : end;
             }
-            chunks.add(rest.substring(0, cut));
-            rest = rest.substring(cut).stripLeading();
+            chunks.add(paragraph.substring(start, cut));
+            start = cut;
+            while (start < paragraph.length() && Character.isWhitespace(paragraph.charAt(start))) {
+                start++;
+            }
         }
-        chunks.add(rest);
+        chunks.add(paragraph.substring(start));
         return chunks;
+    }
+
+    /** The last index of the character at or before {@code from} and after {@code after}, or {@code after}. */
+    private static int lastIndexOf(String text, char character, int from, int after) {
+        for (int i = from; i > after; i--) {
+            if (text.charAt(i) == character) {
+                return i;
+            }
+        }
+        return after;
     }
 }

@@ -20,6 +20,9 @@ import org.springframework.validation.annotation.Validated;
  * @param heartbeatInterval     how often a running job's instance says it is alive
  * @param missedHeartbeatsLimit missed heartbeats after which a job is taken as dead (its instance crashed) and
  *                              run again: interval × limit is how long a crashed instance's jobs wait
+ * @param shutdownWait    how long stopping the service waits for running jobs to finish; a job still running then
+ *                        is cut off and runs again (on this instance after a restart, or on another one once its
+ *                        heartbeats are missed)
  */
 @Validated
 @ConfigurationProperties("memoir.jobs")
@@ -36,4 +39,7 @@ public record JobProperties(
         @DefaultValue("15s") @NotNull @DurationMin(millis = 1)
         Duration heartbeatInterval,
 
-        @DefaultValue("4") @Min(1) int missedHeartbeatsLimit) {}
+        @DefaultValue("4") @Min(1) int missedHeartbeatsLimit,
+
+        @DefaultValue("20s") @NotNull @DurationMin(millis = 1)
+        Duration shutdownWait) {}

@@ -66,6 +66,8 @@ class JobRunner implements SmartLifecycle {
                     .pollUsingLockAndFetch(0.5, 1.0)
                     .heartbeatInterval(properties.heartbeatInterval())
                     .missedHeartbeatsLimit(properties.missedHeartbeatsLimit())
+                    // db-scheduler's own default waits half an hour for a running job; a job cut off runs again.
+                    .shutdownMaxWait(properties.shutdownWait())
                     // Jobs log their own failures, one line each (the stack trace at DEBUG).
                     .failureLogging(LogLevel.DEBUG, true)
                     .addExecutionInterceptor(this::observed)

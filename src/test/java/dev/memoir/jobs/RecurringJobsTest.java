@@ -2,6 +2,7 @@ package dev.memoir.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
+import com.sun.net.httpserver.HttpServer;
 
 import dev.memoir.support.Api;
 import dev.memoir.support.Json;
@@ -43,7 +45,9 @@ class RecurringJobsTest {
                 Map.of(
                         "memoir.retention.purge-interval", "1s",
                         "memoir.session.idle-close-after", "2s",
-                        "memoir.session.idle-check-every", "1s"));
+                        "memoir.session.idle-check-every", "1s",
+                        "memoir.webhooks.keep-delivered", "1s",
+                        "memoir.webhooks.purge-every", "1s"));
         jdbc = service.bean(JdbcClient.class);
     }
 
@@ -87,8 +91,8 @@ class RecurringJobsTest {
                 .sorted()
                 .toList();
 
-        // The two known today, so that this test cannot pass by finding none; any added later is checked too.
-        assertThat(recurring).contains("idle-session-close", "memory-purge");
+        // The three known today, so that this test cannot pass by finding none; any added later is checked too.
+        assertThat(recurring).contains("idle-session-close", "memory-purge", "webhook-purge");
         assertThat(recurring)
                 .allSatisfy(name -> assertThat(scheduledRows(name))
                         .as("rows of recurring job %s in scheduled_tasks", name)
@@ -152,5 +156,43 @@ class RecurringJobsTest {
         assertThat(summaries.get(0).path("provenance").path("sessionId").asString())
                 .isEqualTo(session);
         assertThat(scheduledRows("idle-session-close")).isEqualTo(1);
+    }
+
+    @Test
+    void theWebhookPurgeDeletesADeliveredDeliveryOnItsOwnOnceItsKeepIsOver() throws Exception {
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            String key = api().newTenant();
+            Api.Response endpoint = api().send(
+                            "POST",
+                            "/webhooks",
+                            key,
+                            Json.object(
+                                    "url",
+                                    "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                                    "events",
+                                    List.of("memory.created")));
+            assertThat(endpoint.status()).as(endpoint.raw()).isEqualTo(201);
+            String delivery = api().send("POST", "/webhooks/" + endpoint.text("id") + "/test", key, null)
+                    .text("deliveryId");
+            withinSeconds(20)
+                    .until(() -> jdbc.sql("select count(*) from webhook_deliveries where id = cast(:id as uuid) "
+                                            + "and delivered_at is not null")
+                                    .param("id", delivery)
+                                    .query(Long.class)
+                                    .single()
+                            == 1);
+
+            withinSeconds(20).until(() -> rows("webhook_deliveries", "id", delivery) == 0);
+            assertThat(scheduledRows("webhook-purge")).isEqualTo(1);
+        } finally {
+            receiver.stop(0);
+        }
     }
 }
