@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,12 +37,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import com.sun.net.httpserver.HttpServer;
+
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
 import dev.memoir.support.TwoPartUpload;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * ChatGPT exports as a hostile client sends them: content the format's descriptions do not promise, ids and texts
@@ -50,6 +55,7 @@ import tools.jackson.databind.JsonNode;
 class HostileExportTest extends IntegrationTest {
 
     private static final Instant T0 = Instant.parse("2024-05-01T10:00:00Z");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String tag = UUID.randomUUID().toString().substring(0, 8);
 
@@ -301,6 +307,26 @@ class HostileExportTest extends IntegrationTest {
         byte[] body = export(conversations.toArray());
         Split split = cutAfter(body, "c-1");
         CountDownLatch gate = new CountDownLatch(1);
+        List<String> events = new CopyOnWriteArrayList<>();
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            events.add(JSON.readTree(exchange.getRequestBody().readAllBytes())
+                    .path("type")
+                    .asString());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        Api.Response endpoint = api.send(
+                "POST",
+                "/webhooks",
+                key,
+                Json.object(
+                        "url",
+                        "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook",
+                        "events",
+                        List.of("turns.recorded", "session.closed", "import.finished", "user.erased")));
+        assertThat(endpoint.status()).as(endpoint.raw()).isEqualTo(201);
 
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<String> imported = clients.submit(() -> TwoPartUpload.post(
@@ -336,6 +362,13 @@ class HostileExportTest extends IntegrationTest {
                 gate.countDown();
             }
         }
+        // Every delivery made, the last the receiver took is user.erased: nothing about the user came after it.
+        eventually()
+                .until(() -> events.contains("user.erased")
+                        && items(api.get(key, "/webhooks/" + endpoint.text("id") + "/deliveries")).stream()
+                                .allMatch(d -> d.path("state").asString().equals("delivered")));
+        receiver.stop(0);
+        assertThat(events.getLast()).as("events in the order taken: %s", events).isEqualTo("user.erased");
         assertThat(items(api.get(key, "/sessions?userId=" + user))).isEmpty();
         assertThat(jdbc.sql("select count(*) from conversation_imports where tenant_id = cast(? as uuid)")
                         .param(tenantId)
