@@ -22,12 +22,6 @@ final class ConversationPlanner {
 
     /** A message longer than this (a chat message's limit) becomes several turns. */
     static final int TURN_LIMIT = FieldConstraints.CHAT_MESSAGE;
-    /** Characters of a title kept. */
-    static final int TITLE_LIMIT = 500;
-    /** Ids are the import's key: one line of text, of a sensible length. */
-    static final int ID_LIMIT = 200;
-    /** Characters of a longer id that a report echoes. */
-    private static final int ECHOED_ID = 100;
 
     /** What planning a conversation comes to: something to store, or nothing to store and why. */
     sealed interface Plan permits Planned, NothingToStore {
@@ -67,11 +61,11 @@ final class ConversationPlanner {
             List<ConversationImports.Part> stored,
             Instant latestAllowed,
             ImportLimits limits) {
-        String title = title(conversation.title());
+        String title = ExportedText.title(conversation.title());
         if (conversation.refusal() != null) {
             return new NothingToStore(ConversationReport.refused(conversation.id(), title, conversation.refusal()));
         }
-        String idProblem = idProblem("its id", conversation.id());
+        String idProblem = ExportedText.idProblem("its id", conversation.id());
         if (idProblem != null) {
             return new NothingToStore(ConversationReport.refused(conversation.id(), title, idProblem));
         }
@@ -108,7 +102,7 @@ final class ConversationPlanner {
                 return new NothingToStore(ConversationReport.refused(conversation.id(), title, refusal));
             }
             String lastId = messages.get(span[1] - 1).id();
-            String problem = idProblem("the id of the last message to store", lastId);
+            String problem = ExportedText.idProblem("the id of the last message to store", lastId);
             if (problem != null) {
                 return new NothingToStore(ConversationReport.refused(conversation.id(), title, problem));
             }
@@ -161,7 +155,8 @@ final class ConversationPlanner {
         for (Message message : messages) {
             tally.messages++;
             if (message.occurredAt() != null && message.occurredAt().isAfter(latestAllowed)) {
-                return "message " + echoed(message.id()) + " is dated " + message.occurredAt() + ", in the future";
+                return "message " + ExportedText.echoed(message.id()) + " is dated " + message.occurredAt()
+                        + ", in the future";
             }
             if (message.role() == null) {
                 switch (message.skipped()) {
@@ -177,14 +172,14 @@ final class ConversationPlanner {
             }
             tally.nonText += message.nonTextParts();
             if (message.text().length() > limits.maxMessageCharacters()) {
-                return "message " + echoed(message.id()) + " has "
+                return "message " + ExportedText.echoed(message.id()) + " has "
                         + message.text().length()
                         + " characters, more than a message may (memoir.imports.max-message-characters: "
                         + limits.maxMessageCharacters() + ")";
             }
             String problem = TextSafety.problem(message.text());
             if (problem != null) {
-                return "message " + echoed(message.id()) + ": " + problem;
+                return "message " + ExportedText.echoed(message.id()) + ": " + problem;
             }
             if (!TextSafety.hasVisibleCharacter(message.text())) {
                 tally.empty++;
@@ -266,49 +261,5 @@ final class ConversationPlanner {
             previous = time;
         }
         return dated;
-    }
-
-    /** Whether the id can be an import's key: text of at most {@link #ID_LIMIT} characters. */
-    static boolean isKey(String id) {
-        return id != null && idProblem("", id) == null;
-    }
-
-    private static String idProblem(String what, String id) {
-        String problem = TextSafety.problem(id);
-        if (problem != null) {
-            return what + " " + problem;
-        }
-        return id.length() > ID_LIMIT ? what + " is longer than " + ID_LIMIT + " characters" : null;
-    }
-
-    /**
-     * An id as a report or a reason echoes it: whole up to the limit of an id, else its beginning and "…"; none when
-     * it is not text that can be shown.
-     */
-    static String echoed(String id) {
-        if (id == null || TextSafety.problem(id) != null) {
-            return null;
-        }
-        if (id.length() <= ID_LIMIT) {
-            return id;
-        }
-        return cut(id, ECHOED_ID) + "…";
-    }
-
-    /** The title as a session keeps it: visible text, stripped, at most {@link #TITLE_LIMIT} characters. */
-    static String title(String title) {
-        if (title == null || !TextSafety.hasVisibleCharacter(title) || TextSafety.problem(title) != null) {
-            return null;
-        }
-        return cut(title.strip(), TITLE_LIMIT);
-    }
-
-    /** At most {@code limit} characters, never ending inside a surrogate pair. */
-    static String cut(String text, int limit) {
-        if (text.length() <= limit) {
-            return text;
-        }
-        int end = Character.isHighSurrogate(text.charAt(limit - 1)) ? limit - 1 : limit;
-        return text.substring(0, end);
     }
 }

@@ -101,10 +101,10 @@ class ExportImporter {
             ExportReader.read(body, source, limits, conversation -> {
                 int position = reports.size();
                 // Only an id that can be a key (of a bounded length) is kept, to tell a repeat.
-                if (ConversationPlanner.isKey(conversation.id()) && !seen.add(conversation.id())) {
+                if (ExportedText.isKey(conversation.id()) && !seen.add(conversation.id())) {
                     reports.add(ConversationReport.refused(
                             conversation.id(),
-                            ConversationPlanner.title(conversation.title()),
+                            ExportedText.title(conversation.title()),
                             "the export holds this conversation more than once; the first was read"));
                     return;
                 }

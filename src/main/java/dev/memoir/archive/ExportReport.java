@@ -128,7 +128,7 @@ public record ExportReport(
 
         /** An export's id as a report shows it: up to the limit of an id whole, a longer one cut. */
         static String echoed(String id) {
-            return ConversationPlanner.echoed(id);
+            return ExportedText.echoed(id);
         }
 
         ConversationReport stored(List<UUID> sessionIds) {

@@ -51,8 +51,12 @@ class WebhookController {
                 @ApiResponse(
                         responseCode = "400",
                         description = "A URL Memoir does not deliver to (not http or "
-                                + "https, credentials, a loopback, private, link-local or metadata address), or an "
-                                + "unknown event")
+                                + "https, credentials, an address that is not globally reachable, however IPv6 spells "
+                                + "it), or an unknown event"),
+                @ApiResponse(
+                        responseCode = "409",
+                        description = "too-many-webhooks: the tenant has as many endpoints as "
+                                + "memoir.webhooks.max-endpoints allows")
             })
     ResponseEntity<WebhookView> register(TenantId tenant, @Valid @RequestBody WebhookCreate request) {
         WebhookView created = webhooks.register(tenant, request);

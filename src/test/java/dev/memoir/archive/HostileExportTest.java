@@ -138,7 +138,7 @@ class HostileExportTest extends IntegrationTest {
     void aTitleLongerThanKeptIsCutBetweenCharactersNeverInsideOne() {
         String key = api.newTenant();
         // The emoji's two UTF-16 units sit across the 500th character.
-        String title = "t".repeat(ConversationPlanner.TITLE_LIMIT - 1) + "🎉" + " and more " + tag;
+        String title = "t".repeat(ExportedText.TITLE_LIMIT - 1) + "🎉" + " and more " + tag;
         ChatGptConversation long1 = new ChatGptConversation("c-title", title, T0)
                 .text("u", "user", "Hello " + tag, T0.plusSeconds(1))
                 .text("a", "assistant", "Hi.", T0.plusSeconds(2));
@@ -150,7 +150,7 @@ class HostileExportTest extends IntegrationTest {
         assertThat(report.body().path("imported").asInt()).as(report.raw()).isEqualTo(2);
         String session = item(report, "c-title").path("sessionId").asString();
         assertThat(api.get(key, "/sessions/" + session).text("title"))
-                .isEqualTo("t".repeat(ConversationPlanner.TITLE_LIMIT - 1));
+                .isEqualTo("t".repeat(ExportedText.TITLE_LIMIT - 1));
     }
 
     // Limits.
