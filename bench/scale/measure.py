@@ -62,17 +62,22 @@ EXACT_SETTINGS = "set local enable_indexscan = off;"
 LEXICAL = "with " + search_sql.lexical() + "\nselect id, score from lexical"
 
 
+# Set by --citus: the target is a Citus coordinator, where the service sends its settings as SET LOCAL commands.
+CITUS = False
+
+
 def tx_settings(ef=None):
-    """The service's settings statement, run first in each transaction, and the same settings as SET LOCAL commands
-    that a Citus coordinator sends to its workers (HybridSearchRepository.onTheWorkers; placeholders elsewhere)."""
-    return (search_sql.bind(search_sql.SETTINGS, {"efSearch": str(ef or EF_SEARCH)}) + " \\g /dev/null\n"
-            + "set local citus.propagate_set_commands = 'local'; set local plan_cache_mode = force_custom_plan; "
-            + f"set local max_parallel_workers_per_gather = 0; set local hnsw.ef_search = {ef or EF_SEARCH}; "
-            + f"set local hnsw.iterative_scan = {ITERATIVE_SCAN};"
-            + (f" set local hnsw.max_scan_tuples = {int(MAX_SCAN_TUPLES)};" if MAX_SCAN_TUPLES else ""))
-
-
-TX_SETTINGS = tx_settings()
+    """The service's settings statement, run first in each transaction, as the service sends it (SearchSettings): on
+    PostgreSQL the set_config statement (settings.sql), with the iterative scan the service's connections have from
+    their start; on a Citus coordinator the same settings as SET LOCAL commands, which it sends to its workers."""
+    ef = ef or EF_SEARCH
+    extra = f" set local hnsw.max_scan_tuples = {int(MAX_SCAN_TUPLES)};" if MAX_SCAN_TUPLES else ""
+    if CITUS:
+        return ("set local citus.propagate_set_commands = 'local'; set local plan_cache_mode = force_custom_plan; "
+                + f"set local max_parallel_workers_per_gather = 0; set local hnsw.ef_search = {ef}; "
+                + f"set local hnsw.iterative_scan = {ITERATIVE_SCAN};" + extra)
+    return (search_sql.bind(search_sql.SETTINGS, {"efSearch": str(ef)}) + " \\g /dev/null\n"
+            + f"set local hnsw.iterative_scan = {ITERATIVE_SCAN};" + extra)
 
 
 class Query:
@@ -185,7 +190,7 @@ def plans(url, tenant, queries, out_dir, db):
     EXPLAIN (ANALYZE, BUFFERS) of the class's first query to a file."""
     parts = [session_prelude()]
     for i, q in enumerate(queries):
-        parts.append(f"begin;\n{TX_SETTINGS}\n\\echo @@P {i}\nexplain (format json) {q.sql(tenant)};\ncommit;\n")
+        parts.append(f"begin;\n{tx_settings()}\n\\echo @@P {i}\nexplain (format json) {q.sql(tenant)};\ncommit;\n")
     out = run_psql(url, "".join(parts))
     per_query, cur = {}, None
     for line in out.splitlines():
@@ -198,7 +203,7 @@ def plans(url, tenant, queries, out_dir, db):
         key = plan_key(json.loads("\n".join(lines))[0]["Plan"])
         counts[key] = counts.get(key, 0) + 1
     q = queries[0]
-    analyzed = run_psql(url, session_prelude() + f"begin;\n{TX_SETTINGS}\n"
+    analyzed = run_psql(url, session_prelude() + f"begin;\n{tx_settings()}\n"
                         f"explain (analyze, buffers) {q.sql(tenant)};\ncommit;\n")
     path = os.path.join(out_dir, f"explain-{db}-{q.cls}.txt")
     with open(path, "w") as f:
@@ -377,7 +382,10 @@ def main():
     p.add_argument("--recall-file", help="a replay-queries-*.json file: only recall@10 and dense time of those "
                    "(bge) query vectors at --ef (ITERATIVE_SCAN as set in the environment)")
     p.add_argument("--ef", type=int, default=None)
+    p.add_argument("--citus", action="store_true", help="the database is a Citus coordinator")
     a = p.parse_args()
+    global CITUS
+    CITUS = a.citus
     global OUT_DIR
     OUT_DIR = a.out_dir
     os.makedirs(a.out_dir, exist_ok=True)

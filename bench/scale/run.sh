@@ -175,10 +175,12 @@ load() {
 }
 
 measure() {
+  local citus=()
+  [[ "$TARGET" == citus ]] && citus=(--citus)
   start_service
   python3 "$HERE/measure.py" --db-url "$DB_URL" --base-url "http://127.0.0.1:$PORT" \
     --tenant-file "$OUT/tenant-$SCALE_DB.json" --queries "$QUERIES" --concurrency "$CONCURRENCY" \
-    ${MEASURE_SKIP:+--skip "$MEASURE_SKIP"}
+    ${MEASURE_SKIP:+--skip "$MEASURE_SKIP"} "${citus[@]}"
   stop_service
   if [[ "$TARGET" == citus ]]; then
     log "replay skipped on Citus (it reads the single server's statement log)"

@@ -15,6 +15,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.search.HybridSearchRepository;
+import dev.memoir.memory.search.SearchSettings;
 import dev.memoir.memory.search.SearchProperties;
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer;
@@ -460,6 +461,9 @@ class SupersessionTest extends IntegrationTest {
     SearchProperties searchDefaults;
 
     @Autowired
+    SearchSettings searchSettings;
+
+    @Autowired
     NamedParameterJdbcTemplate namedJdbc;
 
     @Autowired
@@ -509,7 +513,8 @@ class SupersessionTest extends IntegrationTest {
                         d.raritySample(),
                         d.fusion(),
                         d.periodWeight(),
-                        5.0));
+                        5.0),
+                searchSettings);
         MemorySearch search =
                 MemorySearch.of(tenant, "ova", Set.of(MemoryKind.FACT), searches.query("favourite tea " + tag), 2);
 

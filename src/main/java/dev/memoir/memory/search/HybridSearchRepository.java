@@ -54,11 +54,14 @@ public class HybridSearchRepository {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final SearchProperties properties;
+    private final SearchSettings settings;
     private final String sql;
 
-    public HybridSearchRepository(NamedParameterJdbcTemplate jdbc, SearchProperties properties) {
+    public HybridSearchRepository(
+            NamedParameterJdbcTemplate jdbc, SearchProperties properties, SearchSettings settings) {
         this.jdbc = jdbc;
         this.properties = properties;
+        this.settings = settings;
         this.sql = SearchStatement.of(properties);
     }
 
@@ -145,33 +148,8 @@ public class HybridSearchRepository {
                 .addValue("periodCandidates", period == null ? 0 : candidates)
                 .addValue("raritySample", properties.raritySample())
                 .addValue("limit", search.limit());
-        int efSearch = Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor()));
-        String iterativeScan = jdbc
-                .queryForList(
-                        SearchStatement.SETTINGS,
-                        new MapSqlParameterSource("efSearch", String.valueOf(efSearch)),
-                        String.class)
-                .stream()
-                .findFirst()
-                .orElse(null);
-        jdbc.getJdbcTemplate().execute(onTheWorkers(efSearch, iterativeScan));
+        settings.apply(jdbc, Math.min(1000, Math.max(40, denseCandidates * properties.efSearchFactor())));
         return new Prepared(sql, params);
-    }
-
-    /**
-     * The same settings as SET LOCAL commands, for a Citus coordinator (docs/scaling.md): Citus sends the SET LOCAL
-     * commands of a transaction to the workers that run its statements when citus.propagate_set_commands is 'local',
-     * and never a set_config or a session setting such as the connection's hnsw.iterative_scan. On PostgreSQL without
-     * Citus, citus.propagate_set_commands is a placeholder that nothing reads and the others repeat settings.sql.
-     */
-    public static String onTheWorkers(int efSearch, String iterativeScan) {
-        StringBuilder commands = new StringBuilder("set local citus.propagate_set_commands = 'local'; "
-                + "set local plan_cache_mode = force_custom_plan; set local max_parallel_workers_per_gather = 0; "
-                + "set local hnsw.ef_search = " + efSearch);
-        if (iterativeScan != null && iterativeScan.matches("[a-z_]+")) {
-            commands.append("; set local hnsw.iterative_scan = ").append(iterativeScan);
-        }
-        return commands.toString();
     }
 
     private static MapSqlParameterSource filterParams(MemorySearch search) {

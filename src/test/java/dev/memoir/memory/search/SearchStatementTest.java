@@ -37,14 +37,21 @@ class SearchStatementTest {
     /** Records every statement the repository sends, and answers nothing. */
     private static final class Recorder extends NamedParameterJdbcTemplate {
         final List<Sent> sent = new ArrayList<>();
+        /** Statements without parameters: the SET LOCAL commands for a Citus cluster's workers. */
+        final List<String> executed;
 
         Recorder() {
-            // The search's SET LOCAL commands for a Citus cluster's workers (HybridSearchRepository.onTheWorkers)
-            // bind no parameter: they are not recorded.
+            this(new ArrayList<>());
+        }
+
+        private Recorder(List<String> executed) {
             super(new JdbcTemplate() {
                 @Override
-                public void execute(String sql) {}
+                public void execute(String sql) {
+                    executed.add(sql);
+                }
             });
+            this.executed = executed;
         }
 
         @Override
@@ -93,7 +100,7 @@ class SearchStatementTest {
                 for (double recency : new double[] {0.0, 2.5}) {
                     Recorder jdbc = new Recorder();
                     HybridSearchRepository repository =
-                            new HybridSearchRepository(jdbc, settings(ranking, fusion, recency));
+                            new HybridSearchRepository(jdbc, settings(ranking, fusion, recency), POSTGRESQL);
                     repository.search(SEARCH, "bge-small-en-v1.5");
                     repository.plan(SEARCH.using(SearchMode.LEXICAL), "bge-small-en-v1.5");
                     repository.newest(SEARCH, null, null);
@@ -147,7 +154,8 @@ class SearchStatementTest {
         Recorder jdbc = new Recorder();
         new HybridSearchRepository(
                         jdbc,
-                        settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0))
+                        settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0),
+                        POSTGRESQL)
                 .search(SEARCH, "bge-small-en-v1.5");
         Sent search = jdbc.sent.getLast();
 
@@ -160,5 +168,33 @@ class SearchStatementTest {
                 .extracting(v -> ((PGobject) v).getType())
                 .isEqualTo("vector");
         assertThat(values[2]).isEqualTo("ana");
+    }
+
+    private static final SearchSettings POSTGRESQL = new SearchSettings(false, "relaxed_order");
+    private static final SearchSettings CITUS = new SearchSettings(true, "relaxed_order");
+
+    /**
+     * The search floor (issue 46): a search sends its settings in one statement before the search itself, as
+     * set_config on PostgreSQL and as SET LOCAL commands on Citus, never both (both cost one more round trip on every
+     * search).
+     */
+    @Test
+    void aSearchSendsItsSettingsInOneStatementInTheFormItsDatabaseNeeds() {
+        SearchProperties defaults =
+                settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0);
+        Recorder postgres = new Recorder();
+        new HybridSearchRepository(postgres, defaults, POSTGRESQL).search(SEARCH, "bge-small-en-v1.5");
+        assertThat(postgres.executed).isEmpty();
+        assertThat(postgres.sent).hasSize(2);
+        assertThat(postgres.sent.getFirst().sql()).startsWith("select set_config('plan_cache_mode'");
+
+        Recorder citus = new Recorder();
+        new HybridSearchRepository(citus, defaults, CITUS).search(SEARCH, "bge-small-en-v1.5");
+        assertThat(citus.executed)
+                .containsExactly("set local citus.propagate_set_commands = 'local'; set local plan_cache_mode = "
+                        + "force_custom_plan; set local max_parallel_workers_per_gather = 0; set local "
+                        + "hnsw.ef_search = 400; set local hnsw.iterative_scan = relaxed_order");
+        assertThat(citus.sent).hasSize(1);
+        assertThat(citus.sent.getFirst().sql()).startsWith("with dense as (");
     }
 }
