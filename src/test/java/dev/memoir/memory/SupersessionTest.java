@@ -15,8 +15,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.search.HybridSearchRepository;
-import dev.memoir.memory.search.SearchSettings;
 import dev.memoir.memory.search.SearchProperties;
+import dev.memoir.memory.search.SearchSettings;
 import dev.memoir.support.Api;
 import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;

@@ -3,6 +3,7 @@ package dev.memoir.memory.search;
 import java.util.Map;
 import java.util.Set;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -26,15 +27,21 @@ public class SearchSettings {
     private final boolean citus;
     private final String iterativeScan;
 
+    /** Reads once which database this is: PostgreSQL, or a Citus coordinator, and its connections' iterative scan. */
+    @Autowired
     SearchSettings(JdbcTemplate jdbc) {
-        this(jdbc.queryForObject(
-                "select exists (select 1 from pg_extension where extname = 'citus'), "
-                        + "current_setting('hnsw.iterative_scan', true)",
-                (rs, row) -> Map.entry(rs.getBoolean(1), String.valueOf(rs.getString(2)))));
+        this(cluster(jdbc));
     }
 
     private SearchSettings(Map.Entry<Boolean, String> cluster) {
         this(cluster.getKey(), cluster.getValue());
+    }
+
+    private static Map.Entry<Boolean, String> cluster(JdbcTemplate jdbc) {
+        return jdbc.queryForObject(
+                "select exists (select 1 from pg_extension where extname = 'citus'), "
+                        + "current_setting('hnsw.iterative_scan', true)",
+                (rs, row) -> Map.entry(rs.getBoolean(1), String.valueOf(rs.getString(2))));
     }
 
     /** The settings for a database with or without Citus, whose connections have this iterative scan. */
@@ -48,7 +55,8 @@ public class SearchSettings {
         if (citus) {
             jdbc.getJdbcTemplate().execute(onTheWorkers(efSearch, iterativeScan));
         } else {
-            jdbc.queryForList(SearchStatement.SETTINGS, new MapSqlParameterSource("efSearch", String.valueOf(efSearch)));
+            jdbc.queryForList(
+                    SearchStatement.SETTINGS, new MapSqlParameterSource("efSearch", String.valueOf(efSearch)));
         }
     }
 
