@@ -206,6 +206,17 @@ def evidence_shown(evidence_texts, haystack):
     return False
 
 
+def opening_shown(evidence_texts, haystack):
+    """The stricter count: whether the whole first WINDOW characters of any evidence text (normalized) are in the
+    haystack. A long turn shown only by a passage from its middle does not count; its opening with that passage
+    does."""
+    for text in evidence_texts:
+        t = norm(text)
+        if t and t[:WINDOW] in haystack:
+            return True
+    return False
+
+
 def reply_haystack(call, question):
     """The reply request's messages other than the question itself (the last user message), normalized."""
     messages = call.get("messages") or []
@@ -431,7 +442,9 @@ def run_chats(api, control, key, state, questions, turn_texts, configs, modes, a
                     row["memoryKinds"] = dict(Counter(m.get("kind") for m in body.get("memories") or []))
                     if q["evidence"]:
                         texts = [turn_texts[q["dialogueId"]][i] for i in q["evidence"]]
-                        row["inReply"] = evidence_shown(texts, reply_haystack(call, q["question"]))
+                        haystack = reply_haystack(call, q["question"])
+                        row["inReply"] = evidence_shown(texts, haystack)
+                        row["openingInReply"] = opening_shown(texts, haystack)
                         # A check of the measure: the same match against the memories the response lists.
                         row["inMemories"] = evidence_shown(
                             texts, "\n".join(norm(m.get("text") or "") for m in body.get("memories") or []))
@@ -467,6 +480,8 @@ def summarize_rows(rows):
     refl = [r["steps"].get("self-reflection", 0) for r in rows]
     return {"questions": len(rows), "withEvidence": len(with_ev),
             "evidenceInReply": round(sum(r["inReply"] for r in with_ev) / len(with_ev), 6) if with_ev else None,
+            "openingInReply": round(sum(r.get("openingInReply", False) for r in with_ev) / len(with_ev), 6)
+            if with_ev else None,
             "evidenceInMemories": round(sum(r["inMemories"] for r in with_ev) / len(with_ev), 6) if with_ev else None,
             "memoryTokensP50": round(statistics.median(tokens)) if tokens else None,
             "memoryTokensP95": percentile(tokens, 95) if tokens else None,
@@ -522,9 +537,9 @@ def markdown(res):
                "the model server (FakeOpenAiServer.promptTokens: 1.25 tokens per cl100k_base token) and by the "
                "service's own count (cl100k_base, the unit of promptTokenBudget).")
     out.append("")
-    out.append("| settings | self-reflection | evidence in reply request | memory tokens p50 / p95 (server) | "
-               "(service, cl100k) | memories shown | self-reflection calls | chats/s | errors |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("| settings | self-reflection | evidence in reply request | its opening (strict) | memory tokens p50 / "
+               "p95 (server) | (service, cl100k) | memories shown | self-reflection calls | chats/s | errors |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for run in res["runs"]:
         if "skipped" in run:
             out.append("| %s | %s | skipped: the service refused the settings (%s) | | | | | | |"
@@ -532,14 +547,15 @@ def markdown(res):
             continue
         a = run["all"]
         note = " (ignored: %s)" % ", ".join(run["ignored"]) if run.get("ignored") else ""
-        out.append("| %s%s | %s | %s%% | %s / %s | %s / %s | %s | %s | %s | %d |" % (
-            run["config"], note, run["reflection"], pct(a["evidenceInReply"]), a["memoryTokensP50"],
+        out.append("| %s%s | %s | %s%% | %s%% | %s / %s | %s / %s | %s | %s | %s | %d |" % (
+            run["config"], note, run["reflection"], pct(a["evidenceInReply"]), pct(a.get("openingInReply")),
+            a["memoryTokensP50"],
             a["memoryTokensP95"], a.get("memoryCl100kP50"), a.get("memoryCl100kP95"), a["memoriesMean"],
             a["selfReflectionCallsMean"], run["chatsPerSecond"], run["errors"]))
     out.append("")
     types = list(res["types"])
-    out.append("Evidence in the reply request per question type, %; memory tokens p50 (server) in brackets. Search "
-               "recall@10 / @50 in the first row.")
+    out.append("Evidence in the reply request per question type, % (the count above / the strict count of its "
+               "opening); memory tokens p50 (server) in brackets. Search recall@10 / @50 in the first row.")
     out.append("")
     out.append("| settings | self-reflection | " + " | ".join("%s (%d)" % (t, res["types"][t]) for t in types) + " |")
     out.append("|---|---|" + "---:|" * len(types))
@@ -551,7 +567,8 @@ def markdown(res):
         cells = []
         for t in types:
             s = run["byType"][t]
-            cells.append("%s (%s)" % (pct(s["evidenceInReply"]), s["memoryTokensP50"]))
+            cells.append("%s / %s (%s)" % (pct(s["evidenceInReply"]), pct(s.get("openingInReply")),
+                                           s["memoryTokensP50"]))
         out.append("| %s | %s | %s |" % (run["config"], run["reflection"], " | ".join(cells)))
     return "\n".join(out)
 
@@ -570,6 +587,9 @@ def main():
     ap.add_argument("--sample", type=int, default=0, help="questions per data set, stratified by type (0 = all)")
     ap.add_argument("--seed", type=int, default=20240501)
     ap.add_argument("--dialogues", type=int, default=0, help="only the first N dialogues and their questions (0 = all)")
+    ap.add_argument("--part", choices=["all", "tune", "report"], default="all",
+                    help="the questions of every other dialogue in id order, from the first (tune) or the second "
+                         "(report): tune the service on one part, report on the other (every dialogue is imported)")
     ap.add_argument("--warmup", type=int, default=5, help="unmeasured chats before the first measured run")
     ap.add_argument("--dump-requests", type=int, default=0,
                     help="write the first N reply requests of every run to OUT/requests-NAME.jsonl (for inspection)")
@@ -638,6 +658,11 @@ def main():
             by_uuid[u] = (did, i)
     turn_texts = {d["id"]: [t["content"] for s in d["sessions"] for t in s["turns"]] for d in data["dialogues"]}
     questions = sample_questions(data["questions"], args.sample, args.seed)
+    if args.part != "all":
+        ordered = sorted({d["id"] for d in data["dialogues"]}, key=lambda i: (len(str(i)), str(i)))
+        part = set(ordered[0 if args.part == "tune" else 1::2])
+        questions = [q for q in questions if q["dialogueId"] in part]
+        name = args.name = "%s-%s" % (name, args.part)
     log("%s: %d questions (%s)" % (name, len(questions), json.dumps(dict(Counter(q["type"] for q in questions)))))
 
     t0 = time.perf_counter()

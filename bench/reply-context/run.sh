@@ -30,7 +30,9 @@
 # (single,keywords), BENCH_BEAM (../shared/data/beam-100k relative to the repository), BENCH_CONTEXT_TOKENS (8192:
 # the fake's context and memoir.model.context-tokens), BENCH_FRESH=1 to drop and recreate the database first,
 # BENCH_SKIP_COMPILE=1 to use target/test-classes and the saved test classpath as they are, BENCH_DUMP=N to write
-# the first N reply requests of every run to requests-NAME.jsonl (for inspection), BENCH_JAVA_OPTS.
+# the first N reply requests of every run to requests-NAME.jsonl (for inspection), BENCH_JAVA_OPTS, BENCH_PART (all;
+# tune or report: the questions of every other dialogue, so that the service is tuned on one half and reported on
+# the other).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$(pwd)"
@@ -152,10 +154,12 @@ driver() {
   local extra=()
   [ -n "${BENCH_ONLY:-}" ] && extra+=(--only "$BENCH_ONLY")
   [ -n "${BENCH_DUMP:-}" ] && extra+=(--dump-requests "$BENCH_DUMP")
+  local part="${BENCH_PART:-all}"
+  extra+=(--part "$part")
   python3 "$HERE/driver.py" --name "$name" "$@" --base-url "$BASE" --bootstrap-key "$KEY" --control "$CONTROL" \
     --sample "$SAMPLE" --seed "$SEED" --dialogues "$DIALOGUES" --reflection "${BENCH_REFLECTION:-single,keywords}" \
     --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" --out-dir "$OUT" "${extra[@]}" >/dev/null
-  RESULTS+=("$OUT/result-$name.json")
+  if [ "$part" = all ]; then RESULTS+=("$OUT/result-$name.json"); else RESULTS+=("$OUT/result-$name-$part.json"); fi
 }
 
 SETS=("$@"); [ ${#SETS[@]} -eq 0 ] && SETS=(generated beam)

@@ -11,8 +11,8 @@ import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.retrieval.MemoryRecall;
-import dev.memoir.retrieval.Retrieval;
+import dev.memoir.retrieval.ReplyContext;
+import dev.memoir.retrieval.ReplyMemory;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionRef;
@@ -31,7 +31,7 @@ import dev.memoir.tenant.TenantId;
 class ChatResponder {
 
     private final SessionService sessions;
-    private final MemoryRecall recall;
+    private final ReplyMemory replyMemory;
     private final ReplyPrompts replyPrompts;
     private final ChatModelClient model;
     private final ReasonedReply reasonedReply;
@@ -40,14 +40,14 @@ class ChatResponder {
 
     ChatResponder(
             SessionService sessions,
-            MemoryRecall recall,
+            ReplyMemory replyMemory,
             ReplyPrompts replyPrompts,
             ChatModelClient model,
             ReasonedReply reasonedReply,
             ReplyOutcomes outcomes,
             TransactionTemplate transaction) {
         this.sessions = sessions;
-        this.recall = recall;
+        this.replyMemory = replyMemory;
         this.replyPrompts = replyPrompts;
         this.model = model;
         this.reasonedReply = reasonedReply;
@@ -68,7 +68,6 @@ class ChatResponder {
             SessionRef session,
             TurnView userTurn,
             boolean reasoned,
-            Retrieval retrieval,
             ReplyPrompts.ReplyPrompt prompt) {}
 
     /**
@@ -81,13 +80,13 @@ class ChatResponder {
         TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message)))
                 .getFirst();
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
-            return new PreparedTurn(tenant, session, userTurn, true, null, null);
+            return new PreparedTurn(tenant, session, userTurn, true, null);
         }
         ReplyPrompts.Layout layout =
                 replyPrompts.layout(tenant, userTurn, session.settings().promptTokenBudget());
-        Retrieval retrieval = recall.recall(
-                session, message, layout.recent().stream().map(TurnView::id).toList());
-        return new PreparedTurn(tenant, session, userTurn, false, retrieval, replyPrompts.lay(retrieval, layout));
+        ReplyContext memory = replyMemory.contextFor(
+                session, message, layout.recent().stream().map(TurnView::id).toList(), layout.memoryBudget());
+        return new PreparedTurn(tenant, session, userTurn, false, replyPrompts.lay(memory, layout));
     }
 
     /** Asks the model for the prepared turn's reply in one answer, and stores it. */
@@ -126,19 +125,14 @@ class ChatResponder {
     private ChatReply store(PreparedTurn turn, ChatModelClient.Answered<ReplyDecision> answered) {
         ReplyDecision decision = answered.answer();
         SessionRef session = turn.session();
-        MemoryPromptBuilder.MemoryPrompt memory = turn.prompt().memory();
+        ReplyContext memory = turn.prompt().memory();
         List<UUID> cited = memory.cited(decision.citations()).stream()
                 .map(ScoredMemory::id)
                 .toList();
         TurnView reply = transaction.execute(status -> {
             TurnView stored = sessions.appendReply(
                     turn.tenant(), session.id(), turn.userTurn().id(), decision.reply(), decision.remember());
-            outcomes.record(
-                    session,
-                    stored.id(),
-                    memory.included(),
-                    cited,
-                    turn.retrieval().rerank());
+            outcomes.record(session, stored.id(), memory.included(), cited, memory.rerank());
             return stored;
         });
 

@@ -13,11 +13,9 @@ import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.ContextWindow;
-import dev.memoir.llm.EmbeddingProperties;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
-import dev.memoir.memory.ContextSelection;
-import dev.memoir.retrieval.Retrieval;
+import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
@@ -43,16 +41,13 @@ class ReplyPrompts {
     private final TokenCounter tokens;
     private final ChatProperties properties;
     private final ContextWindow window;
-    private final int passageTokens;
 
     ReplyPrompts(
             SessionService sessions,
             PromptTemplates templates,
             TokenCounter tokens,
             ChatProperties properties,
-            ContextWindow window,
-            EmbeddingProperties embedding) {
-        this.passageTokens = embedding.passageTokens();
+            ContextWindow window) {
         this.sessions = sessions;
         this.templates = templates;
         this.tokens = tokens;
@@ -61,8 +56,7 @@ class ReplyPrompts {
     }
 
     /** A reply prompt, the memory laid out in it (what the reply's citations refer to), and its schema's values. */
-    record ReplyPrompt(
-            MemoryPromptBuilder.MemoryPrompt memory, List<Message> messages, Map<String, String> schemaValues) {}
+    record ReplyPrompt(ReplyContext memory, List<Message> messages, Map<String, String> schemaValues) {}
 
     /** The recent dialogue sent with a reply, and the tokens left for its memory. */
     record Layout(String today, List<TurnView> recent, int memoryBudget) {}
@@ -99,10 +93,8 @@ class ReplyPrompts {
         return new Layout(today, recent, Math.max(0, Math.min(memoryBudget, room - used)));
     }
 
-    ReplyPrompt lay(Retrieval recalled, Layout layout) {
-        MemoryPromptBuilder.MemoryPrompt memory = recalled.selection() == ContextSelection.BUDGET
-                ? BudgetedMemoryLayout.build(recalled, layout.memoryBudget(), tokens, passageTokens)
-                : MemoryPromptBuilder.build(recalled, layout.memoryBudget(), tokens);
+    /** The reply prompt with the memory laid out for it (within the layout's memory budget) and the recent dialogue. */
+    ReplyPrompt lay(ReplyContext memory, Layout layout) {
         List<Message> messages = new ArrayList<>();
         messages.add(new SystemMessage(
                 templates.render(ReplyDecision.STEP, Map.of("memories", memory.text(), "today", layout.today()))));

@@ -101,9 +101,10 @@ class MemoryTools {
                             required = false)
                     Instant occurredAt,
             @McpToolParam(
-                            description = "Only fact, the default: the other kinds are written by Memoir itself",
+                            description = "fact (the default) or instruction (a standing instruction or preference "
+                                    + "that every reply shows first): the other kinds are written by Memoir itself",
                             required = false)
-                    @Schema(allowableValues = "fact")
+                    @Schema(allowableValues = {"fact", "instruction"})
                     MemoryKind kind,
             @McpToolParam(description = SUPERSEDES, required = false) @Size(max = FieldConstraints.SUPERSEDED_MEMORIES)
                     List<UUID> supersedes,

@@ -25,8 +25,15 @@ public record DedupKey(String value) {
 
     /** A fact's: the same text added again for the same user finds the fact that has it. */
     public static DedupKey fact(TenantId tenant, String userId, String text) {
-        return new DedupKey(
-                MemoryKind.FACT.wireName() + ":" + Hashes.sha256(tenant.value() + "\n" + userId + "\n" + text));
+        return added(MemoryKind.FACT, tenant, userId, text);
+    }
+
+    /**
+     * A memory's a client added (a fact, a standing instruction): the same text of the same kind added again for the
+     * same user finds the memory that has it.
+     */
+    public static DedupKey added(MemoryKind kind, TenantId tenant, String userId, String text) {
+        return new DedupKey(kind.wireName() + ":" + Hashes.sha256(tenant.value() + "\n" + userId + "\n" + text));
     }
 
     /** The user's one recursive summary's. */
@@ -43,6 +50,13 @@ public record DedupKey(String value) {
     public static DedupKey conditional(UUID userTurnId) {
         return new DedupKey("conditional:" + userTurnId);
     }
+
+    /** The {@code n}th standing instruction found in one user turn (from 0). */
+    public static DedupKey instruction(UUID userTurnId, int n) {
+        return new DedupKey(INSTRUCTION_OF_TURN + userTurnId + ":" + n);
+    }
+
+    private static final String INSTRUCTION_OF_TURN = "instruction:turn:";
 
     /** A session's summary. */
     public static DedupKey summary(UUID sessionId) {
@@ -76,6 +90,7 @@ public record DedupKey(String value) {
     public DedupKey reowned(MemoryKind kind, TenantId tenant, String userId, String text) {
         return switch (kind) {
             case FACT -> fact(tenant, userId, text);
+            case INSTRUCTION -> value.startsWith(INSTRUCTION_OF_TURN) ? this : added(kind, tenant, userId, text);
             case RECURSIVE_SUMMARY -> recursiveSummary(tenant, userId);
             default -> this;
         };

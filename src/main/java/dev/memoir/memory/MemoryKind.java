@@ -30,7 +30,14 @@ public enum MemoryKind {
      * A memory a client added directly (POST /memory), not derived from dialogue: what the user or the application
      * states as known. No session writes it, and every session reads it.
      */
-    FACT("fact");
+    FACT("fact"),
+    /**
+     * A standing instruction or preference of the user about how the assistant should answer ("Always include version
+     * numbers", "I prefer minimal dependencies"), in the user's words: found in what the user says (by the model
+     * steps that judge what to keep, and for the obvious forms without a model), or added by a client. Shown first in
+     * every reply, whatever the message, within a share of the memory budget; a later one supersedes it.
+     */
+    INSTRUCTION("instruction");
 
     /**
      * The records: memories that each state something on their own, found by search (the top K of each kind) and
@@ -60,7 +67,7 @@ public enum MemoryKind {
      * the recursive summary are rewritten in place.
      */
     public static final Set<MemoryKind> FACT_BEARING =
-            Collections.unmodifiableSet(EnumSet.of(CONDITIONAL, TOPIC, REFLECTED, FACT));
+            Collections.unmodifiableSet(EnumSet.of(CONDITIONAL, TOPIC, REFLECTED, FACT, INSTRUCTION));
 
     private final String wireName;
 
@@ -69,13 +76,13 @@ public enum MemoryKind {
     }
 
     /**
-     * Whether a client may add a memory of this kind directly. Every other kind is derived by Memoir from dialogue
-     * or feedback, with invariants a client could not keep: one history record per turn, one summary per session,
-     * memos with their dialogue span, one recursive summary per user, topic memories with their speaker and turns,
-     * reflected memories with their learning episode.
+     * Whether a client may add a memory of this kind directly: a fact, or a standing instruction. Every other kind is
+     * derived by Memoir from dialogue or feedback, with invariants a client could not keep: one history record per
+     * turn, one summary per session, memos with their dialogue span, one recursive summary per user, topic memories
+     * with their speaker and turns, reflected memories with their learning episode.
      */
     public boolean addable() {
-        return this == FACT;
+        return this == FACT || this == INSTRUCTION;
     }
 
     /**

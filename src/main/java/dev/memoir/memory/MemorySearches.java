@@ -1,7 +1,11 @@
 package dev.memoir.memory;
 
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -15,6 +19,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.wire.Cursor;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.search.HybridSearchRepository;
+import dev.memoir.memory.search.SearchProperties;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -28,11 +33,38 @@ public class MemorySearches {
     private final HybridSearchRepository hybridSearch;
     private final TextEmbedder embedder;
     private final ObservationRegistry observations;
+    private final int fusionK;
 
-    MemorySearches(HybridSearchRepository hybridSearch, TextEmbedder embedder, ObservationRegistry observations) {
+    MemorySearches(
+            HybridSearchRepository hybridSearch,
+            TextEmbedder embedder,
+            ObservationRegistry observations,
+            SearchProperties search) {
         this.hybridSearch = hybridSearch;
         this.embedder = embedder;
         this.observations = observations;
+        this.fusionK = search.rrfK();
+    }
+
+    /**
+     * Rankings of the same user's memories fused into one by reciprocal rank, with the constant search fuses its own
+     * rankings with ({@code memoir.search.rrf-k}): a memory several rankings found rises, one only a later ranking
+     * found enters where its rank puts it. Each memory keeps its highest score; ties keep the first ranking's order.
+     */
+    public List<ScoredMemory> fused(List<List<ScoredMemory>> rankings) {
+        Map<UUID, Double> scores = new HashMap<>();
+        Map<UUID, ScoredMemory> memories = new LinkedHashMap<>();
+        for (List<ScoredMemory> ranking : rankings) {
+            for (int rank = 0; rank < ranking.size(); rank++) {
+                ScoredMemory memory = ranking.get(rank);
+                scores.merge(memory.id(), 1.0 / (fusionK + rank + 1), Double::sum);
+                memories.merge(memory.id(), memory, (a, b) -> a.score() >= b.score() ? a : b);
+            }
+        }
+        return memories.values().stream()
+                .sorted(Comparator.comparingDouble((ScoredMemory m) -> scores.get(m.id()))
+                        .reversed())
+                .toList();
     }
 
     /** A search for what answers {@code text}: a question, a message, a search term. */

@@ -104,7 +104,7 @@ public class MemoryStore {
         clientValues.requireAddable(kind, occurredAt, expiresAt);
         kind = kind == null ? MemoryKind.FACT : kind;
         locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
-        DedupKey dedupKey = DedupKey.fact(tenant, userId, text);
+        DedupKey dedupKey = DedupKey.added(kind, tenant, userId, text);
         locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey.value());
         AddedMemory added = store(
                 new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey).occurred(occurredAt, occurredAt));
@@ -145,6 +145,23 @@ public class MemoryStore {
     private AddedMemory store(NewMemory memory) {
         NewRecords.Kept kept = newRecords.saveUnlessKept(memory);
         return new AddedMemory(kept.created() ? kept.record().view(List.of()) : view(kept.record()), kept.created());
+    }
+
+    /**
+     * Writes memories Memoir found in dialogue that a later one may supersede (standing instructions), each unless one
+     * is already there under its dedup key, in the caller's transaction. Each new one is judged against the user's live
+     * fact-bearing memories by the fact-supersession job, as a client's fact added without {@code supersedes} is: a
+     * later instruction that contradicts or restates an earlier one supersedes it.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void writeJudged(List<NewMemory> memories) {
+        for (NewMemory memory : memories) {
+            AddedMemory added = store(memory);
+            if (added.created()) {
+                events.publishEvent(
+                        new UnjudgedFactAdded(memory.tenant(), added.memory().id()));
+            }
+        }
     }
 
     /** Writes several memories in the caller's transaction (imported or chatted turns). */

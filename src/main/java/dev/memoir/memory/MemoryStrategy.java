@@ -44,9 +44,11 @@ public enum MemoryStrategy {
         this(wireName, kinds, false);
     }
 
+    /** Every preset writes and reads the user's standing instructions too: they are no paper's form, but every reply's. */
     MemoryStrategy(String wireName, Set<MemoryKind> kinds, boolean rerank) {
         this.wireName = wireName;
-        this.kinds = kinds;
+        this.kinds = EnumSet.copyOf(kinds);
+        this.kinds.add(MemoryKind.INSTRUCTION);
         this.rerank = rerank;
     }
 

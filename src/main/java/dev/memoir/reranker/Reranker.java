@@ -70,23 +70,20 @@ public class Reranker {
         return properties.candidates();
     }
 
-    /** The candidates' best {@code memoir.reranker.top-k} by the tenant's reranker (RMM: the few the reply sees). */
-    @Transactional(readOnly = true)
-    public Reranked rerank(TenantId tenant, float[] query, List<ScoredMemory> candidates) {
-        return rerank(tenant, query, candidates, properties.topK());
+    /** How many of its order a reply that shows a fixed number takes: RMM's top K ({@code memoir.reranker.top-k}). */
+    public int topK() {
+        return properties.topK();
     }
 
     /**
-     * Every candidate, ordered by the tenant's reranker (sampled while it learns): for a reply whose token budget,
-     * not a fixed top K, decides how many are shown. Feedback then compares the shown and cited with the shown and
-     * not cited, as for the top K.
+     * Every candidate, ordered by the tenant's reranker (sampled while it learns, Gumbel-perturbed: the first K of the
+     * order are a Gumbel top-K sample), the one way a reply's memory is reranked: a reply whose token budget decides
+     * how many are shown takes them in this order, one that shows a fixed number takes the first {@link #topK}.
+     * Feedback then compares the shown and cited with the shown and not cited.
      */
     @Transactional(readOnly = true)
     public Reranked order(TenantId tenant, float[] query, List<ScoredMemory> candidates) {
-        return rerank(tenant, query, candidates, candidates.size());
-    }
-
-    private Reranked rerank(TenantId tenant, float[] query, List<ScoredMemory> candidates, int topK) {
+        int topK = candidates.size();
         Map<UUID, float[]> embeddings = store.embeddings(
                 tenant, candidates.stream().map(ScoredMemory::id).toList());
         List<ScoredMemory> present =

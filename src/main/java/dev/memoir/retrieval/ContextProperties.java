@@ -1,5 +1,7 @@
 package dev.memoir.retrieval;
 
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
@@ -8,18 +10,26 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How a reply's memory context is gathered when a session fills it to its token budget ({@code memoir.context.*};
- * sessions with the per-kind selection use their top K instead).
+ * How a reply's memory context is gathered ({@code memoir.context.*}): the search and self-reflection of the budget
+ * context (sessions with the per-kind selection use their top K instead), and the standing instructions every reply
+ * shows.
  *
  * @param candidates       memories one search over every kind the session reads hands to the reply, best first: the
  *                         budget then decides how many are shown (the search ranks at least
  *                         {@code memoir.search.candidates} per ranking whatever this is, so more costs little)
  * @param reflectionShown  the best of them that self-reflection is shown to judge and order
  * @param neighbours       turns before and after a retrieved utterance, in its session, shown with it where they fit
+ * @param instructions     the user's standing instructions and preferences a reply considers, those nearest to the
+ *                         message first: every reply shows as many as fit their share, whatever the message
+ * @param instructionShare the share of a reply's memory budget kept for them; what they do not use goes to the rest
  */
 @Validated
 @ConfigurationProperties("memoir.context")
 record ContextProperties(
         @DefaultValue("80") @Min(1) @Max(500) int candidates,
         @DefaultValue("10") @Min(1) @Max(50) int reflectionShown,
-        @DefaultValue("1") @Min(0) @Max(5) int neighbours) {}
+        @DefaultValue("1") @Min(0) @Max(5) int neighbours,
+        @DefaultValue("20") @Min(0) @Max(200) int instructions,
+
+        @DefaultValue("0.2") @DecimalMin("0.0") @DecimalMax("0.8")
+        double instructionShare) {}

@@ -196,7 +196,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
     private String userWithEveryKind(String userId) {
         String key = api.newTenant();
         String session = api.newSession(key, userId, "{\"strategy\": \"all\"}");
-        String message = "I keep bees on my roof " + tag;
+        String message = "I keep bees on my roof " + tag + ". Always answer me in short sentences.";
         onModelCall(
                 call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
                 call -> Answer.json("{\"reply\": \"Lovely.\", \"remember\": true}"));
@@ -245,7 +245,7 @@ class MemoryBudgetAndStrategyTest extends IntegrationTest {
     void eachPresetWritesExactlyItsForms(MemoryStrategy strategy) {
         String key = api.newTenant();
         String session = api.newSession(key, "rita", Json.object("strategy", strategy.wireName()));
-        String message = "I restore old radios " + tag + strategy;
+        String message = "I restore old radios " + tag + strategy + ". Always answer me in short sentences.";
         onModelCall(
                 call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
                 call -> Answer.json("{\"reply\": \"Neat.\", \"remember\": true}"));

@@ -32,15 +32,18 @@ record MemoryCreate(
         Instant occurredAt,
 
         @Schema(
-                description = "The memory's kind. Only fact (the default) can be added: the other kinds are "
-                        + "written by Memoir from dialogue and feedback.",
-                example = "fact")
+                description = "The memory's kind: fact (the default), or instruction, a standing instruction or "
+                        + "preference of the user that every reply shows first (\"Always answer in French\"). The other "
+                        + "kinds are written by Memoir from dialogue and feedback.",
+                example = "fact",
+                allowableValues = {"fact", "instruction"})
         MemoryKind kind,
 
         @Schema(
                 description = "The user's memories this one supersedes: each stays, with validTo (when this one "
                         + "was said) and supersededBy, but search, listings and replies read live memories only. Only the "
-                        + "user's own live fact-bearing memories (conditional, topic, reflected, fact). Given (even empty), "
+                        + "user's own live fact-bearing memories (conditional, topic, reflected, fact, instruction). Given (even "
+                        + "empty), "
                         + "Memoir does not judge on its own which memories the new fact supersedes.")
         @Size(max = FieldConstraints.SUPERSEDED_MEMORIES)
         List<UUID> supersedes,

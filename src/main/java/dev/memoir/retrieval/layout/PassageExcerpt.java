@@ -1,4 +1,4 @@
-package dev.memoir.chat;
+package dev.memoir.retrieval.layout;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package dev.memoir.chat;
+package dev.memoir.retrieval.layout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,23 +7,20 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.llm.TokenCounter;
-import dev.memoir.memory.ContextSelection;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.Provenance;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchExplanation;
-import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
 
 /** The reply's memory filled to its token budget from one ranking, without a database or Spring. */
-class BudgetedMemoryLayoutTest {
+class BudgetedLayoutTest {
 
     private static final UUID MAY = UUID.randomUUID();
     private static final UUID JUNE = UUID.randomUUID();
@@ -83,13 +80,12 @@ class BudgetedMemoryLayoutTest {
         return memory;
     }
 
-    private Retrieval ranked(List<ScoredMemory> memories) {
-        return new Retrieval(
-                memories, Map.of(), 1, List.of(), Optional.empty(), ContextSelection.BUDGET, Map.copyOf(surroundings));
+    private Recalled ranked(List<ScoredMemory> memories) {
+        return new Recalled(memories, Map.of(), Map.copyOf(surroundings), List.of(), "");
     }
 
-    private MemoryPromptBuilder.MemoryPrompt lay(List<ScoredMemory> memories, int budget) {
-        return BudgetedMemoryLayout.build(ranked(memories), budget, tokens, 256);
+    private MemoryPrompt lay(List<ScoredMemory> memories, int budget) {
+        return BudgetedLayout.build(ranked(memories), budget, 0.2, tokens, 256);
     }
 
     @Test
@@ -98,7 +94,7 @@ class BudgetedMemoryLayoutTest {
         TurnView violin = turn(MAY, 2, Role.USER, "Caroline", "I started violin lessons.", MAY_8);
         ScoredMemory tea = fact("Caroline drinks green tea.");
 
-        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(utterance(oslo), tea, utterance(violin)), 1000);
+        MemoryPrompt prompt = lay(List.of(utterance(oslo), tea, utterance(violin)), 1000);
 
         assertThat(prompt.text()).isEqualTo("""
                 [Memory]:
@@ -124,7 +120,7 @@ class BudgetedMemoryLayoutTest {
                 turn(MAY, 1, Role.ASSISTANT, "Caroline", "Yes, exactly! Last weekend, with my sister.", MAY_8),
                 turn(MAY, 2, Role.USER, "Melanie", "How lovely.", MAY_8));
 
-        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(utteranceAmong(dialogue, 1)), 1000);
+        MemoryPrompt prompt = lay(List.of(utteranceAmong(dialogue, 1)), 1000);
 
         assertThat(prompt.text()).isEqualTo("""
                 [Memory]:
@@ -141,8 +137,7 @@ class BudgetedMemoryLayoutTest {
                 turn(MAY, 0, Role.USER, "Melanie", "Did you ever go to the lighthouse festival?", MAY_8),
                 turn(MAY, 1, Role.ASSISTANT, "Caroline", "Yes, exactly! Last weekend, with my sister.", MAY_8));
 
-        MemoryPromptBuilder.MemoryPrompt prompt =
-                lay(List.of(utteranceAmong(dialogue, 1), utteranceAmong(dialogue, 0)), 1000);
+        MemoryPrompt prompt = lay(List.of(utteranceAmong(dialogue, 1), utteranceAmong(dialogue, 0)), 1000);
 
         assertThat(prompt.text()).isEqualTo("""
                 [Memory]:
@@ -158,10 +153,10 @@ class BudgetedMemoryLayoutTest {
         ScoredMemory adding = derived(MemoryKind.CONDITIONAL, "Caroline now has a pet and may need vet tips.", said);
         ScoredMemory history = utteranceAmong(List.of(said), 0);
 
-        MemoryPromptBuilder.MemoryPrompt noteFirst = lay(List.of(repeating, adding, history), 1000);
-        MemoryPromptBuilder.MemoryPrompt utteranceFirst = lay(List.of(history, repeating, adding), 1000);
+        MemoryPrompt noteFirst = lay(List.of(repeating, adding, history), 1000);
+        MemoryPrompt utteranceFirst = lay(List.of(history, repeating, adding), 1000);
 
-        for (MemoryPromptBuilder.MemoryPrompt prompt : List.of(noteFirst, utteranceFirst)) {
+        for (MemoryPrompt prompt : List.of(noteFirst, utteranceFirst)) {
             assertThat(prompt.numbered()).containsExactlyInAnyOrder(history, adding);
             assertThat(prompt.text()).doesNotContain("Caroline adopted a grey cat");
         }
@@ -181,7 +176,7 @@ class BudgetedMemoryLayoutTest {
         }
 
         for (int budget : List.of(300, 1000, 2000)) {
-            MemoryPromptBuilder.MemoryPrompt prompt = lay(many, budget);
+            MemoryPrompt prompt = lay(many, budget);
 
             int used = tokens.count(prompt.text());
             assertThat(used)
@@ -223,7 +218,7 @@ class BudgetedMemoryLayoutTest {
                 null,
                 matched);
 
-        MemoryPromptBuilder.MemoryPrompt prompt = lay(List.of(answer), 3000);
+        MemoryPrompt prompt = lay(List.of(answer), 3000);
 
         assertThat(prompt.text()).contains(evidence).contains("1. Assistant: …").endsWith("…");
         assertThat(tokens.count(prompt.text())).isLessThan(tokens.count(text) / 4);

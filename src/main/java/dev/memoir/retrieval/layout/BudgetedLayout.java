@@ -1,4 +1,4 @@
-package dev.memoir.chat;
+package dev.memoir.retrieval.layout;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,11 +13,10 @@ import java.util.UUID;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.TurnView;
 
 /**
- * Lays recalled memories out for the reply prompt until the token budget is full, taking them in the order
+ * The budget layout (the default): lays recalled memories out for the reply prompt until the token budget is full, taking them in the order
  * retrieval ranked them. Three passes: the best memories alone up to three quarters of the budget, then the
  * neighbours of the utterances shown (the question before "Yes, exactly!", the answer after a question), then more
  * memories alone while any fits. A long memory is shown by the passage search matched, not whole, so that the
@@ -27,7 +26,7 @@ import dev.memoir.session.TurnView;
  * not repeated on every line; memories of no session (facts, corrections) come first, each dated. Entries are
  * numbered in the order shown: the numbers the reply cites.
  */
-final class BudgetedMemoryLayout {
+public final class BudgetedLayout {
 
     /** The budget's share kept, in the first pass, for neighbours of the utterances shown. */
     private static final double NEIGHBOUR_SHARE = 0.25;
@@ -37,10 +36,11 @@ final class BudgetedMemoryLayout {
     private static final int NUMBER_TOKENS = 3;
 
     private final TokenCounter tokens;
-    private final MemoryPromptBuilder pieces;
+    private final PerKindLayout pieces;
     private final PassageExcerpt excerpts;
 
     private int remaining;
+    private Instructions instructions;
     private final List<String> profile = new ArrayList<>();
     private final List<String> evidences = new ArrayList<>();
     private final List<ScoredMemory> pinned = new ArrayList<>();
@@ -50,21 +50,22 @@ final class BudgetedMemoryLayout {
 
     private final Map<UUID, String> shownTurns = new HashMap<>();
 
-    private BudgetedMemoryLayout(TokenCounter tokens, int passageTokens) {
+    private BudgetedLayout(TokenCounter tokens, int passageTokens) {
         this.tokens = tokens;
-        this.pieces = new MemoryPromptBuilder(tokens);
+        this.pieces = new PerKindLayout(tokens);
         this.excerpts = new PassageExcerpt(tokens, passageTokens);
     }
 
     /**
-     * The memory part of the reply prompt, within {@code tokenBudget} tokens.
+     * The memory part of the reply prompt, within {@code tokenBudget} tokens, of which the standing instructions take
+     * at most {@code instructionShare}.
      *
      * @param passageTokens the passage size of embeddings ({@code memoir.embedding.passage-tokens}): a memory
      *                      longer than this is shown by its matching passage; 0 shows every memory whole
      */
-    static MemoryPromptBuilder.MemoryPrompt build(
-            Retrieval recalled, int tokenBudget, TokenCounter tokens, int passageTokens) {
-        return new BudgetedMemoryLayout(tokens, passageTokens).lay(recalled, tokenBudget);
+    public static MemoryPrompt build(
+            Recalled recalled, int tokenBudget, double instructionShare, TokenCounter tokens, int passageTokens) {
+        return new BudgetedLayout(tokens, passageTokens).lay(recalled, tokenBudget, instructionShare);
     }
 
     /** One line of the [Memory] section: a memory (numbered) or a neighbouring turn (not numbered). */
@@ -75,18 +76,19 @@ final class BudgetedMemoryLayout {
         }
     }
 
-    private MemoryPromptBuilder.MemoryPrompt lay(Retrieval recalled, int tokenBudget) {
+    private MemoryPrompt lay(Recalled recalled, int tokenBudget, double instructionShare) {
+        instructions = Instructions.within(recalled.instructions(), (int) (tokenBudget * instructionShare), tokens);
         // A section's header is paid for when its first entry is: the [Memory] one at once, the others if used.
-        remaining = tokenBudget - tokens.count(MemoryPromptBuilder.RECORDS + ":\n");
+        remaining = tokenBudget - instructions.cost() - tokens.count(PerKindLayout.RECORDS + ":\n");
         List<ScoredMemory> ranked = new ArrayList<>();
         for (ScoredMemory memory : recalled.memories()) {
             switch (memory.kind()) {
                 case RECURSIVE_SUMMARY ->
                     pin(
                             memory,
-                            pieces.fit(memory.text(), remaining - headerOf(profile, MemoryPromptBuilder.PROFILE)),
+                            pieces.fit(memory.text(), remaining - headerOf(profile, PerKindLayout.PROFILE)),
                             profile,
-                            MemoryPromptBuilder.PROFILE);
+                            PerKindLayout.PROFILE);
                 case MEMO ->
                     pin(
                             memory,
@@ -95,10 +97,9 @@ final class BudgetedMemoryLayout {
                                     recalled.dialogueOf(memory),
                                     evidences.size() + 1,
                                     Math.min(
-                                            remaining - headerOf(evidences, MemoryPromptBuilder.EVIDENCES),
-                                            tokenBudget / 2)),
+                                            remaining - headerOf(evidences, PerKindLayout.EVIDENCES), tokenBudget / 2)),
                             evidences,
-                            MemoryPromptBuilder.EVIDENCES);
+                            PerKindLayout.EVIDENCES);
                 default -> ranked.add(memory);
             }
         }
@@ -112,7 +113,7 @@ final class BudgetedMemoryLayout {
                 addNeighbours(line, recalled.surroundingsOf(line.memory()));
             }
         }
-        while (next < ranked.size() && remaining >= MemoryPromptBuilder.MIN_USEFUL_TOKENS) {
+        while (next < ranked.size() && remaining >= PerKindLayout.MIN_USEFUL_TOKENS) {
             add(ranked.get(next++), recalled, true);
         }
         return laidOut();
@@ -132,7 +133,7 @@ final class BudgetedMemoryLayout {
     }
 
     /** Adds a memory where it fits; the last pass may shorten one to fill what is left. */
-    private void add(ScoredMemory memory, Retrieval recalled, boolean mayShorten) {
+    private void add(ScoredMemory memory, Recalled recalled, boolean mayShorten) {
         TurnView turn = turnOf(memory, recalled);
         if (turn != null && shownTurns.containsKey(turn.id())) {
             return;
@@ -147,7 +148,7 @@ final class BudgetedMemoryLayout {
         int cost = lineCost(text) + headerCost;
         if (cost > remaining) {
             int room = remaining - NUMBER_TOKENS - headerCost;
-            if (!mayShorten || room < MemoryPromptBuilder.MIN_USEFUL_TOKENS) {
+            if (!mayShorten || room < PerKindLayout.MIN_USEFUL_TOKENS) {
                 return;
             }
             text = tokens.truncate(text, room);
@@ -202,7 +203,7 @@ final class BudgetedMemoryLayout {
     }
 
     /** The turn a history memory records, as read with its neighbours; null for other memories. */
-    private static TurnView turnOf(ScoredMemory memory, Retrieval recalled) {
+    private static TurnView turnOf(ScoredMemory memory, Recalled recalled) {
         if (memory.kind() != MemoryKind.HISTORY
                 || memory.provenance() == null
                 || memory.provenance().turnIds().size() != 1) {
@@ -239,14 +240,14 @@ final class BudgetedMemoryLayout {
     /** A memory's line without its number: its kind unless it is an utterance, and what it says. */
     private String entryText(ScoredMemory memory) {
         String text = excerpts.of(memory.text(), memory.explanation());
-        String dated = SessionGroups.of(memory) == SessionGroups.NO_SESSION ? MemoryPromptBuilder.dated(memory) : "";
+        String dated = SessionGroups.of(memory) == SessionGroups.NO_SESSION ? PerKindLayout.dated(memory) : "";
         if (memory.kind() == MemoryKind.HISTORY && dated.isEmpty()) {
             return text;
         }
         return "[" + memory.kind() + dated + "] " + text;
     }
 
-    private MemoryPromptBuilder.MemoryPrompt laidOut() {
+    private MemoryPrompt laidOut() {
         Map<Object, List<Line>> groups = new LinkedHashMap<>();
         records.stream()
                 .sorted(Comparator.comparing((Line line) -> line.group() != SessionGroups.NO_SESSION)
@@ -273,13 +274,15 @@ final class BudgetedMemoryLayout {
             }
         }
         List<String> sections = new ArrayList<>();
-        MemoryPromptBuilder.section(sections, MemoryPromptBuilder.PROFILE, profile);
-        MemoryPromptBuilder.section(sections, MemoryPromptBuilder.EVIDENCES, evidences);
-        MemoryPromptBuilder.section(sections, MemoryPromptBuilder.RECORDS, lines);
-        String text = sections.isEmpty() ? MemoryPromptBuilder.NOTHING_REMEMBERED : String.join("\n\n", sections);
-        List<ScoredMemory> included = new ArrayList<>(pinned);
+        PerKindLayout.section(sections, PerKindLayout.INSTRUCTIONS, instructions.lines());
+        PerKindLayout.section(sections, PerKindLayout.PROFILE, profile);
+        PerKindLayout.section(sections, PerKindLayout.EVIDENCES, evidences);
+        PerKindLayout.section(sections, PerKindLayout.RECORDS, lines);
+        String text = sections.isEmpty() ? PerKindLayout.NOTHING_REMEMBERED : String.join("\n\n", sections);
+        List<ScoredMemory> included = new ArrayList<>(instructions.shown());
+        included.addAll(pinned);
         included.addAll(numbered);
-        return new MemoryPromptBuilder.MemoryPrompt(text, included, numbered);
+        return new MemoryPrompt(text, included, numbered);
     }
 
     private Instant firstInstant(Object group) {

@@ -1,4 +1,4 @@
-package dev.memoir.chat;
+package dev.memoir.retrieval.layout;
 
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -8,18 +8,19 @@ import java.util.List;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.retrieval.Retrieval;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.TurnView;
 
 /**
- * Lays recalled memories out for the reply prompt within the session's token budget, taking them in the order
- * recalled (best first) and trimming from the bottom: the recursive summary, then memos as evidences (topic,
- * summary and the dialogue span itself, the span shortened first and no memo taking more than half the budget),
- * then memory records. A pure function of what was recalled: retrieval has read everything it shows.
+ * The per-kind layout (the papers'): recalled memories laid out for the reply prompt within the session's token
+ * budget, taken in the order recalled (best first) and trimmed from the bottom: the recursive summary, then memos as
+ * evidences (topic, summary and the dialogue span itself, the span shortened first and no memo taking more than half
+ * the budget), then memory records. A pure function of what was recalled: retrieval has read everything it shows.
+ * Its sections and the pieces it makes of memos and dates are the budget layout's too.
  */
-final class MemoryPromptBuilder {
+public final class PerKindLayout {
 
+    static final String INSTRUCTIONS = "[The user's standing instructions and preferences]";
     static final String PROFILE = "[What you know about the user and yourself]";
     static final String EVIDENCES = "[Related evidences]";
     static final String RECORDS = "[Memory]";
@@ -31,34 +32,23 @@ final class MemoryPromptBuilder {
 
     private final TokenCounter tokens;
 
-    MemoryPromptBuilder(TokenCounter tokens) {
+    PerKindLayout(TokenCounter tokens) {
         this.tokens = tokens;
     }
 
     /**
-     * The memory part of a reply prompt, the memories it holds, and the [Memory] entries in their numbered order
-     * (what the reply's citations refer to).
+     * The memory part of the reply prompt for what was recalled, within {@code tokenBudget} tokens, of which the
+     * standing instructions take at most {@code instructionShare}.
      */
-    record MemoryPrompt(String text, List<ScoredMemory> included, List<ScoredMemory> numbered) {
-
-        /** The memories behind the cited entry numbers; numbers outside the list are ignored. */
-        List<ScoredMemory> cited(List<Integer> numbers) {
-            return numbers.stream()
-                    .distinct()
-                    .filter(n -> n >= 1 && n <= numbered.size())
-                    .map(n -> numbered.get(n - 1))
-                    .toList();
-        }
+    public static MemoryPrompt build(Recalled recalled, int tokenBudget, double instructionShare, TokenCounter tokens) {
+        return new PerKindLayout(tokens).lay(recalled, tokenBudget, instructionShare);
     }
 
-    /** The memory part of the reply prompt for what was recalled, within {@code tokenBudget} tokens. */
-    static MemoryPrompt build(Retrieval recalled, int tokenBudget, TokenCounter tokens) {
-        return new MemoryPromptBuilder(tokens).lay(recalled, tokenBudget);
-    }
-
-    private MemoryPrompt lay(Retrieval recalled, int tokenBudget) {
+    private MemoryPrompt lay(Recalled recalled, int tokenBudget, double instructionShare) {
+        Instructions instructions =
+                Instructions.within(recalled.instructions(), (int) (tokenBudget * instructionShare), tokens);
         // Section headers and blank lines between sections are paid for up front.
-        int remaining = tokenBudget - tokens.count(SECTION_HEADERS);
+        int remaining = tokenBudget - instructions.cost() - tokens.count(SECTION_HEADERS);
         List<ScoredMemory> included = new ArrayList<>();
         List<ScoredMemory> numbered = new ArrayList<>();
         List<String> profile = new ArrayList<>();
@@ -90,11 +80,14 @@ final class MemoryPromptBuilder {
                     .add(entry);
         }
         List<String> sections = new ArrayList<>();
+        section(sections, INSTRUCTIONS, instructions.lines());
         section(sections, PROFILE, profile);
         section(sections, EVIDENCES, evidences);
         section(sections, RECORDS, records);
         String text = sections.isEmpty() ? NOTHING_REMEMBERED : String.join("\n\n", sections);
-        return new MemoryPrompt(text, included, numbered);
+        List<ScoredMemory> all = new ArrayList<>(instructions.shown());
+        all.addAll(included);
+        return new MemoryPrompt(text, all, numbered);
     }
 
     String memoEvidence(ScoredMemory memo, List<TurnView> turns, int number, int budget) {

@@ -1,4 +1,4 @@
-package dev.memoir.chat;
+package dev.memoir.retrieval.layout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,12 +14,12 @@ import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.Provenance;
 import dev.memoir.memory.ScoredMemory;
-import dev.memoir.retrieval.Retrieval;
+import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
 
 /** The memory part of the reply prompt, laid out from what retrieval recalled, without a database or Spring. */
-class MemoryPromptBuilderTest {
+class PerKindLayoutTest {
 
     private static final String HEADERS =
             "[What you know about the user and yourself]:\n\n\n[Related evidences]:\n\n\n" + "[Memory]:\n";
@@ -48,8 +48,8 @@ class MemoryPromptBuilderTest {
         return new TurnView(UUID.randomUUID(), SESSION, 0, role, null, content, Instant.EPOCH, Instant.EPOCH, null);
     }
 
-    private static Retrieval recalled(List<ScoredMemory> memories, Map<UUID, List<TurnView>> dialogues) {
-        return new Retrieval(memories, dialogues, 1, List.of(), Optional.empty());
+    private static Recalled recalled(List<ScoredMemory> memories, Map<UUID, List<TurnView>> dialogues) {
+        return new Recalled(memories, dialogues, Map.of(), List.of(), "");
     }
 
     private static String words(int count) {
@@ -76,9 +76,10 @@ class MemoryPromptBuilderTest {
                 MemoryKind.HISTORY, "User: My sister lives in Oslo", Instant.parse("2023-05-08T11:00:00Z"), null);
         ScoredMemory note = record(MemoryKind.CONDITIONAL, "The user likes tea.");
 
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(
+        MemoryPrompt prompt = PerKindLayout.build(
                 recalled(List.of(summary, memo, history, note), Map.of(memo.id(), List.of(said, answered))),
                 1000,
+                0.2,
                 tokens);
 
         assertThat(prompt.text()).isEqualTo("""
@@ -102,18 +103,20 @@ class MemoryPromptBuilderTest {
     void citationsNameTheNumberedRecordsOnceAndNumbersOutsideTheListAreIgnored() {
         ScoredMemory first = record(MemoryKind.HISTORY, "User: I keep bees.");
         ScoredMemory second = record(MemoryKind.TOPIC, "The user keeps three hives.");
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(
+        MemoryPrompt prompt = PerKindLayout.build(
                 recalled(List.of(record(MemoryKind.RECURSIVE_SUMMARY, "A beekeeper."), first, second), Map.of()),
                 1000,
+                0.2,
                 tokens);
 
-        assertThat(prompt.cited(List.of(2, 2, 0, 3, -1, 1))).containsExactly(second, first);
+        ReplyContext context =
+                new ReplyContext(prompt.text(), prompt.included(), prompt.numbered(), 1, List.of(), Optional.empty());
+        assertThat(context.cited(List.of(2, 2, 0, 3, -1, 1))).containsExactly(second, first);
     }
 
     @Test
     void nothingRecalledSaysSo() {
-        MemoryPromptBuilder.MemoryPrompt prompt =
-                MemoryPromptBuilder.build(recalled(List.of(), Map.of()), 1000, tokens);
+        MemoryPrompt prompt = PerKindLayout.build(recalled(List.of(), Map.of()), 1000, 0.2, tokens);
 
         assertThat(prompt.text()).isEqualTo("(nothing remembered yet)");
         assertThat(prompt.included()).isEmpty();
@@ -124,8 +127,7 @@ class MemoryPromptBuilderTest {
     void aMemoWhoseTurnsAreGoneShowsItsSummaryWithAnEmptyDialogue() {
         ScoredMemory memo = memory(MemoryKind.MEMO, "They talked about bees.", null, null, UUID.randomUUID());
 
-        MemoryPromptBuilder.MemoryPrompt prompt =
-                MemoryPromptBuilder.build(recalled(List.of(memo), Map.of()), 1000, tokens);
+        MemoryPrompt prompt = PerKindLayout.build(recalled(List.of(memo), Map.of()), 1000, 0.2, tokens);
 
         assertThat(prompt.text()).isEqualTo("""
                 [Related evidences]:
@@ -144,8 +146,8 @@ class MemoryPromptBuilderTest {
         String firstEntry = "1. [history, date unknown] " + whole.text();
         int budget = tokens.count(HEADERS) + tokens.count(firstEntry) + 1 + 20;
 
-        MemoryPromptBuilder.MemoryPrompt prompt =
-                MemoryPromptBuilder.build(recalled(List.of(whole, cut, dropped), Map.of()), budget, tokens);
+        MemoryPrompt prompt =
+                PerKindLayout.build(recalled(List.of(whole, cut, dropped), Map.of()), budget, 0.2, tokens);
 
         String cutEntry = tokens.truncate("2. [history, date unknown] " + cut.text(), 20);
         assertThat(cutEntry).endsWith("…");
@@ -161,8 +163,7 @@ class MemoryPromptBuilderTest {
         String firstEntry = "1. [history, date unknown] " + whole.text();
         int budget = tokens.count(HEADERS) + tokens.count(firstEntry) + 1 + 15;
 
-        MemoryPromptBuilder.MemoryPrompt prompt =
-                MemoryPromptBuilder.build(recalled(List.of(whole, tooLong), Map.of()), budget, tokens);
+        MemoryPrompt prompt = PerKindLayout.build(recalled(List.of(whole, tooLong), Map.of()), budget, 0.2, tokens);
 
         assertThat(prompt.text()).isEqualTo("[Memory]:\n" + firstEntry);
         assertThat(prompt.included()).containsExactly(whole);
@@ -174,8 +175,8 @@ class MemoryPromptBuilderTest {
         ScoredMemory memo = memory(MemoryKind.MEMO, "A long talk.", null, null, said.id());
         ScoredMemory after = record(MemoryKind.HISTORY, "User: I have a cat.");
 
-        MemoryPromptBuilder.MemoryPrompt prompt = MemoryPromptBuilder.build(
-                recalled(List.of(memo, after), Map.of(memo.id(), List.of(said))), 300, tokens);
+        MemoryPrompt prompt =
+                PerKindLayout.build(recalled(List.of(memo, after), Map.of(memo.id(), List.of(said))), 300, 0.2, tokens);
 
         String head = "(1) Topic: Music\nDate: date unknown\nSummary: A long talk.\nDialogue: ";
         String evidence = head + tokens.truncate("user: " + said.content(), 150 - tokens.count(head) - 1);

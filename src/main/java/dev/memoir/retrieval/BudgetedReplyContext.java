@@ -1,0 +1,155 @@
+package dev.memoir.retrieval;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import org.springframework.stereotype.Component;
+
+import dev.memoir.llm.EmbeddingProperties;
+import dev.memoir.llm.TokenCounter;
+import dev.memoir.memory.ContextSelection;
+import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySearches;
+import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchQuery;
+import dev.memoir.reranker.RerankTrace;
+import dev.memoir.reranker.Reranker;
+import dev.memoir.retrieval.layout.BudgetedLayout;
+import dev.memoir.retrieval.layout.MemoryPrompt;
+import dev.memoir.retrieval.layout.Recalled;
+import dev.memoir.session.SessionRef;
+import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnView;
+
+/**
+ * The reply context filled to its token budget (the default): one hybrid search over every record kind the session
+ * reads, so that every kind competes in one fused ranking, ordered then by the learned reranker (sessions that
+ * rerank) or by self-reflection, which only orders and adds (the memories it names go first, its keywords' search is
+ * fused in, nothing found is dropped: a small model naming one memory, or the wrong one, would otherwise remove the
+ * evidence search found). Each utterance comes with its neighbours, and {@link BudgetedLayout} lays the ranking out
+ * until the budget is full.
+ */
+@Component
+class BudgetedReplyContext implements ReplyContextBuilder {
+
+    private final MemorySearches searches;
+    private final PinnedMemories pinned;
+    private final SelfReflection reflection;
+    private final Reranker reranker;
+    private final SessionService sessions;
+    private final ContextProperties properties;
+    private final TokenCounter tokens;
+    private final int passageTokens;
+
+    BudgetedReplyContext(
+            MemorySearches searches,
+            PinnedMemories pinned,
+            SelfReflection reflection,
+            Reranker reranker,
+            SessionService sessions,
+            ContextProperties properties,
+            TokenCounter tokens,
+            EmbeddingProperties embedding) {
+        this.searches = searches;
+        this.pinned = pinned;
+        this.reflection = reflection;
+        this.reranker = reranker;
+        this.sessions = sessions;
+        this.properties = properties;
+        this.tokens = tokens;
+        this.passageTokens = embedding.passageTokens();
+    }
+
+    @Override
+    public ContextSelection selection() {
+        return ContextSelection.BUDGET;
+    }
+
+    @Override
+    public ReplyContext build(SessionRef session, String message, Collection<UUID> turnsInPrompt, int tokenBudget) {
+        SearchQuery query = searches.query(message);
+        PinnedMemories.Pinned pins = pinned.recall(session, message, query, turnsInPrompt);
+        Set<MemoryKind> kinds = RecordRetriever.readKinds(session);
+        List<ScoredMemory> found = searches.nearest(
+                session.tenant(), session.userId(), kinds, query, properties.candidates(), turnsInPrompt);
+        List<ScoredMemory> ranking;
+        int searchCount = 1;
+        List<String> keywords = List.of();
+        Optional<RerankTrace> rerank = Optional.empty();
+        if (session.settings().rerank()) {
+            Reranker.Reranked ordered = reranker.order(session.tenant(), query.embedding(), found);
+            ranking = ordered.shown();
+            rerank = Optional.of(ordered.trace());
+        } else {
+            SelfReflection.Reflected reflected = reflection.reflect(
+                    session,
+                    message,
+                    found,
+                    properties.reflectionShown(),
+                    extended -> searches.nearest(
+                            session.tenant(),
+                            session.userId(),
+                            kinds,
+                            searches.query(extended),
+                            properties.candidates(),
+                            turnsInPrompt));
+            ranking = namedFirst(reflected.named(), reflected.ranking());
+            searchCount = reflected.searches();
+            keywords = reflected.keywords();
+        }
+        List<ScoredMemory> memories = new ArrayList<>(pins.memories());
+        memories.addAll(ranking);
+        MemoryPrompt prompt = BudgetedLayout.build(
+                new Recalled(
+                        memories,
+                        pins.dialogues(),
+                        surroundings(session, ranking, turnsInPrompt),
+                        pins.instructions(),
+                        message),
+                tokenBudget,
+                properties.instructionShare(),
+                tokens,
+                passageTokens);
+        return new ReplyContext(prompt.text(), prompt.included(), prompt.numbered(), searchCount, keywords, rerank);
+    }
+
+    private static List<ScoredMemory> namedFirst(List<ScoredMemory> named, List<ScoredMemory> ranking) {
+        Map<UUID, ScoredMemory> ordered = new LinkedHashMap<>();
+        named.forEach(memory -> ordered.put(memory.id(), memory));
+        ranking.forEach(memory -> ordered.putIfAbsent(memory.id(), memory));
+        return List.copyOf(ordered.values());
+    }
+
+    /**
+     * Each history memory's turn with its neighbours, read in one query, by memory id; a neighbour the prompt sends
+     * verbatim anyway (the recent dialogue) is left out.
+     */
+    private Map<UUID, List<TurnView>> surroundings(
+            SessionRef session, List<ScoredMemory> records, Collection<UUID> turnsInPrompt) {
+        Map<UUID, UUID> memoryOfTurn = new HashMap<>();
+        for (ScoredMemory memory : records) {
+            if (memory.kind() == MemoryKind.HISTORY
+                    && memory.provenance().turnIds().size() == 1) {
+                memoryOfTurn.putIfAbsent(memory.provenance().turnIds().getFirst(), memory.id());
+            }
+        }
+        if (memoryOfTurn.isEmpty()) {
+            return Map.of();
+        }
+        Map<UUID, List<TurnView>> around = new HashMap<>();
+        sessions.turnsAround(session.tenant(), memoryOfTurn.keySet(), properties.neighbours())
+                .forEach((turnId, turns) -> around.put(
+                        memoryOfTurn.get(turnId),
+                        turns.stream()
+                                .filter(turn -> turn.id().equals(turnId) || !turnsInPrompt.contains(turn.id()))
+                                .toList()));
+        return around;
+    }
+}
