@@ -266,6 +266,10 @@ def import_or_reuse(api, data, data_path, args):
         if state.get("dataSha256") != digest:
             log("%s holds another data set: importing again" % args.state)
             state = None
+        elif tuple(state.get("write", ["history"])) != tuple(args.write):
+            log("%s was imported writing %s: importing again writing %s"
+                % (args.state, state.get("write", ["history"]), list(args.write)))
+            state = None
         else:
             status, _ = api.request("GET", "/memory?" + urllib.parse.urlencode({"userId": "reply-bench-probe", "limit": 1}),
                                     state["tenantKey"])
@@ -276,7 +280,8 @@ def import_or_reuse(api, data, data_path, args):
         tenant = api.expect(201, "POST", "/admin/tenants", args.bootstrap_key,
                             {"name": "reply-bench-%s-%d" % (args.name, int(time.time()))})
         state = {"baseUrl": args.base_url, "tenantId": tenant["id"], "tenantKey": tenant["apiKey"], "data": data_path,
-                 "dataSha256": digest, "users": {}, "turnIds": {}, "speakers": args.speakers, "importSeconds": 0.0}
+                 "dataSha256": digest, "users": {}, "turnIds": {}, "speakers": args.speakers, "importSeconds": 0.0,
+                 "write": list(args.write)}
     todo = [d for d in data["dialogues"] if d["id"] not in state["turnIds"]]
     if not todo:
         log("reusing the import in %s" % args.state)
@@ -290,7 +295,7 @@ def import_or_reuse(api, data, data_path, args):
     def one(d):
         # A dialogue an interrupted import left half done stays under its old user id; this one gets a new one.
         d = dict(d, userId=d["userId"] + suffix)
-        return d, retrieval.import_dialogue(Api(args.base_url), state["tenantKey"], d, args.speakers)[0]
+        return d, retrieval.import_dialogue(Api(args.base_url), state["tenantKey"], d, args.speakers, args.write)[0]
 
     with concurrent.futures.ThreadPoolExecutor(args.import_clients) as pool:
         for d, ids in pool.map(one, todo):
@@ -595,12 +600,16 @@ def main():
                     help="write the first N reply requests of every run to OUT/requests-NAME.jsonl (for inspection)")
     ap.add_argument("--speakers", action="store_true", help="import each turn's speaker (generated data)")
     ap.add_argument("--import-clients", type=int, default=2)
+    ap.add_argument("--write", default="history,instruction",
+                    help="the kinds the imported sessions write (comma-separated): those written as turns are recorded, "
+                         "without the model")
     ap.add_argument("--state", default=None, help="the import's tenant and turn ids (default OUT/state-NAME.json)")
     ap.add_argument("--reimport", action="store_true")
     ap.add_argument("--db-url", default=None, help="ANALYZE memory_records through psql after an import")
     ap.add_argument("--out-dir", default=os.environ.get("BENCH_OUT", "/tmp/memoir-reply-bench"))
     ap.add_argument("--table", nargs="+", metavar="RESULT", help="print the Markdown of earlier result files and exit")
     args = ap.parse_args()
+    args.write = tuple(k for k in args.write.split(",") if k)
 
     if args.table:
         for p in args.table:

@@ -32,7 +32,8 @@
 # BENCH_SKIP_COMPILE=1 to use target/test-classes and the saved test classpath as they are, BENCH_DUMP=N to write
 # the first N reply requests of every run to requests-NAME.jsonl (for inspection), BENCH_JAVA_OPTS, BENCH_PART (all;
 # tune or report: the questions of every other dialogue, so that the service is tuned on one half and reported on
-# the other).
+# the other), BENCH_WRITE (history,instruction: the kinds the imported sessions write, those written without the
+# model as the turns are recorded).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$(pwd)"
@@ -155,7 +156,7 @@ driver() {
   [ -n "${BENCH_ONLY:-}" ] && extra+=(--only "$BENCH_ONLY")
   [ -n "${BENCH_DUMP:-}" ] && extra+=(--dump-requests "$BENCH_DUMP")
   local part="${BENCH_PART:-all}"
-  extra+=(--part "$part")
+  extra+=(--part "$part" --write "${BENCH_WRITE:-history,instruction}")
   python3 "$HERE/driver.py" --name "$name" "$@" --base-url "$BASE" --bootstrap-key "$KEY" --control "$CONTROL" \
     --sample "$SAMPLE" --seed "$SEED" --dialogues "$DIALOGUES" --reflection "${BENCH_REFLECTION:-single,keywords}" \
     --db-url "postgresql://memoir:memoir@127.0.0.1:5432/$DB" --out-dir "$OUT" "${extra[@]}" >/dev/null

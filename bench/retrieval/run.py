@@ -91,16 +91,18 @@ def data_digest(path):
     return h.hexdigest()
 
 
-def import_dialogue(api, key, d, speakers):
-    """Imports one dialogue session by session, each closed; returns its turn ids and the seconds in turn POSTs."""
+def import_dialogue(api, key, d, speakers, write=("history",)):
+    """Imports one dialogue session by session, each closed; returns its turn ids and the seconds in turn POSTs.
+    The sessions write the given kinds (history by default): kinds written as the turns are recorded, without the
+    model, such as the standing instructions found in them."""
     ids = []
     post_seconds = 0.0
     for s in d["sessions"]:
         session = api.expect(201, "POST", "/sessions", key,
-                             {"userId": d["userId"], "memory": {"write": ["history"], "read": ["history"]}})
+                             {"userId": d["userId"], "memory": {"write": list(write), "read": ["history"]}})
         mem = session.get("memory", {})
-        if mem.get("write") != ["history"]:
-            raise SystemExit("session writes %s, expected only history" % mem.get("write"))
+        if sorted(mem.get("write") or []) != sorted(write):
+            raise SystemExit("session writes %s, expected %s" % (mem.get("write"), list(write)))
         turns = s["turns"]
         for i in range(0, len(turns), 1000):
             batch = []

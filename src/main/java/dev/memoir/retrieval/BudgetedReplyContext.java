@@ -12,7 +12,6 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
-import dev.memoir.llm.EmbeddingProperties;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.ContextSelection;
 import dev.memoir.memory.MemoryKind;
@@ -46,7 +45,6 @@ class BudgetedReplyContext implements ReplyContextBuilder {
     private final SessionService sessions;
     private final ContextProperties properties;
     private final TokenCounter tokens;
-    private final int passageTokens;
 
     BudgetedReplyContext(
             MemorySearches searches,
@@ -55,8 +53,7 @@ class BudgetedReplyContext implements ReplyContextBuilder {
             Reranker reranker,
             SessionService sessions,
             ContextProperties properties,
-            TokenCounter tokens,
-            EmbeddingProperties embedding) {
+            TokenCounter tokens) {
         this.searches = searches;
         this.pinned = pinned;
         this.reflection = reflection;
@@ -64,7 +61,6 @@ class BudgetedReplyContext implements ReplyContextBuilder {
         this.sessions = sessions;
         this.properties = properties;
         this.tokens = tokens;
-        this.passageTokens = embedding.passageTokens();
     }
 
     @Override
@@ -114,9 +110,8 @@ class BudgetedReplyContext implements ReplyContextBuilder {
                         pins.instructions(),
                         message),
                 tokenBudget,
-                properties.instructionShare(),
-                tokens,
-                passageTokens);
+                properties.limits(),
+                tokens);
         return new ReplyContext(prompt.text(), prompt.included(), prompt.numbered(), searchCount, keywords, rerank);
     }
 

@@ -9,6 +9,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
+import dev.memoir.retrieval.layout.LayoutLimits;
+
 /**
  * How a reply's memory context is gathered ({@code memoir.context.*}): the search and self-reflection of the budget
  * context (sessions with the per-kind selection use their top K instead), and the standing instructions every reply
@@ -22,6 +24,10 @@ import org.springframework.validation.annotation.Validated;
  * @param instructions     the user's standing instructions and preferences a reply considers, those nearest to the
  *                         message first: every reply shows as many as fit their share, whatever the message
  * @param instructionShare the share of a reply's memory budget kept for them; what they do not use goes to the rest
+ * @param excerptTokens    the most a long memory shows in a budget context: its opening and the sentences, lines
+ *                         or passage that bear on the message (0 shows memories whole)
+ * @param dominantTokens   the same for the first memory when the ranking puts it far ahead of the next
+ * @param neighbourTokens  the most a turn shown beside a retrieved utterance shows
  */
 @Validated
 @ConfigurationProperties("memoir.context")
@@ -32,4 +38,13 @@ record ContextProperties(
         @DefaultValue("20") @Min(0) @Max(200) int instructions,
 
         @DefaultValue("0.2") @DecimalMin("0.0") @DecimalMax("0.8")
-        double instructionShare) {}
+        double instructionShare,
+
+        @DefaultValue("160") @Min(0) @Max(4000) int excerptTokens,
+        @DefaultValue("600") @Min(0) @Max(4000) int dominantTokens,
+        @DefaultValue("64") @Min(0) @Max(4000) int neighbourTokens) {
+
+    LayoutLimits limits() {
+        return new LayoutLimits(instructionShare, excerptTokens, dominantTokens, neighbourTokens);
+    }
+}

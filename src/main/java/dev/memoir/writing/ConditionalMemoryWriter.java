@@ -78,6 +78,10 @@ class ConditionalMemoryWriter {
                 dialogue -> note(userTurnId, dialogue).map(note -> judged(dialogue, note)),
                 (dialogue, judged) -> {
                     SessionRef session = dialogue.session();
+                    instruction(session, dialogue.turns().getLast(), judged.note());
+                    if (!judged.note().worthKeeping()) {
+                        return;
+                    }
                     if (judged.supersession().repeats()) {
                         log.info(
                                 "The conditional note of turn {} repeats memory {}; not stored",
@@ -101,8 +105,32 @@ class ConditionalMemoryWriter {
                 });
     }
 
+    /**
+     * The standing instruction the note found, as a memory of its own resting on the turn, for a session that writes
+     * them; one the detector found in the same turn already is not written twice (the same dedup key).
+     */
+    private void instruction(SessionRef session, TurnView turn, ConditionalNote note) {
+        if (!session.settings().writes(MemoryKind.INSTRUCTION)) {
+            return;
+        }
+        note.standingInstruction()
+                .ifPresent(text -> store.writeJudged(List.of(new NewMemory(
+                                session.tenant(),
+                                session.userId(),
+                                MemoryKind.INSTRUCTION,
+                                text,
+                                session.id(),
+                                List.of(turn.id()),
+                                DedupKey.instruction(turn.id(), 0))
+                        .occurred(turn.occurredAt(), turn.occurredAt()))));
+    }
+
     private JudgedNote judged(SessionDialogue dialogue, ConditionalNote note) {
         SessionRef session = dialogue.session();
+        if (!note.worthKeeping()) {
+            // Only its standing instruction is kept: nothing to judge.
+            return new JudgedNote(note, Supersession.NONE);
+        }
         return new JudgedNote(
                 note,
                 supersession.judge(
@@ -137,7 +165,7 @@ class ConditionalMemoryWriter {
                                 "\n",
                                 "")
                         .text("input", turns.getLast().content()));
-        if (!note.worthKeeping()) {
+        if (!note.worthKeeping() && note.standingInstruction().isEmpty()) {
             log.info("The model found nothing worth a conditional memory in turn {}", userTurnId);
             return Optional.empty();
         }

@@ -9,9 +9,11 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The model's conditional memory record for one utterance (conditional-memory paper, Figure 9): the related context
- * it found (an intermediate product, not stored), why the user said it, and a note for the future.
+ * it found (an intermediate product, not stored), why the user said it, and a note for the future; and, since the
+ * step judges what of the message to keep, the standing instruction or preference it states, in the user's words
+ * ({@link dev.memoir.memory.MemoryKind#INSTRUCTION}), "NaN" when it states none.
  */
-record ConditionalNote(String context, String summary, String note) {
+record ConditionalNote(String context, String summary, String note, String instruction) {
 
     private static final String JSON_SCHEMA = """
             {
@@ -19,9 +21,11 @@ record ConditionalNote(String context, String summary, String note) {
               "properties": {
                 "context": {"type": "string", "description": "Related lines of the dialogue, or NaN"},
                 "summary": {"type": "string", "description": "Why the user said it"},
-                "note": {"type": "string", "description": "The utterance rewritten as a note for later"}
+                "note": {"type": "string", "description": "The utterance rewritten as a note for later"},
+                "instruction": {"type": "string",
+                                "description": "The standing instruction or preference it states, word for word, or NaN"}
               },
-              "required": ["context", "summary", "note"],
+              "required": ["context", "summary", "note", "instruction"],
               "additionalProperties": false
             }""";
 
@@ -43,7 +47,14 @@ record ConditionalNote(String context, String summary, String note) {
         return Optional.of(new ConditionalNote(
                 LenientJson.text(json, "context").orElse("NaN"),
                 summary,
-                LenientJson.text(json, "note").orElse("NaN")));
+                LenientJson.text(json, "note").orElse("NaN"),
+                LenientJson.text(json, "instruction").orElse("NaN")));
+    }
+
+    /** The standing instruction or preference the message states, if the model found one. */
+    Optional<String> standingInstruction() {
+        String text = instruction == null ? "" : instruction.strip();
+        return text.isEmpty() || text.equalsIgnoreCase("nan") ? Optional.empty() : Optional.of(text);
     }
 
     /** Whether the model found anything worth storing: it writes NaN (or nothing) as the note when it did not. */

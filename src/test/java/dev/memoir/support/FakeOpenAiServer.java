@@ -374,7 +374,7 @@ public final class FakeOpenAiServer {
                 "{\"sufficient\": true, \"relevant\": " + candidateNumbers(call) + ", \"keywords\": []}";
             case CONDITIONAL_MEMORY ->
                 "{\"context\": \"NaN\", \"summary\": \"The user shared something.\", "
-                        + "\"note\": \"Remember this.\"}";
+                        + "\"note\": \"Remember this.\", \"instruction\": \"NaN\"}";
             case MEMO_WRITING ->
                 "{\"memos\": [{\"topic\": \"conversation\", \"summary\": \"The user and the bot "
                         + "talked.\", \"start\": 1, \"end\": " + lineCount(call) + "}]}";

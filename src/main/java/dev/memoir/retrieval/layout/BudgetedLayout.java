@@ -8,11 +8,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.SearchExplanation;
 import dev.memoir.session.TurnView;
 
 /**
@@ -37,7 +39,14 @@ public final class BudgetedLayout {
 
     private final TokenCounter tokens;
     private final PerKindLayout pieces;
-    private final PassageExcerpt excerpts;
+    private final Excerpt excerpt;
+    private final LayoutLimits limits;
+    private Set<String> words = Set.of();
+    /** The first record, when the ranking puts it far ahead of the next: shown at more length. */
+    private ScoredMemory dominant;
+
+    /** How far ahead, by fused score, the first record must be of the second to be shown at more length. */
+    private static final double DOMINANCE = 1.5;
 
     private int remaining;
     private Instructions instructions;
@@ -50,22 +59,21 @@ public final class BudgetedLayout {
 
     private final Map<UUID, String> shownTurns = new HashMap<>();
 
-    private BudgetedLayout(TokenCounter tokens, int passageTokens) {
+    private BudgetedLayout(TokenCounter tokens, LayoutLimits limits) {
         this.tokens = tokens;
         this.pieces = new PerKindLayout(tokens);
-        this.excerpts = new PassageExcerpt(tokens, passageTokens);
+        this.excerpt = new Excerpt(tokens);
+        this.limits = limits;
     }
 
     /**
      * The memory part of the reply prompt, within {@code tokenBudget} tokens, of which the standing instructions take
      * at most {@code instructionShare}.
      *
-     * @param passageTokens the passage size of embeddings ({@code memoir.embedding.passage-tokens}): a memory
-     *                      longer than this is shown by its matching passage; 0 shows every memory whole
+     * @param limits how long memories, the first memory when it dominates, and neighbours may be shown
      */
-    public static MemoryPrompt build(
-            Recalled recalled, int tokenBudget, double instructionShare, TokenCounter tokens, int passageTokens) {
-        return new BudgetedLayout(tokens, passageTokens).lay(recalled, tokenBudget, instructionShare);
+    public static MemoryPrompt build(Recalled recalled, int tokenBudget, LayoutLimits limits, TokenCounter tokens) {
+        return new BudgetedLayout(tokens, limits).lay(recalled, tokenBudget, limits.instructionShare());
     }
 
     /** One line of the [Memory] section: a memory (numbered) or a neighbouring turn (not numbered). */
@@ -76,7 +84,32 @@ public final class BudgetedLayout {
         }
     }
 
+    /** The first of the ranked records if its fused score is {@link #DOMINANCE} times the second's or more. */
+    private static ScoredMemory dominant(List<ScoredMemory> memories) {
+        List<ScoredMemory> ranked = memories.stream()
+                .filter(m -> m.kind() != MemoryKind.RECURSIVE_SUMMARY && m.kind() != MemoryKind.MEMO)
+                .limit(2)
+                .toList();
+        if (ranked.isEmpty() || ranked.getFirst().explanation() == null) {
+            return null;
+        }
+        if (ranked.size() == 1) {
+            return ranked.getFirst();
+        }
+        SearchExplanation second = ranked.get(1).explanation();
+        return second == null || ranked.getFirst().explanation().fusedScore() >= DOMINANCE * second.fusedScore()
+                ? ranked.getFirst()
+                : null;
+    }
+
+    /** A text within the tokens given (0: whole), by its opening and what bears on the message. */
+    private String shortened(String text, SearchExplanation.Passage passage, int maxTokens) {
+        return maxTokens <= 0 ? text : excerpt.of(text, words, passage, maxTokens);
+    }
+
     private MemoryPrompt lay(Recalled recalled, int tokenBudget, double instructionShare) {
+        words = Excerpt.contentWords(recalled.message());
+        dominant = dominant(recalled.memories());
         instructions = Instructions.within(recalled.instructions(), (int) (tokenBudget * instructionShare), tokens);
         // A section's header is paid for when its first entry is: the [Memory] one at once, the others if used.
         remaining = tokenBudget - instructions.cost() - tokens.count(PerKindLayout.RECORDS + ":\n");
@@ -176,7 +209,7 @@ public final class BudgetedLayout {
             if (shownTurns.containsKey(turn.id()) || turn.seq() == center.seq()) {
                 continue;
             }
-            String text = NEIGHBOUR_INDENT + excerpts.of(turn.asLine(), null);
+            String text = NEIGHBOUR_INDENT + shortened(turn.asLine(), null, limits.neighbourTokens());
             String header = headerWith(center.group(), turn.occurredAt());
             int cost = tokens.count(text + "\n") + headerCost(center.group(), header);
             if (cost <= remaining) {
@@ -239,7 +272,10 @@ public final class BudgetedLayout {
 
     /** A memory's line without its number: its kind unless it is an utterance, and what it says. */
     private String entryText(ScoredMemory memory) {
-        String text = excerpts.of(memory.text(), memory.explanation());
+        String text = shortened(
+                memory.text(),
+                memory.explanation() == null ? null : memory.explanation().densePassage(),
+                memory == dominant ? limits.dominantTokens() : limits.excerptTokens());
         String dated = SessionGroups.of(memory) == SessionGroups.NO_SESSION ? PerKindLayout.dated(memory) : "";
         if (memory.kind() == MemoryKind.HISTORY && dated.isEmpty()) {
             return text;

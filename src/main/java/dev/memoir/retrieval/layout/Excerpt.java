@@ -34,8 +34,7 @@ final class Excerpt {
             "their", "what", "about", "which", "when", "make", "like", "just", "over", "such", "into", "than", "them",
             "then", "some", "could", "should", "these", "those", "been", "were", "your", "also", "more", "most", "only",
             "other", "very", "each", "where", "while", "does", "doing", "done", "here", "want", "need", "help",
-            "please", "know", "tell", "give", "any", "much", "many", "being", "because", "after", "before", "again",
-            "still");
+            "please", "know", "tell", "give", "much", "many", "being", "because", "after", "before", "again", "still");
 
     private final TokenCounter tokens;
 
@@ -170,7 +169,10 @@ final class Excerpt {
         return space > 0 && cut.length() < content.length() ? cut.substring(0, space) : cut;
     }
 
-    /** The block that bears most on the words: most of them held; the dense passage's, then the first, on a tie. */
+    /**
+     * The block that bears most on the words: most of them held; on a tie, the one the dense passage covers most,
+     * then the first.
+     */
     private static int center(String text, List<Block> blocks, Set<String> words, SearchExplanation.Passage passage) {
         int best = -1;
         double bestScore = -1;
@@ -180,7 +182,10 @@ final class Excerpt {
             held.retainAll(words);
             double score = held.size();
             if (passage != null && block.start() < passage.end() && block.end() > passage.start()) {
-                score += 0.5;
+                // In proportion to how much of the block the passage covers: the sentence inside it, not the ones
+                // its edges reach into.
+                int covered = Math.min(block.end(), passage.end()) - Math.max(block.start(), passage.start());
+                score += 0.5 * covered / Math.max(1, block.end() - block.start());
             }
             if (score > bestScore) {
                 best = i;

@@ -85,7 +85,7 @@ class BudgetedLayoutTest {
     }
 
     private MemoryPrompt lay(List<ScoredMemory> memories, int budget) {
-        return BudgetedLayout.build(ranked(memories), budget, 0.2, tokens, 256);
+        return BudgetedLayout.build(ranked(memories), budget, new LayoutLimits(0.2, 256, 256, 256), tokens);
     }
 
     @Test
@@ -191,7 +191,7 @@ class BudgetedLayoutTest {
     }
 
     @Test
-    void aLongMemoryIsShownByThePassageSearchMatchedWithTheSpeakerItOpensWith() {
+    void aLongMemoryIsShownByItsOpeningAndThePassageSearchMatched() {
         String before = "We discussed the weather and the garden for a long while. ".repeat(60);
         String evidence = "The appointment with the dentist is on the fourteenth at nine.";
         String after = " Then we talked about films and books we liked. ".repeat(60);
@@ -220,7 +220,11 @@ class BudgetedLayoutTest {
 
         MemoryPrompt prompt = lay(List.of(answer), 3000);
 
-        assertThat(prompt.text()).contains(evidence).contains("1. Assistant: …").endsWith("…");
+        assertThat(prompt.text())
+                .contains("1. Assistant: We discussed the weather")
+                .contains(" … ")
+                .contains(evidence)
+                .endsWith("…");
         assertThat(tokens.count(prompt.text())).isLessThan(tokens.count(text) / 4);
     }
 
