@@ -9,10 +9,11 @@ import { wordDiff } from './diff.js';
 import { navigate, route } from './router.js';
 import { refreshUsers } from './users.js';
 
-export const KINDS = ['history', 'summary', 'conditional', 'memo', 'recursive_summary', 'topic', 'reflected', 'fact'];
+export const KINDS = ['history', 'summary', 'conditional', 'memo', 'recursive_summary', 'topic', 'reflected', 'fact', 'instruction'];
 const KIND_LABELS = {
   history: 'history', summary: 'summary', conditional: 'conditional', memo: 'memo',
   recursive_summary: 'recursive summary', topic: 'topic', reflected: 'reflected', fact: 'fact',
+  instruction: 'standing instruction',
 };
 const PAGE = 20;
 

@@ -27,6 +27,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Answer;
 import dev.memoir.support.FakeOpenAiServer.ChatCall;
 import dev.memoir.support.FakeOpenAiServer.Step;
@@ -93,7 +94,8 @@ class TwoInstancesTest extends IntegrationTest {
         String key = api.newTenant();
         onModelCall(
                 call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
-                call -> Answer.delayed(Duration.ofMillis(300), "The user grows tomatoes."));
+                call -> Answer.delayed(
+                        Duration.ofMillis(300), FakeOpenAiServer.sessionSummary("The user grows tomatoes.")));
 
         // While this instance takes no jobs, the other runs what this one's requests queued.
         SmartLifecycle runner = context.getBean("jobRunner", SmartLifecycle.class);

@@ -58,6 +58,16 @@ public record DedupKey(String value) {
 
     private static final String INSTRUCTION_OF_TURN = "instruction:turn:";
 
+    /**
+     * A standing instruction the summary of a closed session found: the same text found again in the same session (a
+     * retried job) is the same memory.
+     */
+    public static DedupKey instructionOfSession(UUID sessionId, String text) {
+        return new DedupKey(INSTRUCTION_OF_SESSION + sessionId + ":" + Hashes.sha256(text));
+    }
+
+    private static final String INSTRUCTION_OF_SESSION = "instruction:session:";
+
     /** A session's summary. */
     public static DedupKey summary(UUID sessionId) {
         return new DedupKey("summary:" + sessionId);
@@ -90,7 +100,10 @@ public record DedupKey(String value) {
     public DedupKey reowned(MemoryKind kind, TenantId tenant, String userId, String text) {
         return switch (kind) {
             case FACT -> fact(tenant, userId, text);
-            case INSTRUCTION -> value.startsWith(INSTRUCTION_OF_TURN) ? this : added(kind, tenant, userId, text);
+            case INSTRUCTION ->
+                value.startsWith(INSTRUCTION_OF_TURN) || value.startsWith(INSTRUCTION_OF_SESSION)
+                        ? this
+                        : added(kind, tenant, userId, text);
             case RECURSIVE_SUMMARY -> recursiveSummary(tenant, userId);
             default -> this;
         };

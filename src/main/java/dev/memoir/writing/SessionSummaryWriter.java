@@ -16,7 +16,6 @@ import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
-import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
@@ -30,11 +29,13 @@ import dev.memoir.session.SessionService;
 import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
 
-/** Writes the summary memory of a closed session (conditional-memory paper, Figure 7). Runs as a background job. */
+/**
+ * Writes the summary memory of a closed session (conditional-memory paper, Figure 7) and, for a session that writes
+ * them, the standing instructions the same step found in it, each resting on the user turn that states it. Runs as a
+ * background job.
+ */
 @Service
 class SessionSummaryWriter {
-
-    static final ModelStep<String> STEP = ModelStep.text("session-summary");
 
     private static final Logger log = LoggerFactory.getLogger(SessionSummaryWriter.class);
 
@@ -72,29 +73,53 @@ class SessionSummaryWriter {
                     session.tenant(),
                     session.userId(),
                     MemoryKind.SUMMARY,
-                    summary,
+                    summary.summary(),
                     sessionId,
                     read.turns().stream().map(TurnView::id).toList(),
                     DedupKey.summary(sessionId)));
+            if (session.settings().writes(MemoryKind.INSTRUCTION)
+                    && !summary.instructions().isEmpty()) {
+                store.writeJudged(summary.instructions().stream()
+                        .map(text -> instruction(session, read.turns(), text))
+                        .toList());
+            }
         });
     }
 
+    private static NewMemory instruction(SessionRef session, List<TurnView> turns, String text) {
+        TurnView source = StatingTurn.of(turns, text);
+        return new NewMemory(
+                        session.tenant(),
+                        session.userId(),
+                        MemoryKind.INSTRUCTION,
+                        text,
+                        session.id(),
+                        List.of(source.id()),
+                        DedupKey.instructionOfSession(session.id(), text))
+                .occurred(source.occurredAt(), source.occurredAt());
+    }
+
     /**
-     * A long session is summarised part by part, each part's summary carrying the parts before it: a part gets the
-     * room the prompt leaves beside the carried summary, which is an answer and so at most an answer's length.
+     * A long session is summarised part by part, each part's summary and instructions carrying the parts before it:
+     * a part gets the room the prompt leaves beside the carried summary, which is an answer and so at most an
+     * answer's length.
      */
-    private String summary(List<TurnView> turns) {
-        String summary = null;
-        int room = window.room(STEP, Map.of()) - window.answerTokens();
+    private SessionSummary summary(List<TurnView> turns) {
+        SessionSummary summary = null;
+        int room = window.room(SessionSummary.STEP, Map.of()) - window.answerTokens();
         for (DialogueParts.Part part : dialogueParts.split(turns, DialogueFormat.LINES, room)) {
             summary = model.ask(
-                            STEP,
-                            PromptValues.create()
-                                    .items("dialogue", part.lines(), "\n", "")
-                                    .text(
-                                            "earlier",
-                                            summary == null ? "(nothing: the conversation starts here)" : summary))
-                    .strip();
+                    SessionSummary.STEP,
+                    PromptValues.create()
+                            .items("dialogue", part.lines(), "\n", "")
+                            .text(
+                                    "earlier",
+                                    summary == null ? "(nothing: the conversation starts here)" : summary.summary())
+                            .items(
+                                    "earlierInstructions",
+                                    summary == null ? List.of() : summary.instructions(),
+                                    "\n",
+                                    "(none)"));
         }
         return summary;
     }

@@ -73,7 +73,7 @@ class UserArchiveTest extends IntegrationTest {
                         "{\"context\": \"NaN\", \"summary\": \"Food.\", \"note\": \"The user is allergic to peanuts.\"}"));
         onModelCall(
                 call -> call.is(Step.SESSION_SUMMARY) && call.mentions(fact),
-                call -> Answer.content("The user said they are allergic to peanuts " + tag + "."));
+                call -> Answer.sessionSummary("The user said they are allergic to peanuts " + tag + "."));
         api.chat(key, session, fact);
         eventually()
                 .until(

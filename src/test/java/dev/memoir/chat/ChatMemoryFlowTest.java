@@ -30,7 +30,7 @@ class ChatMemoryFlowTest extends IntegrationTest {
                          "note": "The user is allergic to peanuts; never suggest food with peanuts."}"""));
         onModelCall(
                 call -> call.is(Step.SESSION_SUMMARY) && call.mentions(fact),
-                call -> Answer.content("Alice said she is allergic to peanuts."));
+                call -> Answer.sessionSummary("Alice said she is allergic to peanuts."));
 
         Api.Response reply = api.chat(key, first, fact);
 

@@ -157,7 +157,9 @@ class ModelFailureTest extends IntegrationTest {
         AtomicInteger attempts = new AtomicInteger();
         onModelCall(
                 call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
-                call -> attempts.incrementAndGet() == 1 ? Answer.content("  ") : Answer.content("They met " + tag));
+                call -> attempts.incrementAndGet() == 1
+                        ? Answer.content("  ")
+                        : Answer.sessionSummary("They met " + tag));
         api.importTurns(key, session, "We met at the lake " + tag, "Nice.");
 
         api.close(key, session);

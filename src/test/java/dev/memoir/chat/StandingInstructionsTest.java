@@ -112,4 +112,61 @@ class StandingInstructionsTest extends IntegrationTest {
         assertThat(instructionsSection(replyRequestFor(key, user, "How tall is a giraffe? " + tag)))
                 .contains(metric);
     }
+
+    @Test
+    void theSummaryOfAClosedSessionWritesTheInstructionsItFoundRestingOnTheTurnThatStatesThem() {
+        String key = api.newTenant();
+        String user = "kai-" + tag;
+        // No form the detector knows: only the model step finds it.
+        String kotlin = "My team ships Kotlin, so stick to Kotlin for the code you show me " + tag + ".";
+        String session = api.newSession(key, user, null);
+        api.importTurns(key, session, "Hello, I work on Android apps " + tag + ".", "Hi!", kotlin, "Will do.");
+        assertThat(instructions(key, user, false)).isEmpty();
+        onModelCall(
+                call -> call.is(Step.SESSION_SUMMARY) && call.mentions("stick to Kotlin"),
+                call -> Answer.sessionSummary(
+                        "The user builds Android apps " + tag + ".",
+                        "Stick to Kotlin for the code you show me " + tag + "."));
+
+        assertThat(api.close(key, session).status()).isEqualTo(202);
+
+        eventually().until(() -> instructions(key, user, false).size() == 1);
+        JsonNode instruction = instructions(key, user, false).getFirst();
+        assertThat(instruction.path("text").asString())
+                .isEqualTo("Stick to Kotlin for the code you show me " + tag + ".");
+        JsonNode turns = api.get(key, "/sessions/" + session).body().path("turns");
+        String statingTurn = turns.valueStream()
+                .filter(turn -> turn.path("content").asString().equals(kotlin))
+                .findFirst()
+                .orElseThrow()
+                .path("id")
+                .asString();
+        assertThat(instruction.path("provenance").path("turnIds").get(0).asString())
+                .isEqualTo(statingTurn);
+        assertThat(instructionsSection(replyRequestFor(key, user, "What should I cook tonight? " + tag)))
+                .contains("Stick to Kotlin");
+    }
+
+    @Test
+    void aRememberedMessageWritesTheStandingInstructionItsConditionalNoteFound() {
+        String key = api.newTenant();
+        String user = "lia-" + tag;
+        String message = "Our servers run on-premises, so keep suggestions away from hosted services " + tag + ".";
+        onModelCall(
+                call -> call.is(Step.REPLY) && call.lastUserMessage().equals(message),
+                call -> Answer.json("{\"reply\": \"Understood.\", \"remember\": true}"));
+        onModelCall(
+                call -> call.is(Step.CONDITIONAL_MEMORY) && call.mentions("hosted services"),
+                call -> Answer.json("{\"context\": \"NaN\", \"summary\": \"The user runs servers on-premises.\", "
+                        + "\"note\": \"The user runs servers on-premises.\", "
+                        + "\"instruction\": \"Keep suggestions away from hosted services " + tag + ".\"}"));
+        String session = api.newSession(key, user, null);
+
+        Api.Response reply = api.chat(key, session, message);
+
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        eventually().until(() -> instructions(key, user, false).size() == 1);
+        assertThat(instructions(key, user, false).getFirst().path("text").asString())
+                .isEqualTo("Keep suggestions away from hosted services " + tag + ".");
+    }
 }

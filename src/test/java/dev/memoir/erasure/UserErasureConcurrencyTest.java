@@ -227,7 +227,7 @@ class UserErasureConcurrencyTest extends IntegrationTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return Answer.content("Cleo keeps bees " + tag + ".");
+            return Answer.sessionSummary("Cleo keeps bees " + tag + ".");
         });
 
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor();

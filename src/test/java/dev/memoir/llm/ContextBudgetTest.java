@@ -67,7 +67,9 @@ class ContextBudgetTest extends IntegrationTest {
                 call -> Answer.json("{\"context\": \"NaN\", \"summary\": \"Travel.\", \"note\": " + text + "}"));
         onModelCall(
                 call -> (call.is(Step.SESSION_SUMMARY) || call.is(Step.RECURSIVE_SUMMARY)) && call.mentions(tag),
-                call -> Answer.content(tag + " " + LONG_ANSWER_TEXT));
+                call -> call.is(Step.SESSION_SUMMARY)
+                        ? Answer.sessionSummary(tag + " " + LONG_ANSWER_TEXT)
+                        : Answer.content(tag + " " + LONG_ANSWER_TEXT));
         onModelCall(
                 call -> call.is(Step.MEMO_WRITING) && call.mentions(tag),
                 call -> Answer.json("{\"memos\": [{\"topic\": \"travel\", \"summary\": " + text

@@ -68,7 +68,9 @@ class RequestOptionsTest {
         String marker = "options-" + UUID.randomUUID();
 
         client(chatModel, properties(8192, 512))
-                .ask(ModelStep.text("session-summary"), Map.of("dialogue", marker, "earlier", "(nothing)"));
+                .ask(
+                        ModelStep.text("session-summary"),
+                        Map.of("dialogue", marker, "earlier", "(nothing)", "earlierInstructions", "(none)"));
 
         FakeOpenAiServer.ChatCall call = fake.calls(c -> c.mentions(marker)).getFirst();
         assertThat(call.model()).isEqualTo(FakeOpenAiServer.MODEL);

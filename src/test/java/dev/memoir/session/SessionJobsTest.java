@@ -60,7 +60,7 @@ class SessionJobsTest extends IntegrationTest {
         AtomicBoolean modelDown = new AtomicBoolean(true);
         onModelCall(
                 call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
-                call -> modelDown.get() ? Answer.error(500) : Answer.content("Ines keeps bees."));
+                call -> modelDown.get() ? Answer.error(500) : Answer.sessionSummary("Ines keeps bees."));
         String session = api.newSession(key, "ines", null);
         api.importTurns(key, session, "I keep bees on the roof " + tag, "Lovely.");
         api.close(key, session);

@@ -367,6 +367,17 @@ public final class FakeOpenAiServer {
         return JSON.writeValueAsString(root);
     }
 
+    /** The JSON a session-summary step answers with: the summary and the standing instructions it found. */
+    public static String sessionSummary(String summary, String... instructions) {
+        ObjectNode answer = JSON.createObjectNode();
+        answer.put("summary", summary);
+        var list = answer.putArray("instructions");
+        for (String instruction : instructions) {
+            list.add(instruction);
+        }
+        return JSON.writeValueAsString(answer);
+    }
+
     private static String defaultContent(ChatCall call) {
         return switch (call.step()) {
             case REPLY -> "{\"reply\": \"OK.\", \"remember\": false}";
@@ -390,7 +401,7 @@ public final class FakeOpenAiServer {
             case REASONING_INFERENCE -> "I do not know.";
             case MEMORY_REFLECTION -> "{\"reflected_memory\": \"None\"}";
             case SUPERSESSION -> "{\"relations\": []}";
-            case SESSION_SUMMARY -> "The user and the assistant talked.";
+            case SESSION_SUMMARY -> sessionSummary("The user and the assistant talked.");
             case OTHER -> throw new IllegalStateException("Untagged calls are refused, not answered");
         };
     }
@@ -545,6 +556,11 @@ public final class FakeOpenAiServer {
 
         public static Answer json(String json) {
             return content(json);
+        }
+
+        /** A session-summary answer: the summary and the standing instructions it found. */
+        public static Answer sessionSummary(String summary, String... instructions) {
+            return content(FakeOpenAiServer.sessionSummary(summary, instructions));
         }
 
         public static Answer error(int status) {

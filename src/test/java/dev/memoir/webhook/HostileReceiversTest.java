@@ -82,7 +82,7 @@ class HostileReceiversTest extends IntegrationTest {
             api.importTurns(keyB, session, "I grow tomatoes on my balcony " + tag, "Lovely.");
             onModelCall(
                     call -> call.is(Step.SESSION_SUMMARY) && call.mentions(tag),
-                    call -> Answer.content("Bea grows tomatoes " + tag + "."));
+                    call -> Answer.sessionSummary("Bea grows tomatoes " + tag + "."));
             assertThat(api.close(keyB, session).status()).isEqualTo(202);
 
             // While both receivers still hold their connections.
