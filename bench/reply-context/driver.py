@@ -162,6 +162,45 @@ def convert_beam(beam_dir):
     return {"meta": meta, "dialogues": dialogues, "questions": questions}
 
 
+def join_dialogues(data, size):
+    """A longer history from the one converted: every `size` consecutive conversations (by number; BEAM numbers them
+    by category: coding and math, writing, discussion and recommendations, lifestyle and legal) as one user's, their
+    sessions in date order (the dates of the conversations overlap, so they interleave as one person's topics would),
+    each question asked of the joined user with its evidence re-indexed. A question keeps its conversation as its
+    "source", by which --part splits: a question of a tuning conversation is never reported."""
+    dialogues = sorted(data["dialogues"], key=lambda d: int(d["id"].split("-")[-1]))
+    joined, questions = [], []
+    by_dialogue = defaultdict(list)
+    for q in data["questions"]:
+        by_dialogue[q["dialogueId"]].append(q)
+    for start in range(0, len(dialogues), size):
+        group = dialogues[start:start + size]
+        jid = "beam-joined-%d" % (start // size + 1)
+        sessions = []
+        for d in group:
+            offset = 0
+            for k, s in enumerate(d["sessions"]):
+                sessions.append((s["turns"][0]["occurredAt"], d["id"], k, offset, s))
+                offset += len(s["turns"])
+        sessions.sort(key=lambda x: (x[0], x[1], x[2]))
+        new_index, out_sessions, index = {}, [], 0
+        for _, did, _, offset, s in sessions:
+            turns = []
+            for j, t in enumerate(s["turns"]):
+                new_index[(did, offset + j)] = index
+                turns.append(dict(t, index=index))
+                index += 1
+            out_sessions.append({"turns": turns})
+        joined.append({"id": jid, "userId": "beam-joined-user-%d" % (start // size + 1),
+                       "speakers": group[0]["speakers"], "sessions": out_sessions})
+        for d in group:
+            for q in by_dialogue[d["id"]]:
+                questions.append(dict(q, id=q["id"].replace(d["id"], jid + "-" + d["id"], 1), dialogueId=jid,
+                                      source=d["id"], evidence=sorted(new_index[(d["id"], i)] for i in q["evidence"])))
+    meta = dict(data["meta"], joined=size, dialogues=len(joined))
+    return {"meta": meta, "dialogues": joined, "questions": questions}
+
+
 def sample_questions(questions, n, seed):
     """n questions (0 = all), stratified by type: each type gets its share (at least one), chosen with the seed."""
     if not n or n >= len(questions):
@@ -583,6 +622,8 @@ def main():
     ap.add_argument("--name", default=None, help="the data set's name in the report (generated, beam, ...)")
     ap.add_argument("--data", help="a data set in bench/retrieval/generate.py's format")
     ap.add_argument("--beam", help="BEAM's 100K directory (../shared/data/beam-100k)")
+    ap.add_argument("--join", type=int, default=1,
+                    help="with --beam: every N conversations joined as one user's history (N times as long)")
     ap.add_argument("--base-url", default="http://127.0.0.1:18082")
     ap.add_argument("--bootstrap-key", default="bench-key")
     ap.add_argument("--control", default=None, help="the scripted model server's control URL")
@@ -630,6 +671,9 @@ def main():
     if args.beam:
         data = convert_beam(args.beam)
         data_path = os.path.join(out_dir, "beam-data.json")
+        if args.join > 1:
+            data = join_dialogues(data, args.join)
+            data_path = os.path.join(out_dir, "beam-joined%d-data.json" % args.join)
         # Written only when it changed, so that the saved import's digest still matches.
         text = json.dumps(data)
         if not os.path.exists(data_path) or open(data_path).read() != text:
@@ -668,9 +712,10 @@ def main():
     turn_texts = {d["id"]: [t["content"] for s in d["sessions"] for t in s["turns"]] for d in data["dialogues"]}
     questions = sample_questions(data["questions"], args.sample, args.seed)
     if args.part != "all":
-        ordered = sorted({d["id"] for d in data["dialogues"]}, key=lambda i: (len(str(i)), str(i)))
+        sources = {q.get("source", q["dialogueId"]) for q in data["questions"]}
+        ordered = sorted(sources, key=lambda i: (len(str(i)), str(i)))
         part = set(ordered[0 if args.part == "tune" else 1::2])
-        questions = [q for q in questions if q["dialogueId"] in part]
+        questions = [q for q in questions if q.get("source", q["dialogueId"]) in part]
         name = args.name = "%s-%s" % (name, args.part)
     log("%s: %d questions (%s)" % (name, len(questions), json.dumps(dict(Counter(q["type"] for q in questions)))))
 

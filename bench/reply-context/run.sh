@@ -9,6 +9,8 @@
 #   bench/reply-context/run.sh                    # the generated set (bench/retrieval/generate.py) and BEAM 100K
 #   bench/reply-context/run.sh generated          # only the generated set
 #   bench/reply-context/run.sh beam               # only BEAM (read at run time from ../shared/data/beam-100k)
+#   bench/reply-context/run.sh beam5x             # BEAM's 20 conversations joined five by five: 4 users, each
+#                                                 # history five times as long, every question asked of its user
 #   bench/reply-context/run.sh hard=/tmp/hard.json generated beam   # any data.json of generate.py's format, by name
 #   BENCH_SAMPLE=30 BENCH_DIALOGUES=2 bench/reply-context/run.sh     # a quick check: 2 dialogues, 30 questions each
 #   BENCH_ONLY="default,budget 2000" BENCH_REFLECTION=keywords bench/reply-context/run.sh generated
@@ -20,7 +22,7 @@
 # (names memory 1 alone relevant) and keywords (not sufficient; two or three words of the question).
 #
 # Needs Python 3 (standard library), a JDK 21+ (25 to compile the tests as the build does) and PostgreSQL with
-# pgvector (database memoir_bench_reply, created here). Results (result-NAME.json and .md), logs, the generated
+# pgvector (database memoir_bench_reply, or BENCH_DB, created here: a jar from before a migration needs one of its own). Results (result-NAME.json and .md), logs, the generated
 # data and the converted BEAM data go to $BENCH_OUT, never into the repository (BEAM is CC BY-SA).
 #
 # Environment: BENCH_OUT (/tmp/memoir-reply-bench), BENCH_PORT (18082), BENCH_JAR (target/memoir-0.1.0-SNAPSHOT.jar,
@@ -46,7 +48,7 @@ SAMPLE="${BENCH_SAMPLE:-200}"
 DIALOGUES="${BENCH_DIALOGUES:-0}"
 CONTEXT="${BENCH_CONTEXT_TOKENS:-8192}"
 BEAM="${BENCH_BEAM:-$ROOT/../shared/data/beam-100k}"
-DB=memoir_bench_reply
+DB="${BENCH_DB:-memoir_bench_reply}"
 KEY=bench-key
 BASE="http://127.0.0.1:${PORT}"
 SERVICE_PID=""
@@ -182,9 +184,12 @@ for set in "${SETS[@]}"; do
     beam)
       [ -d "$BEAM" ] || { log "no BEAM data at $BEAM (set BENCH_BEAM)"; exit 1; }
       driver beam --beam "$BEAM" ;;
+    beam5x)
+      [ -d "$BEAM" ] || { log "no BEAM data at $BEAM (set BENCH_BEAM)"; exit 1; }
+      driver beam5x --beam "$BEAM" --join 5 ;;
     *=*)
       driver "${set%%=*}" --data "${set#*=}" ;;
-    *) log "unknown data set '$set' (generated, beam or NAME=path/to/data.json)"; exit 1 ;;
+    *) log "unknown data set '$set' (generated, beam, beam5x or NAME=path/to/data.json)"; exit 1 ;;
   esac
 done
 stop_all

@@ -36,7 +36,8 @@ record RetentionProperties(
         @DurationMin(minutes = 1) Duration recursiveSummary,
         @DurationMin(minutes = 1) Duration topic,
         @DurationMin(minutes = 1) Duration reflected,
-        @DurationMin(minutes = 1) Duration fact) {
+        @DurationMin(minutes = 1) Duration fact,
+        @DurationMin(minutes = 1) Duration instruction) {
 
     /** The kinds with a retention, and how long each is kept. */
     Map<MemoryKind, Duration> byKind() {
@@ -49,6 +50,7 @@ record RetentionProperties(
         put(kept, MemoryKind.TOPIC, topic);
         put(kept, MemoryKind.REFLECTED, reflected);
         put(kept, MemoryKind.FACT, fact);
+        put(kept, MemoryKind.INSTRUCTION, instruction);
         return kept;
     }
 

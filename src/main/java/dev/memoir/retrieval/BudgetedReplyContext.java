@@ -22,6 +22,7 @@ import dev.memoir.reranker.RerankTrace;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.layout.BudgetedLayout;
 import dev.memoir.retrieval.layout.MemoryPrompt;
+import dev.memoir.retrieval.layout.OverviewQuestion;
 import dev.memoir.retrieval.layout.Recalled;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
@@ -73,8 +74,10 @@ class BudgetedReplyContext implements ReplyContextBuilder {
         SearchQuery query = searches.query(message);
         PinnedMemories.Pinned pins = pinned.recall(session, message, query, turnsInPrompt);
         Set<MemoryKind> kinds = RecordRetriever.readKinds(session);
-        List<ScoredMemory> found = searches.nearest(
-                session.tenant(), session.userId(), kinds, query, properties.candidates(), turnsInPrompt);
+        // A message about the arc of the dialogue is shown many short openings: it gets more candidates to draw on.
+        int candidates = OverviewQuestion.asks(message) ? properties.overviewCandidates() : properties.candidates();
+        List<ScoredMemory> found =
+                searches.nearest(session.tenant(), session.userId(), kinds, query, candidates, turnsInPrompt);
         List<ScoredMemory> ranking;
         int searchCount = 1;
         List<String> keywords = List.of();
@@ -94,7 +97,7 @@ class BudgetedReplyContext implements ReplyContextBuilder {
                             session.userId(),
                             kinds,
                             searches.query(extended),
-                            properties.candidates(),
+                            candidates,
                             turnsInPrompt));
             ranking = namedFirst(reflected.named(), reflected.ranking());
             searchCount = reflected.searches();

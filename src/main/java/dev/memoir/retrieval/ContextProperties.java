@@ -28,6 +28,12 @@ import dev.memoir.retrieval.layout.LayoutLimits;
  *                         or passage that bear on the message (0 shows memories whole)
  * @param dominantTokens   the same for the first memory when the ranking puts it far ahead of the next
  * @param neighbourTokens  the most a turn shown beside a retrieved utterance shows
+ * @param overviewCandidates the candidates searched when the message asks about the order or the arc of the
+ *                         dialogue ("what did we do first", "summarize our work on X"), for which many short
+ *                         openings are shown
+ * @param overviewTokens   the most each memory shows for such a message: its opening
+ * @param overviewSpread   for such a message, how many turns apart two utterances of one session must be to be shown
+ *                         before the rest, so that the excerpts cover the arc (0: the ranking's order)
  */
 @Validated
 @ConfigurationProperties("memoir.context")
@@ -42,9 +48,13 @@ record ContextProperties(
 
         @DefaultValue("160") @Min(0) @Max(4000) int excerptTokens,
         @DefaultValue("600") @Min(0) @Max(4000) int dominantTokens,
-        @DefaultValue("64") @Min(0) @Max(4000) int neighbourTokens) {
+        @DefaultValue("64") @Min(0) @Max(4000) int neighbourTokens,
+        @DefaultValue("160") @Min(1) @Max(500) int overviewCandidates,
+        @DefaultValue("72") @Min(0) @Max(4000) int overviewTokens,
+        @DefaultValue("4") @Min(0) @Max(1000) int overviewSpread) {
 
     LayoutLimits limits() {
-        return new LayoutLimits(instructionShare, excerptTokens, dominantTokens, neighbourTokens);
+        return new LayoutLimits(
+                instructionShare, excerptTokens, dominantTokens, neighbourTokens, overviewTokens, overviewSpread);
     }
 }

@@ -44,6 +44,10 @@ public final class BudgetedLayout {
     private Set<String> words = Set.of();
     /** The first record, when the ranking puts it far ahead of the next: shown at more length. */
     private ScoredMemory dominant;
+    /** Whether the message asks about the arc of the dialogue ({@link OverviewQuestion}). */
+    private boolean overview;
+
+    private final NearDuplicates duplicates = new NearDuplicates();
 
     /** How far ahead, by fused score, the first record must be of the second to be shown at more length. */
     private static final double DOMINANCE = 1.5;
@@ -109,7 +113,8 @@ public final class BudgetedLayout {
 
     private MemoryPrompt lay(Recalled recalled, int tokenBudget, double instructionShare) {
         words = Excerpt.contentWords(recalled.message());
-        dominant = dominant(recalled.memories());
+        overview = OverviewQuestion.asks(recalled.message());
+        dominant = overview ? null : dominant(recalled.memories());
         instructions = Instructions.within(recalled.instructions(), (int) (tokenBudget * instructionShare), tokens);
         // A section's header is paid for when its first entry is: the [Memory] one at once, the others if used.
         remaining = tokenBudget - instructions.cost() - tokens.count(PerKindLayout.RECORDS + ":\n");
@@ -136,12 +141,20 @@ public final class BudgetedLayout {
                 default -> ranked.add(memory);
             }
         }
-        int firstPassEnd = (int) (remaining * NEIGHBOUR_SHARE);
+        if (overview) {
+            // Many short excerpts over the whole arc, and no room spent on neighbours.
+            ranked = DialogueSpread.of(
+                    ranked,
+                    turnsOf(ranked, recalled),
+                    limits.overviewSpread(),
+                    OverviewQuestion.asksForUsersSide(recalled.message()));
+        }
+        int firstPassEnd = overview ? 0 : (int) (remaining * NEIGHBOUR_SHARE);
         int next = 0;
         while (next < ranked.size() && remaining > firstPassEnd) {
             add(ranked.get(next++), recalled, false);
         }
-        for (Line line : List.copyOf(records)) {
+        for (Line line : overview ? List.<Line>of() : List.copyOf(records)) {
             if (line.numbered() && line.memory().kind() == MemoryKind.HISTORY) {
                 addNeighbours(line, recalled.surroundingsOf(line.memory()));
             }
@@ -171,7 +184,7 @@ public final class BudgetedLayout {
         if (turn != null && shownTurns.containsKey(turn.id())) {
             return;
         }
-        if (NoteRepetition.repeatsShownTurns(memory, shownTurns)) {
+        if (NoteRepetition.repeatsShownTurns(memory, shownTurns) || duplicates.repeats(memory.text())) {
             return;
         }
         Object group = SessionGroups.of(memory);
@@ -192,6 +205,7 @@ public final class BudgetedLayout {
         }
         headers.put(group, header);
         remaining -= cost;
+        duplicates.add(memory.text());
         records.add(new Line(memory, null, text, group, memory.occurredFrom(), turn == null ? -1 : turn.seq(), cost));
         if (turn != null) {
             shownTurns.put(turn.id(), turn.asLine());
@@ -235,6 +249,17 @@ public final class BudgetedLayout {
         });
     }
 
+    private static Map<UUID, TurnView> turnsOf(List<ScoredMemory> memories, Recalled recalled) {
+        Map<UUID, TurnView> turns = new HashMap<>();
+        for (ScoredMemory memory : memories) {
+            TurnView turn = turnOf(memory, recalled);
+            if (turn != null) {
+                turns.put(memory.id(), turn);
+            }
+        }
+        return turns;
+    }
+
     /** The turn a history memory records, as read with its neighbours; null for other memories. */
     private static TurnView turnOf(ScoredMemory memory, Recalled recalled) {
         if (memory.kind() != MemoryKind.HISTORY
@@ -272,10 +297,14 @@ public final class BudgetedLayout {
 
     /** A memory's line without its number: its kind unless it is an utterance, and what it says. */
     private String entryText(ScoredMemory memory) {
-        String text = shortened(
-                memory.text(),
-                memory.explanation() == null ? null : memory.explanation().densePassage(),
-                memory == dominant ? limits.dominantTokens() : limits.excerptTokens());
+        String text = overview && limits.overviewTokens() > 0
+                ? excerpt.opening(memory.text(), limits.overviewTokens())
+                : shortened(
+                        memory.text(),
+                        memory.explanation() == null
+                                ? null
+                                : memory.explanation().densePassage(),
+                        memory == dominant ? limits.dominantTokens() : limits.excerptTokens());
         String dated = SessionGroups.of(memory) == SessionGroups.NO_SESSION ? PerKindLayout.dated(memory) : "";
         if (memory.kind() == MemoryKind.HISTORY && dated.isEmpty()) {
             return text;

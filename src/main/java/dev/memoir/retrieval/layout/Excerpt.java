@@ -133,6 +133,37 @@ final class Excerpt {
         return shown.toString();
     }
 
+    /**
+     * The text's opening within {@code maxTokens}: whole blocks while they fit, the first cut between words (a code
+     * block between lines) when even it does not, and a gap marker when text is left out. What a turn is about, for a
+     * message about the arc of the dialogue.
+     */
+    String opening(String text, int maxTokens) {
+        if (tokens.count(text) <= maxTokens) {
+            return text;
+        }
+        List<Block> blocks = blocks(text);
+        int room = maxTokens - tokens.count(GAP.stripTrailing());
+        if (blocks.isEmpty() || room <= 0) {
+            return tokens.truncate(text, maxTokens);
+        }
+        String first = fitted(text, blocks.getFirst(), room);
+        if (first.isEmpty()) {
+            return tokens.truncate(text, maxTokens);
+        }
+        int to = 0;
+        int used = tokens.count(first);
+        boolean whole =
+                first.length() == blocks.getFirst().end() - blocks.getFirst().start();
+        while (whole && to + 1 < blocks.size() && used + cost(text, blocks.get(to + 1)) <= room) {
+            used += cost(text, blocks.get(++to));
+        }
+        String shown = to == 0
+                ? first
+                : text.substring(blocks.getFirst().start(), blocks.get(to).end());
+        return shown + GAP.stripTrailing();
+    }
+
     private int cost(String text, Block block) {
         return tokens.count(text.substring(block.start(), block.end())) + 1;
     }

@@ -81,11 +81,53 @@ class BudgetedLayoutTest {
     }
 
     private Recalled ranked(List<ScoredMemory> memories) {
-        return new Recalled(memories, Map.of(), Map.copyOf(surroundings), List.of(), "");
+        return ranked(memories, "");
+    }
+
+    private Recalled ranked(List<ScoredMemory> memories, String message) {
+        return new Recalled(memories, Map.of(), Map.copyOf(surroundings), List.of(), message);
+    }
+
+    private MemoryPrompt lay(List<ScoredMemory> memories, int budget, String message) {
+        return BudgetedLayout.build(
+                ranked(memories, message), budget, new LayoutLimits(0.2, 160, 600, 64, 48, 4), tokens);
+    }
+
+    private static SearchExplanation fused(double score) {
+        return new SearchExplanation(1, 0.8, null, null, null, null, null, null, score);
+    }
+
+    private static ScoredMemory scored(ScoredMemory memory, double fusedScore) {
+        return new ScoredMemory(
+                memory.id(),
+                memory.kind(),
+                memory.topic(),
+                memory.text(),
+                memory.score(),
+                memory.provenance(),
+                memory.occurredFrom(),
+                memory.occurredTo(),
+                fused(fusedScore));
+    }
+
+    /** A session of long user turns, each about a step of a project. */
+    private static List<TurnView> longSession(UUID session, int count) {
+        List<TurnView> turns = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            turns.add(turn(
+                    session,
+                    i,
+                    Role.USER,
+                    null,
+                    "In step " + i + " of the budget tracker I worked on part " + i + ". "
+                            + ("It needed careful thought about part " + i + " and its tests. ").repeat(20),
+                    MAY_8.plusSeconds(i * 600L)));
+        }
+        return turns;
     }
 
     private MemoryPrompt lay(List<ScoredMemory> memories, int budget) {
-        return BudgetedLayout.build(ranked(memories), budget, new LayoutLimits(0.2, 256, 256, 256), tokens);
+        return BudgetedLayout.build(ranked(memories), budget, new LayoutLimits(0.2, 256, 256, 256, 48, 4), tokens);
     }
 
     @Test
@@ -231,5 +273,70 @@ class BudgetedLayoutTest {
     @Test
     void withNothingRecalledThePromptSaysSo() {
         assertThat(lay(List.of(), 1000).text()).isEqualTo("(nothing remembered yet)");
+    }
+
+    @Test
+    void aTurnThatNearlyRepeatsOneShownCountsOnce() {
+        String pasted = "I'm getting sqlite3.IntegrityError: UNIQUE constraint failed: transactions.id when I "
+                + "insert a new transaction from the POST route, and I cannot see why the id repeats.";
+        List<TurnView> session = List.of(
+                turn(MAY, 0, Role.USER, null, pasted, MAY_8),
+                turn(MAY, 1, Role.ASSISTANT, null, "Let us look at the insert.", MAY_8),
+                turn(MAY, 8, Role.USER, null, "Still: " + pasted, MAY_8.plusSeconds(3600)));
+        ScoredMemory first = utterance(session.get(0));
+        ScoredMemory again = utterance(session.get(2));
+
+        MemoryPrompt prompt = lay(List.of(first, again), 2000);
+
+        assertThat(prompt.numbered()).containsExactly(first);
+    }
+
+    @Test
+    void anOverviewQuestionShowsMoreAndShorterExcerptsSpreadOverTheDialogueInDialogueOrder() {
+        List<TurnView> session = longSession(MAY, 40);
+        List<ScoredMemory> ranking = new ArrayList<>();
+        // The ranking crowds around the middle of the dialogue, as a topical search does.
+        for (int seq : new int[] {20, 21, 19, 22, 18, 23, 2, 35, 10, 28}) {
+            ranking.add(utteranceAmong(session, seq));
+        }
+
+        MemoryPrompt pointed = lay(ranking, 600, "What did I do in step 20?");
+        MemoryPrompt overview = lay(ranking, 600, "Summarize how my budget tracker developed over time.");
+
+        assertThat(overview.numbered().size()).isGreaterThan(pointed.numbered().size());
+        List<Integer> shownSteps = overview.numbered().stream()
+                .map(memory -> session.stream()
+                        .filter(turn -> memory.provenance().turnIds().contains(turn.id()))
+                        .findFirst()
+                        .orElseThrow()
+                        .seq())
+                .toList();
+        assertThat(shownSteps).as("in dialogue order").isSorted().contains(2, 10, 35, 28);
+        assertThat(overview.text())
+                .as("no neighbours: room for more of the arc")
+                .doesNotContain("\n   ");
+    }
+
+    @Test
+    void aFirstMemoryFarAheadOfTheNextIsShownAtMoreLengthThanWhenItTies() {
+        List<TurnView> session = longSession(MAY, 3);
+        ScoredMemory first = utterance(session.get(0));
+        ScoredMemory second = utterance(session.get(2));
+
+        MemoryPrompt dominant = lay(List.of(scored(first, 0.09), scored(second, 0.03)), 3000, "step 0");
+        MemoryPrompt tied = lay(List.of(scored(first, 0.05), scored(second, 0.045)), 3000, "step 0");
+
+        int dominantLength = tokens.count(dominant.text()
+                .lines()
+                .filter(line -> line.startsWith("1. "))
+                .findFirst()
+                .orElseThrow());
+        int tiedLength = tokens.count(tied.text()
+                .lines()
+                .filter(line -> line.startsWith("1. "))
+                .findFirst()
+                .orElseThrow());
+        assertThat(dominantLength).isGreaterThan(tiedLength).isGreaterThan(200);
+        assertThat(tiedLength).isLessThanOrEqualTo(160 + 3);
     }
 }
