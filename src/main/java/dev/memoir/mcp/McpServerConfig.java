@@ -42,15 +42,21 @@ class McpServerConfig {
     }
 
     /**
-     * The tools {@link MemoryTools}, {@link ArchiveTools} and {@link ChatTools} declare, listed in the order of
+     * The tools {@link MemoryTools}, {@link ArchiveTools}, {@link ChatTools} and {@link ContextTools} declare, listed
+     * in the order of
      * their names whichever class declares them. Registered here rather than by the starter's annotation scanner
      * (switched off in application.yml), whose call handlers would neither validate the arguments nor answer errors
      * as the REST API does.
      */
     @Bean
     List<SyncToolSpecification> memoirTools(
-            MemoryTools memory, ArchiveTools archive, ChatTools chat, Validator validator, JsonMapper json) {
-        return new ValidatingToolProvider(List.of(memory, archive, chat), validator, json)
+            MemoryTools memory,
+            ArchiveTools archive,
+            ChatTools chat,
+            ContextTools context,
+            Validator validator,
+            JsonMapper json) {
+        return new ValidatingToolProvider(List.of(memory, archive, chat, context), validator, json)
                 .getToolSpecifications().stream()
                         .sorted(Comparator.comparing(
                                 specification -> specification.tool().name()))

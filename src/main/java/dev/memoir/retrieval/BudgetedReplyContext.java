@@ -115,7 +115,8 @@ class BudgetedReplyContext implements ReplyContextBuilder {
                 tokenBudget,
                 properties.limits(),
                 tokens);
-        return new ReplyContext(prompt.text(), prompt.included(), prompt.numbered(), searchCount, keywords, rerank);
+        return new ReplyContext(
+                prompt.text(), prompt.included(), prompt.numbered(), prompt.shown(), searchCount, keywords, rerank);
     }
 
     private static List<ScoredMemory> namedFirst(List<ScoredMemory> named, List<ScoredMemory> ranking) {

@@ -102,7 +102,8 @@ class PerKindReplyContext implements ReplyContextBuilder {
                 tokenBudget,
                 properties.instructionShare(),
                 tokens);
-        return new ReplyContext(prompt.text(), prompt.included(), prompt.numbered(), searchCount, keywords, trace);
+        return new ReplyContext(
+                prompt.text(), prompt.included(), prompt.numbered(), prompt.shown(), searchCount, keywords, trace);
     }
 
     /** The top K of every kind as one ranking, by score across kinds. */

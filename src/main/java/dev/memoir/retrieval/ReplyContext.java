@@ -13,6 +13,8 @@ import dev.memoir.reranker.RerankTrace;
  * @param text     the memory part of the reply prompt
  * @param included every memory the text holds, pinned ones (the recursive summary, memos) first
  * @param numbered the [Memory] entries in their numbered order: entry n is {@code numbered.get(n - 1)}
+ * @param shown    what each entry shows of its memory, without its number, in the same order (an excerpt of a long
+ *                 one, its kind and date where the layout gives them)
  * @param searches how many searches ran (1 plus one per self-reflection round that asked for more)
  * @param keywords the keywords self-reflection added to the query, in order
  * @param rerank   how the learned reranker ranked the candidates, when the session reranks
@@ -21,6 +23,7 @@ public record ReplyContext(
         String text,
         List<ScoredMemory> included,
         List<ScoredMemory> numbered,
+        List<String> shown,
         int searches,
         List<String> keywords,
         Optional<RerankTrace> rerank) {

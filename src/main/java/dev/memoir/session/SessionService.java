@@ -79,6 +79,17 @@ public class SessionService {
         return session.ref();
     }
 
+    /** The session, open or closed, if it belongs to the tenant; 404 otherwise. */
+    @Transactional(readOnly = true)
+    public SessionRef require(TenantId tenant, UUID id) {
+        return sessions.require(tenant, id).ref();
+    }
+
+    /** The session's last {@code count} turns, oldest first. */
+    public List<TurnView> lastTurns(TenantId tenant, UUID sessionId, int count) {
+        return reader.lastTurns(tenant, sessionId, count);
+    }
+
     /** The session, if it belongs to the tenant and is open; 404 or 409 otherwise. */
     @Transactional(readOnly = true)
     public SessionRef requireOpen(TenantId tenant, UUID id) {

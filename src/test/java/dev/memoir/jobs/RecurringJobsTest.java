@@ -47,7 +47,9 @@ class RecurringJobsTest {
                         "memoir.session.idle-close-after", "2s",
                         "memoir.session.idle-check-every", "1s",
                         "memoir.webhooks.keep-delivered", "1s",
-                        "memoir.webhooks.purge-every", "1s"));
+                        "memoir.webhooks.purge-every", "1s",
+                        "memoir.context-traces.keep", "1m",
+                        "memoir.context-traces.purge-every", "1s"));
         jdbc = service.bean(JdbcClient.class);
     }
 
@@ -92,7 +94,7 @@ class RecurringJobsTest {
                 .toList();
 
         // The three known today, so that this test cannot pass by finding none; any added later is checked too.
-        assertThat(recurring).contains("idle-session-close", "memory-purge", "webhook-purge");
+        assertThat(recurring).contains("idle-session-close", "memory-purge", "webhook-purge", "context-trace-purge");
         assertThat(recurring)
                 .allSatisfy(name -> assertThat(scheduledRows(name))
                         .as("rows of recurring job %s in scheduled_tasks", name)
@@ -194,5 +196,23 @@ class RecurringJobsTest {
         } finally {
             receiver.stop(0);
         }
+    }
+
+    @Test
+    void theContextTracePurgeDeletesATraceOnItsOwnOnceItsKeepIsOver() {
+        String key = api().newTenant();
+        Api.Response context = api().send(
+                        "POST", "/context", key, Json.object("userId", "pia", "query", "What did I plant in spring?"));
+        assertThat(context.status()).as(context.raw()).isEqualTo(200);
+        String id = context.text("id");
+        assertThat(rows("context_traces", "id", id)).isEqualTo(1);
+        // Kept a minute: made older than that, as a week-old trace would be.
+        jdbc.sql("update context_traces set created_at = now() - interval '2 minutes' where id = cast(:id as uuid)")
+                .param("id", id)
+                .update();
+
+        withinSeconds(20).until(() -> rows("context_traces", "id", id) == 0);
+        assertThat(scheduledRows("context-trace-purge")).isEqualTo(1);
+        assertThat(api().get(key, "/context/" + id).status()).isEqualTo(404);
     }
 }

@@ -26,7 +26,7 @@ import tools.jackson.databind.node.StringNode;
  * (rendered with random request values, as a request renders it) are read by the step's reader with the same values,
  * and every one is usable. The one exception is what JSON Schema, as every server's strict mode takes it, cannot
  * forbid: blank text. A reader may refuse an answer only where it needs text (a reply, a memo's topic or summary, a
- * reasoning step's argument), and the same answer with its blank strings filled in must then be usable.
+ * reasoning step's argument, a session's summary), and the same answer with its blank strings filled in must then be usable.
  */
 class StepAnswersPropertyTest {
 
@@ -34,7 +34,7 @@ class StepAnswersPropertyTest {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(\\w+)}}");
 
     /** The steps whose readers need some text and refuse an answer whose only text is blank. */
-    private static final Set<String> NEED_TEXT = Set.of("reply", "memo-writing", "r3-step");
+    private static final Set<String> NEED_TEXT = Set.of("reply", "memo-writing", "r3-step", "session-summary");
 
     @Test
     void everyAnswerAStepsSchemaAllowsIsOneItsReaderTakesButForBlankText() {

@@ -94,6 +94,7 @@ class McpServerTest extends IntegrationTest {
                         "chat",
                         "delete_memory",
                         "export_user",
+                        "get_context",
                         "get_memory",
                         "import_export",
                         "import_user",

@@ -321,6 +321,7 @@ public final class BudgetedLayout {
                 .forEach(line -> groups.computeIfAbsent(line.group(), g -> new ArrayList<>())
                         .add(line));
         List<ScoredMemory> numbered = new ArrayList<>();
+        List<String> shown = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         for (Map.Entry<Object, List<Line>> group : groups.entrySet()) {
             List<Line> inOrder = group.getValue().stream()
@@ -332,6 +333,7 @@ public final class BudgetedLayout {
             for (Line line : inOrder) {
                 if (line.numbered()) {
                     numbered.add(line.memory());
+                    shown.add(line.text());
                     lines.add(numbered.size() + ". " + line.text());
                 } else {
                     lines.add(line.text());
@@ -347,7 +349,7 @@ public final class BudgetedLayout {
         List<ScoredMemory> included = new ArrayList<>(instructions.shown());
         included.addAll(pinned);
         included.addAll(numbered);
-        return new MemoryPrompt(text, included, numbered);
+        return new MemoryPrompt(text, included, numbered, shown);
     }
 
     private Instant firstInstant(Object group) {

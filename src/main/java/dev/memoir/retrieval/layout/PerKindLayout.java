@@ -51,6 +51,7 @@ public final class PerKindLayout {
         int remaining = tokenBudget - instructions.cost() - tokens.count(SECTION_HEADERS);
         List<ScoredMemory> included = new ArrayList<>();
         List<ScoredMemory> numbered = new ArrayList<>();
+        List<String> shown = new ArrayList<>();
         List<String> profile = new ArrayList<>();
         List<String> evidences = new ArrayList<>();
         List<String> records = new ArrayList<>();
@@ -73,6 +74,7 @@ public final class PerKindLayout {
             included.add(memory);
             if (memory.kind() != MemoryKind.RECURSIVE_SUMMARY && memory.kind() != MemoryKind.MEMO) {
                 numbered.add(memory);
+                shown.add(entry.substring(entry.indexOf(". ") + 2));
             }
             (memory.kind() == MemoryKind.RECURSIVE_SUMMARY
                             ? profile
@@ -87,7 +89,7 @@ public final class PerKindLayout {
         String text = sections.isEmpty() ? NOTHING_REMEMBERED : String.join("\n\n", sections);
         List<ScoredMemory> all = new ArrayList<>(instructions.shown());
         all.addAll(included);
-        return new MemoryPrompt(text, all, numbered);
+        return new MemoryPrompt(text, all, numbered, shown);
     }
 
     String memoEvidence(ScoredMemory memo, List<TurnView> turns, int number, int budget) {

@@ -50,6 +50,12 @@ public class TurnReader {
                 .orElse(List.of());
     }
 
+    @Transactional(readOnly = true)
+    public List<TurnView> lastTurns(TenantId tenant, UUID sessionId, int count) {
+        return oldestFirst(turns.findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(
+                tenant.value(), sessionId, Integer.MAX_VALUE, Limit.of(count)));
+    }
+
     /**
      * An assistant turn of the tenant with the user message it answered: 404 when the turn is unknown or another
      * tenant's, 400 when it is not a reply.

@@ -109,8 +109,8 @@ class PerKindLayoutTest {
                 0.2,
                 tokens);
 
-        ReplyContext context =
-                new ReplyContext(prompt.text(), prompt.included(), prompt.numbered(), 1, List.of(), Optional.empty());
+        ReplyContext context = new ReplyContext(
+                prompt.text(), prompt.included(), prompt.numbered(), prompt.shown(), 1, List.of(), Optional.empty());
         assertThat(context.cited(List.of(2, 2, 0, 3, -1, 1))).containsExactly(second, first);
     }
 
