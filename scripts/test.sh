@@ -16,6 +16,7 @@
 # in the summary); MEMOIR_TEST_CITUS_URL may name a running coordinator instead.
 # ReadmeClientSnippetTest runs the README's JavaScript client under node with OpenAI's npm package, installed once
 # into ~/.cache/memoir/openai-node (Debian's npm where missing).
+# The Spring AI client in clients/spring-ai is built and tested (its own Maven project) before the service's suite.
 # Before all that, the Java sources' formatting is checked (./mvnw spotless:check); ./mvnw spotless:apply formats them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -131,7 +132,12 @@ elif [ -z "${MEMOIR_TEST_DB_URL:-}" ]; then
   ./scripts/local-postgres.sh
 fi
 status=0
-./mvnw -B verify "$@" || status=$?
+# The Spring AI client (clients/spring-ai, Java 17) is a Maven project of its own: built and its own tests run first.
+# The service's suite below compiles its sources with the tests and runs it against a started service.
+./mvnw -B -f clients/spring-ai/pom.xml verify || status=$?
+if [ "$status" -eq 0 ]; then
+  ./mvnw -B verify "$@" || status=$?
+fi
 echo
 echo "Summary: tests $([ "$status" -eq 0 ] && echo passed || echo "FAILED (exit $status)")"
 echo "$citus_note"

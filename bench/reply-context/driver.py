@@ -464,6 +464,14 @@ def run_chats(api, control, key, state, questions, turn_texts, configs, modes, a
                 session, why = new_session(api, key, user, memory)
                 if session is None:
                     raise SystemExit("session refused mid-run: %s" % why)
+                context = None
+                if args.context:
+                    # The same memory through POST /context, asked before the chat stores its turn, so that both
+                    # see the same memory.
+                    c_status, context = api.request("POST", "/context", key, {
+                        "userId": user, "sessionId": session["id"], "query": q["question"]})
+                    if c_status != 200:
+                        raise SystemExit("POST /context answered %s %s" % (c_status, json.dumps(context)[:300]))
                 control.mark()
                 t0 = time.perf_counter()
                 status, body = api.request("POST", "/chat", key, {"sessionId": session["id"], "message": q["question"]})
@@ -492,6 +500,13 @@ def run_chats(api, control, key, state, questions, turn_texts, configs, modes, a
                         # A check of the measure: the same match against the memories the response lists.
                         row["inMemories"] = evidence_shown(
                             texts, "\n".join(norm(m.get("text") or "") for m in body.get("memories") or []))
+                    if context is not None:
+                        # The endpoint's text must be the memory block of the reply request, character for character.
+                        system = next((m["content"] for m in call["messages"] if m["role"] == "system"), "")
+                        row["contextInReply"] = bool(context.get("text")) and context["text"] in system \
+                            or not context.get("text")
+                        if q["evidence"]:
+                            row["inContext"] = evidence_shown(texts, norm(context.get("text") or ""))
                     if dump is not None and dumped < args.dump_requests:
                         dump.write(json.dumps({"config": label, "reflection": mode, "question": q,
                                                "evidenceTexts": [turn_texts[q["dialogueId"]][i] for i in q["evidence"]],
@@ -509,6 +524,9 @@ def run_chats(api, control, key, state, questions, turn_texts, configs, modes, a
             log("%-28s %-8s evidence in reply %s%%, memory tokens p50 %s p95 %s, %.1f chats/s, %d errors"
                 % (label, mode, pct(s["evidenceInReply"]), s["memoryTokensP50"], s["memoryTokensP95"],
                    run["chatsPerSecond"] or 0, run["errors"]))
+            if s["evidenceInContext"] is not None:
+                log("  POST /context: evidence in its text %s%%, its text is the reply request's memory block for %s%%"
+                    % (pct(s["evidenceInContext"]), pct(s["contextIsReplyBlock"])))
             if s["evidenceInMemories"] is not None and s["evidenceInMemories"] != s["evidenceInReply"]:
                 log("  note: the evidence is in the response's memories for %s%% (in the reply request for %s%%)"
                     % (pct(s["evidenceInMemories"]), pct(s["evidenceInReply"])))
@@ -527,6 +545,11 @@ def summarize_rows(rows):
             "openingInReply": round(sum(r.get("openingInReply", False) for r in with_ev) / len(with_ev), 6)
             if with_ev else None,
             "evidenceInMemories": round(sum(r["inMemories"] for r in with_ev) / len(with_ev), 6) if with_ev else None,
+            "evidenceInContext": round(sum(r["inContext"] for r in with_ev) / len(with_ev), 6)
+            if with_ev and all("inContext" in r for r in with_ev) else None,
+            "contextIsReplyBlock": round(sum(r["contextInReply"] for r in rows if "contextInReply" in r)
+                                         / sum(1 for r in rows if "contextInReply" in r), 6)
+            if any("contextInReply" in r for r in rows) else None,
             "memoryTokensP50": round(statistics.median(tokens)) if tokens else None,
             "memoryTokensP95": percentile(tokens, 95) if tokens else None,
             "memoryCl100kP50": round(statistics.median(cl100k)) if cl100k else None,
@@ -596,6 +619,13 @@ def markdown(res):
             a["memoryTokensP50"],
             a["memoryTokensP95"], a.get("memoryCl100kP50"), a.get("memoryCl100kP95"), a["memoriesMean"],
             a["selfReflectionCallsMean"], run["chatsPerSecond"], run["errors"]))
+    for run in res["runs"]:
+        a = run.get("all") or {}
+        if a.get("evidenceInContext") is not None:
+            out.append("")
+            out.append("POST /context, %s / %s: evidence in its text %s%%; its text is the reply request's memory "
+                       "block for %s%% of questions." % (run["config"], run["reflection"], pct(a["evidenceInContext"]),
+                                                         pct(a["contextIsReplyBlock"])))
     out.append("")
     types = list(res["types"])
     out.append("Evidence in the reply request per question type, % (the count above / the strict count of its "
@@ -640,6 +670,9 @@ def main():
     ap.add_argument("--dump-requests", type=int, default=0,
                     help="write the first N reply requests of every run to OUT/requests-NAME.jsonl (for inspection)")
     ap.add_argument("--speakers", action="store_true", help="import each turn's speaker (generated data)")
+    ap.add_argument("--context", action="store_true",
+                    help="also ask POST /context before each chat: the evidence in its text, and whether its text is "
+                         "the reply request's memory block")
     ap.add_argument("--import-clients", type=int, default=2)
     ap.add_argument("--write", default="history,instruction",
                     help="the kinds the imported sessions write (comma-separated): those written as turns are recorded, "

@@ -35,7 +35,8 @@
 # the first N reply requests of every run to requests-NAME.jsonl (for inspection), BENCH_JAVA_OPTS, BENCH_PART (all;
 # tune or report: the questions of every other dialogue, so that the service is tuned on one half and reported on
 # the other), BENCH_WRITE (history,instruction: the kinds the imported sessions write, those written without the
-# model as the turns are recorded).
+# model as the turns are recorded), BENCH_CONTEXT=1 (also ask POST /context before each chat: the evidence in its
+# text, and whether that text is the reply request's memory block).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$(pwd)"
@@ -157,6 +158,7 @@ driver() {
   local extra=()
   [ -n "${BENCH_ONLY:-}" ] && extra+=(--only "$BENCH_ONLY")
   [ -n "${BENCH_DUMP:-}" ] && extra+=(--dump-requests "$BENCH_DUMP")
+  [ "${BENCH_CONTEXT:-0}" = 1 ] && extra+=(--context)
   local part="${BENCH_PART:-all}"
   extra+=(--part "$part" --write "${BENCH_WRITE:-history,instruction}")
   python3 "$HERE/driver.py" --name "$name" "$@" --base-url "$BASE" --bootstrap-key "$KEY" --control "$CONTROL" \

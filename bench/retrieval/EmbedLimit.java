@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import ai.onnxruntime.OnnxTensor;
@@ -29,6 +30,9 @@ import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15Quantize
  */
 public class EmbedLimit {
 
+    /** The tokens the encoder read (the service's way only: langchain4j's does not say). */
+    static final AtomicLong TOKENS = new AtomicLong();
+
     public static void main(String[] args) throws Exception {
         List<List<String>> batches = new ArrayList<>();
         for (String line : Files.readAllLines(Path.of(args[0]))) {
@@ -44,6 +48,7 @@ public class EmbedLimit {
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                 .getOperatingSystemMXBean();
         long cpu = os.getProcessCpuTime();
+        TOKENS.set(0);
         long start = System.nanoTime();
         int texts = 0;
         for (List<String> batch : batches) {
@@ -52,8 +57,8 @@ public class EmbedLimit {
         double seconds = (System.nanoTime() - start) / 1e9;
         double cpuSeconds = (os.getProcessCpuTime() - cpu) / 1e9;
         System.out.printf("{\"how\": \"%s\", \"turns\": %d, \"texts\": %d, \"seconds\": %.2f, \"turnsPerSecond\": %.1f,"
-                + " \"cpuSeconds\": %.1f, \"cores\": %.2f}%n", how, turns, texts, seconds, turns / seconds, cpuSeconds,
-                cpuSeconds / seconds);
+                + " \"tokens\": %d, \"tokensPerSecond\": %.0f, \"cpuSeconds\": %.1f, \"cores\": %.2f}%n", how, turns,
+                texts, seconds, turns / seconds, TOKENS.get(), TOKENS.get() / seconds, cpuSeconds, cpuSeconds / seconds);
         System.exit(0);
     }
 
@@ -85,6 +90,7 @@ public class EmbedLimit {
             for (String text : texts) {
                 running.add(pool.submit(() -> {
                     long[] ids = tokenizer.encode(text, true, false).getIds();
+                    TOKENS.addAndGet(ids.length);
                     long[] mask = new long[ids.length];
                     Arrays.fill(mask, 1L);
                     long[] shape = {1, ids.length};

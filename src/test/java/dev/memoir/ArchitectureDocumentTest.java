@@ -171,10 +171,14 @@ class ArchitectureDocumentTest {
         return types;
     }
 
-    /** Every type declared in the service's and the tests' sources (the document names tests and fixtures too). */
+    /**
+     * Every type declared in the service's and the tests' sources (the document names tests and fixtures too), the
+     * benchmarks' and the clients'.
+     */
     private static Set<String> declaredTypes() throws IOException {
         Set<String> types = new TreeSet<>();
-        for (Path root : List.of(Path.of("src/main/java"), Path.of("src/test/java"), Path.of("bench"))) {
+        for (Path root :
+                List.of(Path.of("src/main/java"), Path.of("src/test/java"), Path.of("bench"), Path.of("clients"))) {
             try (Stream<Path> files = Files.walk(root)) {
                 for (Path file :
                         files.filter(f -> f.toString().endsWith(".java")).toList()) {

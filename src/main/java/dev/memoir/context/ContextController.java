@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.TextSafety;
 import dev.memoir.tenant.TenantId;
 
 @RestController
@@ -62,6 +63,10 @@ class ContextController {
                         description = "The chat model did not answer in time (code model-timeout)")
             })
     MemoryContext context(TenantId tenant, @Valid @RequestBody ContextRequest request) {
+        if (request.excludeRecentTurns() != null && request.sessionId() == null) {
+            throw new InvalidRequestException(
+                    "excludeRecentTurns", "needs a sessionId: it counts that session's turns");
+        }
         return contexts.build(
                 tenant,
                 new ContextQuery(
@@ -86,8 +91,10 @@ class ContextController {
         }
         List<ContextRequest.Message> messages = request.messages();
         for (int i = messages.size() - 1; i >= 0; i--) {
-            if (messages.get(i).role().equals("user")
-                    && !messages.get(i).content().isBlank()) {
+            // Chat APIs write roles in lower case; "User" is the same role. A message of invisible characters only
+            // is no query, as query itself may not be.
+            if (messages.get(i).role().strip().equalsIgnoreCase("user")
+                    && TextSafety.hasVisibleCharacter(messages.get(i).content())) {
                 return messages.get(i).content().strip();
             }
         }

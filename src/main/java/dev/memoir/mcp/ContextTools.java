@@ -14,6 +14,7 @@ import org.springframework.ai.mcp.annotation.McpTool.McpAnnotations;
 import org.springframework.ai.mcp.annotation.McpToolParam;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.common.wire.VisibleText;
@@ -67,6 +68,10 @@ class ContextTools {
                     @Min(FieldConstraints.PROMPT_TOKEN_BUDGET_MIN)
                     @Max(FieldConstraints.PROMPT_TOKEN_BUDGET_MAX)
                     Integer tokenBudget) {
+        if (excludeRecentTurns != null && sessionId == null) {
+            throw new InvalidRequestException(
+                    "excludeRecentTurns", "needs a sessionId: it counts that session's turns");
+        }
         return contexts.build(
                 ToolContext.tenant(context),
                 new ContextQuery(

@@ -213,6 +213,16 @@ class ContextEndpointTest extends IntegrationTest {
                 .isEqualTo("memory");
         assertThat(field(context(key, "userId", "kim", "query", "hello", "tokenBudget", 5)))
                 .isEqualTo("tokenBudget");
+        assertThat(field(context(key, "userId", "kim", "query", "hello", "excludeRecentTurns", 4)))
+                .isEqualTo("excludeRecentTurns");
+        assertThat(field(context(
+                        key,
+                        "userId",
+                        "kim",
+                        "messages",
+                        List.of(Map.of("role", "user", "content", "\u200b\u2060 \u200d")))))
+                .as("a message of invisible characters only is no query")
+                .isEqualTo("messages");
         assertThat(context(
                                 key,
                                 "userId",

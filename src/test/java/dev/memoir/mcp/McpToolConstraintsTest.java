@@ -64,6 +64,7 @@ class McpToolConstraintsTest extends IntegrationTest {
     private static final String CHAT_REQUEST = "dev.memoir.chat.ChatRequest";
     private static final String ARCHIVE_CONTROLLER = "dev.memoir.archive.UserArchiveController";
     private static final String EXPORT_CONTROLLER = "dev.memoir.archive.ExportImportController";
+    private static final String CONTEXT_REQUEST = "dev.memoir.context.ContextRequest";
 
     /** Each limited tool argument, and the REST field it stands for. */
     private static final Map<String, RestField> LIMITED_ARGUMENTS = Map.ofEntries(
@@ -82,7 +83,11 @@ class McpToolConstraintsTest extends IntegrationTest {
             Map.entry("import_user.userId", parameter(ARCHIVE_CONTROLLER, "export", "userId")),
             Map.entry("import_export.userId", parameter(EXPORT_CONTROLLER, "importChatGpt", "userId")),
             Map.entry("chat.message", component(CHAT_REQUEST, "message")),
-            Map.entry("chat.userId", component(MEMORY_CREATE, "userId")));
+            Map.entry("chat.userId", component(MEMORY_CREATE, "userId")),
+            Map.entry("get_context.userId", component(CONTEXT_REQUEST, "userId")),
+            Map.entry("get_context.query", component(CONTEXT_REQUEST, "query")),
+            Map.entry("get_context.excludeRecentTurns", component(CONTEXT_REQUEST, "excludeRecentTurns")),
+            Map.entry("get_context.tokenBudget", component(CONTEXT_REQUEST, "tokenBudget")));
 
     private static final List<String> UPPER_BOUNDS = List.of("maxLength", "maxItems", "maximum");
 

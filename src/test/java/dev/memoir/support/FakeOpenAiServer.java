@@ -402,6 +402,7 @@ public final class FakeOpenAiServer {
             case MEMORY_REFLECTION -> "{\"reflected_memory\": \"None\"}";
             case SUPERSESSION -> "{\"relations\": []}";
             case SESSION_SUMMARY -> sessionSummary("The user and the assistant talked.");
+            case APPLICATION -> "OK.";
             case OTHER -> throw new IllegalStateException("Untagged calls are refused, not answered");
         };
     }
@@ -590,6 +591,11 @@ public final class FakeOpenAiServer {
         REASONING_INFERENCE,
         MEMORY_REFLECTION,
         SUPERSESSION,
+        /**
+         * A call an application makes itself, not one of Memoir's steps: the Spring AI client's tests, whose
+         * application names this step with the same header ({@code X-Memoir-Step: application}).
+         */
+        APPLICATION,
         OTHER
     }
 
@@ -648,6 +654,7 @@ public final class FakeOpenAiServer {
                 case "r3-inference" -> Step.REASONING_INFERENCE;
                 case "memory-reflection" -> Step.MEMORY_REFLECTION;
                 case "supersession" -> Step.SUPERSESSION;
+                case "application" -> Step.APPLICATION;
                 default -> Step.OTHER;
             };
         }
