@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.model.chat.client.autoconfigure.ChatClientAutoConfiguration;
+import org.springframework.ai.model.chat.memory.autoconfigure.ChatMemoryAutoConfiguration;
 import org.springframework.ai.model.openai.autoconfigure.OpenAiChatAutoConfiguration;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.retry.autoconfigure.SpringAiRetryAutoConfiguration;
@@ -30,6 +31,7 @@ import dev.memoir.springai.MemoirMemoryAdvisor;
     ToolCallingAutoConfiguration.class,
     OpenAiChatAutoConfiguration.class,
     ChatClientAutoConfiguration.class,
+    ChatMemoryAutoConfiguration.class,
     MemoirAutoConfiguration.class
 })
 public class AssistantApplication {
@@ -41,6 +43,7 @@ public class AssistantApplication {
         ToolCallingAutoConfiguration.class,
         OpenAiChatAutoConfiguration.class,
         ChatClientAutoConfiguration.class,
+        ChatMemoryAutoConfiguration.class,
         MemoirAutoConfiguration.class
     })
     static class AutoConfigured {}

@@ -85,6 +85,14 @@ public class SessionService {
         return sessions.require(tenant, id).ref();
     }
 
+    /** The sessions a client's conversation went on in (docs/api.md, "Conversations"), oldest first. */
+    @Transactional(readOnly = true)
+    public List<UUID> sessionsOfConversation(TenantId tenant, String conversationId) {
+        return sessions.findByTenantIdAndConversationIdOrderByCreatedAtAscIdAsc(tenant.value(), conversationId).stream()
+                .map(Session::getId)
+                .toList();
+    }
+
     /** The session's last {@code count} turns, oldest first. */
     public List<TurnView> lastTurns(TenantId tenant, UUID sessionId, int count) {
         return reader.lastTurns(tenant, sessionId, count);

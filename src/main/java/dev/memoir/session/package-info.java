@@ -18,6 +18,8 @@
  * <li>{@code closing}: closing a session, as its client asks or when it lies idle (the recurring
  * {@code idle-session-close} job);</li>
  * <li>{@code imports}: {@code POST /sessions/{id}/turns}, a chat log sorted into dialogue and skipped messages;</li>
+ * <li>{@code conversations}: {@code /conversations}, a client's conversation kept whole by its own id, dialogue as
+ * turns and tool calls, tool and system messages beside them;</li>
  * <li>{@code web}: the {@code /sessions} endpoints and the views of sessions they answer;</li>
  * <li>{@code config}: the {@code memoir.session.*} settings, and the allowed clock skew offered to every module as
  * {@link dev.memoir.common.wire.ClockSkew}.</li>

@@ -13,6 +13,12 @@ import example.springai.AssistantApplication;
 import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.memoir.support.FakeOpenAiServer;
@@ -146,5 +152,65 @@ class SpringAiClientEndToEndTest extends IntegrationTest {
             assertThat(ask(app, "alice", "c", message)).isEqualTo("OK.");
         }
         assertThat(systemOfTheApplicationsCall(message)).isEqualTo("You are a helpful cook.");
+    }
+
+    @Test
+    void theChatMemoryRepositoryKeepsToolCallsAndOrderInMemoirAndAppendsOnlyWhatIsNew() {
+        String tag = UUID.randomUUID().toString().substring(0, 8);
+        String conversation = "dora:trip-" + tag;
+        String key = api.newTenant();
+        try (ConfigurableApplicationContext app = application(key, "chat-memory-repository", "true")) {
+            ChatMemoryRepository repository = app.getBean(ChatMemoryRepository.class);
+            assertThat(repository).isInstanceOf(MemoirChatMemoryRepository.class);
+            ChatMemory memory = app.getBean(ChatMemory.class);
+            List<Message> exchange = List.of(
+                    new SystemMessage("You plan trips."),
+                    new UserMessage("Find me a train to Turin, tag " + tag + "."),
+                    AssistantMessage.builder()
+                            .content("")
+                            .properties(Map.of())
+                            .toolCalls(List.of(new AssistantMessage.ToolCall(
+                                    "call_7", "function", "trains", "{\"to\":\"Turin\"}")))
+                            .build(),
+                    ToolResponseMessage.builder()
+                            .responses(List.of(new ToolResponseMessage.ToolResponse("call_7", "trains", "09:12 TGV")))
+                            .build(),
+                    new AssistantMessage("The 09:12 TGV goes to Turin."));
+
+            memory.add(conversation, exchange);
+            memory.add(conversation, new UserMessage("Book it, tag " + tag + "."));
+
+            List<Message> back = repository.findByConversationId(conversation);
+            assertThat(back)
+                    .extracting(m -> m.getMessageType().getValue())
+                    .containsExactly("system", "user", "assistant", "tool", "assistant", "user");
+            assertThat(((AssistantMessage) back.get(2)).getToolCalls())
+                    .containsExactly(
+                            new AssistantMessage.ToolCall("call_7", "function", "trains", "{\"to\":\"Turin\"}"));
+            assertThat(((ToolResponseMessage) back.get(3)).getResponses())
+                    .containsExactly(new ToolResponseMessage.ToolResponse("call_7", "trains", "09:12 TGV"));
+            assertThat(repository.findConversationIds()).containsExactly(conversation);
+            // The dialogue is dora's session's turns, each once, from which Memoir writes her memory.
+            String session = api.get(key, "/sessions?userId=dora")
+                    .body()
+                    .path("items")
+                    .get(0)
+                    .path("id")
+                    .asString();
+            assertThat(api.get(key, "/sessions/" + session)
+                            .body()
+                            .path("turns")
+                            .valueStream()
+                            .map(t -> t.path("content").asString())
+                            .toList())
+                    .containsExactly(
+                            "Find me a train to Turin, tag " + tag + ".",
+                            "The 09:12 TGV goes to Turin.",
+                            "Book it, tag " + tag + ".");
+
+            memory.clear(conversation);
+            assertThat(repository.findByConversationId(conversation)).isEmpty();
+            assertThat(repository.findConversationIds()).isEmpty();
+        }
     }
 }

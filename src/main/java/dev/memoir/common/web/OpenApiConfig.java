@@ -23,7 +23,8 @@ class OpenApiConfig {
                                 Every request carries an API key (`Authorization: Bearer ...`). Errors are RFC 9457 \
                                 problem details (`application/problem+json`, schema `Problem`) whose `code` is \
                                 stable: `invalid-request` and `malformed-body` (400), `unauthorized` (401), \
-                                `not-found` (404), `method-not-allowed` (405), `session-closed`, `memory-changed` \
+                                `not-found` (404), `method-not-allowed` (405), `session-closed`, \
+                                `conversation-of-another-user`, `memory-changed` \
                                 and `key-revoked` (409), `payload-too-large` (413), `unsupported-media-type` (415), \
                                 `too-many-requests` (429, with Retry-After), `internal-error` (500), `model-error` \
                                 and `model-unusable-answer` (502), `model-unavailable` and `database-unavailable` \

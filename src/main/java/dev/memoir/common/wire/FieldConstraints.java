@@ -58,6 +58,18 @@ public final class FieldConstraints {
     /** Turns one import request carries. */
     public static final int IMPORTED_TURNS = 1_000;
 
+    /** Tool calls one conversation message carries. */
+    public static final int TOOL_CALLS = 100;
+
+    /** Characters of a tool call's id, type or tool name. */
+    public static final int TOOL_FIELD = 200;
+
+    /** Characters of a client's conversation id. */
+    public static final int CONVERSATION_ID = 200;
+
+    /** Messages of a conversation read back at once. */
+    public static final int CONVERSATION_MESSAGES = 1_000;
+
     /** Characters of a turn's speaker name. */
     public static final int SPEAKER = 100;
 

@@ -36,6 +36,10 @@ public class Session extends NewUntilStored<UUID> {
 
     private String title;
 
+    // The client's id for the conversation this session holds part of (docs/api.md, "Conversations"); null for
+    // sessions a client manages itself.
+    private String conversationId;
+
     @Enumerated(EnumType.STRING)
     private SessionStatus status;
 
@@ -73,6 +77,17 @@ public class Session extends NewUntilStored<UUID> {
         this.title = title;
     }
 
+    /** A new session of a client's conversation, which goes on in it until it closes. */
+    public static Session ofConversation(UUID tenantId, String userId, MemorySettings settings, String conversationId) {
+        Session session = new Session(tenantId, userId, settings);
+        session.conversationId = conversationId;
+        return session;
+    }
+
+    public boolean isOpen() {
+        return status == SessionStatus.OPEN;
+    }
+
     /** This session, if it is open; 409 otherwise. */
     public Session requireOpen() {
         if (status != SessionStatus.OPEN) {
@@ -92,7 +107,8 @@ public class Session extends NewUntilStored<UUID> {
         return true;
     }
 
-    private void touch() {
+    /** Something was kept in the session: it is not idle. */
+    public void touch() {
         updatedAt = Instant.now();
     }
 
@@ -131,6 +147,10 @@ public class Session extends NewUntilStored<UUID> {
 
     public String getUserId() {
         return userId;
+    }
+
+    public String getConversationId() {
+        return conversationId;
     }
 
     public String getTitle() {

@@ -78,4 +78,19 @@ public interface SessionRepository extends JpaRepository<Session, UUID> {
 
     @Query("select s.id from Session s where s.tenantId = :tenantId and s.userId = :userId")
     List<UUID> idsOfUser(UUID tenantId, String userId);
+
+    /** The sessions a client's conversation went on in, oldest first. */
+    List<Session> findByTenantIdAndConversationIdOrderByCreatedAtAscIdAsc(UUID tenantId, String conversationId);
+
+    Optional<Session> findFirstByTenantIdAndConversationIdOrderByCreatedAtDescIdDesc(
+            UUID tenantId, String conversationId);
+
+    /** The tenant's conversation ids, those with the newest session first. */
+    @Query(value = """
+            select conversation_id from sessions
+            where tenant_id = :tenantId and conversation_id is not null
+            group by conversation_id
+            order by max(created_at) desc, conversation_id
+            limit :limit""", nativeQuery = true)
+    List<String> conversationIds(UUID tenantId, int limit);
 }

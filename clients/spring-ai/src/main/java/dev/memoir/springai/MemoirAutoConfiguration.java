@@ -3,6 +3,7 @@ package dev.memoir.springai;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -16,7 +17,8 @@ import org.springframework.web.client.RestClient;
  * Memoir's client, memory advisor and memory tools, made when {@code memoir.client.url} is set (with
  * {@code memoir.client.api-key}, a tenant's key).
  */
-@AutoConfiguration
+// Before Spring AI's chat memory auto-configuration, which makes an in-memory repository when none is defined.
+@AutoConfiguration(beforeName = "org.springframework.ai.model.chat.memory.autoconfigure.ChatMemoryAutoConfiguration")
 @ConditionalOnClass(ChatClient.class)
 @ConditionalOnProperty(prefix = "memoir.client", name = "url")
 @EnableConfigurationProperties(MemoirClientProperties.class)
@@ -40,7 +42,15 @@ public class MemoirAutoConfiguration {
         return MemoirMemoryAdvisor.builder(client)
                 .tokenBudget(properties.tokenBudget())
                 .onFailure(properties.onFailure())
+                .recordExchanges(!properties.chatMemoryRepository())
                 .build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(ChatMemoryRepository.class)
+    @ConditionalOnProperty(prefix = "memoir.client", name = "chat-memory-repository", havingValue = "true")
+    MemoirChatMemoryRepository memoirChatMemoryRepository(MemoirClient client) {
+        return new MemoirChatMemoryRepository(client);
     }
 
     @Bean

@@ -37,6 +37,9 @@ public class MemoirClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /** Messages Memoir takes in one request. */
+    static final int MOST_MESSAGES = 1000;
+
     private final RestClient rest;
     private final MemoirClientProperties properties;
     private final ObservationRegistry observations;
@@ -141,6 +144,66 @@ public class MemoirClient {
                         .body(Map.of("turns", turns))
                         .retrieve()
                         .toBodilessEntity());
+    }
+
+    /**
+     * Adds messages after those the client's conversation holds, into its open session or a new one of the user;
+     * Memoir writes memory from their dialogue. Sent in requests of at most {@value #MOST_MESSAGES} messages.
+     */
+    public void appendConversation(String conversationId, String userId, List<ConversationMessage> messages) {
+        for (int from = 0; from < messages.size(); from += MOST_MESSAGES) {
+            List<ConversationMessage> part = messages.subList(from, Math.min(messages.size(), from + MOST_MESSAGES));
+            call(
+                    "append-conversation",
+                    () -> rest.post()
+                            .uri("/conversations/{id}/messages", conversationId)
+                            .contentType(MediaType.APPLICATION_JSON)
+                            .body(Map.of("userId", userId, "messages", part))
+                            .retrieve()
+                            .toBodilessEntity());
+        }
+    }
+
+    /** The conversation's latest {@code limit} messages, oldest first; none when Memoir has no such conversation. */
+    public List<ConversationMessage> conversation(String conversationId, int limit) {
+        try {
+            Conversation conversation = call(
+                    "read-conversation",
+                    () -> rest.get()
+                            .uri("/conversations/{id}/messages?limit={limit}", conversationId, limit)
+                            .retrieve()
+                            .body(Conversation.class));
+            return conversation == null ? List.of() : conversation.messages();
+        } catch (MemoirException e) {
+            if (e.status() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    /** The tenant's conversation ids, the most recently started first. */
+    public List<String> conversationIds() {
+        ConversationIds ids = call(
+                "conversation-ids",
+                () -> rest.get().uri("/conversations?limit=10000").retrieve().body(ConversationIds.class));
+        return ids == null ? List.of() : ids.conversationIds();
+    }
+
+    /** Deletes the conversation with the memories written from it alone; nothing when there is no such one. */
+    public void deleteConversation(String conversationId) {
+        try {
+            call(
+                    "delete-conversation",
+                    () -> rest.delete()
+                            .uri("/conversations/{id}", conversationId)
+                            .retrieve()
+                            .toBodilessEntity());
+        } catch (MemoirException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+        }
     }
 
     /** Adds a fact about the user; the same text again is not stored twice. */
@@ -299,6 +362,22 @@ public class MemoirClient {
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Identified(String id) {}
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Conversation(List<ConversationMessage> messages) {
+
+        Conversation {
+            messages = messages == null ? List.of() : messages;
+        }
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record ConversationIds(List<String> conversationIds) {
+
+        ConversationIds {
+            conversationIds = conversationIds == null ? List.of() : conversationIds;
+        }
+    }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     record MemoryPage(List<Memory> items, String nextCursor) {

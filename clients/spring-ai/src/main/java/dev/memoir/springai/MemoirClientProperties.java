@@ -18,6 +18,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxRetries how often a 429 or 503 is retried, after the {@code Retry-After} Memoir gives
  * @param maxRetryWait the longest wait before a retry; a longer {@code Retry-After} is not waited for
  * @param timeout the connect and read timeout of every request
+ * @param chatMemoryRepository whether Spring AI's chat memory keeps its conversations in Memoir
+ *     ({@link MemoirChatMemoryRepository}); the memory advisor then records nothing itself, since the conversation
+ *     reaches Memoir through the chat memory
  */
 @ConfigurationProperties("memoir.client")
 public record MemoirClientProperties(
@@ -27,7 +30,8 @@ public record MemoirClientProperties(
         @DefaultValue("fail") OnFailure onFailure,
         @DefaultValue("2") int maxRetries,
         @DefaultValue("10s") Duration maxRetryWait,
-        @DefaultValue("30s") Duration timeout) {
+        @DefaultValue("30s") Duration timeout,
+        @DefaultValue("false") boolean chatMemoryRepository) {
 
     /** What the memory advisor does when Memoir cannot give or take memory. */
     public enum OnFailure {

@@ -59,6 +59,7 @@ public final class MemoirMemoryAdvisor implements BaseChatMemoryAdvisor {
     private final MemoirClientProperties.OnFailure onFailure;
     private final int order;
     private final Clock clock;
+    private final boolean recordExchanges;
 
     private MemoirMemoryAdvisor(Builder builder) {
         this.client = builder.client;
@@ -68,6 +69,7 @@ public final class MemoirMemoryAdvisor implements BaseChatMemoryAdvisor {
         this.onFailure = builder.onFailure;
         this.order = builder.order;
         this.clock = builder.clock;
+        this.recordExchanges = builder.recordExchanges;
     }
 
     public static Builder builder(MemoirClient client) {
@@ -137,7 +139,7 @@ public final class MemoirMemoryAdvisor implements BaseChatMemoryAdvisor {
         String user = (String) response.context().get(USER);
         String asked = (String) response.context().get(ASKED);
         String reply = replyText(response.chatResponse());
-        if (user == null || asked == null || asked.isBlank() || reply.isBlank()) {
+        if (!recordExchanges || user == null || asked == null || asked.isBlank() || reply.isBlank()) {
             return response;
         }
         try {
@@ -222,6 +224,7 @@ public final class MemoirMemoryAdvisor implements BaseChatMemoryAdvisor {
         private MemoirClientProperties.OnFailure onFailure = MemoirClientProperties.OnFailure.FAIL;
         private int order = Advisor.DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER;
         private Clock clock = Clock.systemUTC();
+        private boolean recordExchanges = true;
 
         private Builder(MemoirClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -251,6 +254,16 @@ public final class MemoirMemoryAdvisor implements BaseChatMemoryAdvisor {
         /** The clock that dates the memory block (today's date, in UTC). */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Whether the advisor records each exchange in a session of the user (by default it does). Off where the
+         * conversation reaches Memoir otherwise, through {@link MemoirChatMemoryRepository} under Spring AI's chat
+         * memory advisor: recorded both ways, Memoir would learn every exchange twice.
+         */
+        public Builder recordExchanges(boolean record) {
+            this.recordExchanges = record;
             return this;
         }
 

@@ -29,6 +29,18 @@ class MemoirAutoConfigurationTest {
     }
 
     @Test
+    void theChatMemoryRepositoryIsMadeOnRequestAndTheAdvisorThenLeavesRecordingToIt() {
+        runner.withPropertyValues("memoir.client.url=http://127.0.0.1:1")
+                .run(context -> assertThat(context).doesNotHaveBean(MemoirChatMemoryRepository.class));
+        runner.withPropertyValues("memoir.client.url=http://127.0.0.1:1", "memoir.client.chat-memory-repository=true")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(MemoirChatMemoryRepository.class);
+                    assertThat(context.getBean(MemoirClientProperties.class).chatMemoryRepository())
+                            .isTrue();
+                });
+    }
+
+    @Test
     void withoutAUrlNothingIsMade() {
         runner.run(context -> assertThat(context).doesNotHaveBean(MemoirClient.class));
     }

@@ -76,7 +76,8 @@ class MemoirMemoryAdvisorTest {
                         MemoirClientProperties.OnFailure.FAIL,
                         2,
                         Duration.ofSeconds(10),
-                        Duration.ofSeconds(5)),
+                        Duration.ofSeconds(5),
+                        false),
                 ObservationRegistry.NOOP,
                 waits::add);
     }
