@@ -84,8 +84,12 @@ class ChatResponder {
         }
         ReplyPrompts.Layout layout =
                 replyPrompts.layout(tenant, userTurn, session.settings().promptTokenBudget());
+        // The stored turn, secrets masked, is what the memory is searched with and the model reads.
         ReplyContext memory = replyMemory.contextFor(
-                session, message, layout.recent().stream().map(TurnView::id).toList(), layout.memoryBudget());
+                session,
+                userTurn.content(),
+                layout.recent().stream().map(TurnView::id).toList(),
+                layout.memoryBudget());
         return new PreparedTurn(tenant, session, userTurn, false, replyPrompts.lay(memory, layout));
     }
 

@@ -9,6 +9,7 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.wire.TextSafety;
+import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionRef;
@@ -24,9 +25,11 @@ import dev.memoir.tenant.TenantId;
 class ConversationSync {
 
     private final SessionService sessions;
+    private final SecretRedactor redactor;
 
-    ConversationSync(SessionService sessions) {
+    ConversationSync(SessionService sessions, SecretRedactor redactor) {
         this.sessions = sessions;
+        this.redactor = redactor;
     }
 
     /** The conversation's session and the new user message to answer in it. */
@@ -49,7 +52,8 @@ class ConversationSync {
         SessionRef session = resolve(tenant, userId, sessionId);
         List<NewTurn> history = new ArrayList<>();
         for (OpenAiChatRequest.Message message : messages.subList(0, messages.size() - 1)) {
-            String text = message.text().strip();
+            // Masked as stored turns are, so that a message the client sends again is seen as stored.
+            String text = redactor.redact(tenant, message.text().strip());
             Optional<Role> role = Role.ofMessageRole(message.role());
             if (role.isPresent() && TextSafety.hasVisibleCharacter(text)) {
                 history.add(new NewTurn(role.get(), text));

@@ -3,7 +3,8 @@
  * over memory), store the reply and record its outcome; {@code POST /chat}, the OpenAI-compatible {@code
  * /v1/chat/completions}.
  */
-@ApplicationModule(allowedDependencies = {"common", "feedback", "llm", "memory", "retrieval", "session", "tenant"})
+@ApplicationModule(
+        allowedDependencies = {"common", "feedback", "llm", "memory", "redaction", "retrieval", "session", "tenant"})
 package dev.memoir.chat;
 
 import org.springframework.modulith.ApplicationModule;

@@ -14,6 +14,7 @@ import dev.memoir.common.web.NotFoundException;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.retrieval.ReplyMemory;
 import dev.memoir.session.SessionRef;
@@ -34,18 +35,21 @@ public class MemoryContexts {
     private final MemoryDefaults defaults;
     private final ContextTraceRepository traces;
     private final TokenCounter tokens;
+    private final SecretRedactor redactor;
 
     MemoryContexts(
             ReplyMemory replyMemory,
             SessionService sessions,
             MemoryDefaults defaults,
             ContextTraceRepository traces,
-            TokenCounter tokens) {
+            TokenCounter tokens,
+            SecretRedactor redactor) {
         this.replyMemory = replyMemory;
         this.sessions = sessions;
         this.defaults = defaults;
         this.traces = traces;
         this.tokens = tokens;
+        this.redactor = redactor;
     }
 
     /**
@@ -63,7 +67,8 @@ public class MemoryContexts {
                 : sessions.lastTurns(tenant, query.sessionId(), query.excludeRecentTurns()).stream()
                         .map(TurnView::id)
                         .toList();
-        ReplyContext context = replyMemory.contextFor(session, query.query(), recent, budget);
+        // Masked as a stored turn is: self-reflection sends the query to the model.
+        ReplyContext context = replyMemory.contextFor(session, redactor.redact(tenant, query.query()), recent, budget);
         UUID id = UUID.randomUUID();
         Set<UUID> numbered = new HashSet<>();
         context.numbered().forEach(memory -> numbered.add(memory.id()));

@@ -3,7 +3,8 @@
  * that calls its model itself (a gateway, an agent framework, Spring AI's ChatClient), with a trace that names each
  * entry by its number.
  */
-@ApplicationModule(allowedDependencies = {"common", "jobs", "llm", "memory", "retrieval", "session", "tenant"})
+@ApplicationModule(
+        allowedDependencies = {"common", "jobs", "llm", "memory", "redaction", "retrieval", "session", "tenant"})
 package dev.memoir.context;
 
 import org.springframework.modulith.ApplicationModule;

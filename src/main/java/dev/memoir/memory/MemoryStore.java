@@ -24,6 +24,7 @@ import dev.memoir.memory.store.NewRecords;
 import dev.memoir.memory.supersession.SupersessionRules;
 import dev.memoir.memory.supersession.Supersessions;
 import dev.memoir.memory.supersession.UnjudgedFactAdded;
+import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -43,6 +44,7 @@ public class MemoryStore {
     private final MemoryRevisions revisions;
     private final AdvisoryLocks locks;
     private final ApplicationEventPublisher events;
+    private final SecretRedactor redactor;
 
     MemoryStore(
             MemoryRecordRepository records,
@@ -52,7 +54,8 @@ public class MemoryStore {
             SupersessionRules supersessionRules,
             MemoryRevisions revisions,
             AdvisoryLocks locks,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            SecretRedactor redactor) {
         this.records = records;
         this.clientValues = clientValues;
         this.newRecords = newRecords;
@@ -61,6 +64,7 @@ public class MemoryStore {
         this.revisions = revisions;
         this.locks = locks;
         this.events = events;
+        this.redactor = redactor;
     }
 
     /** Writes a memory, or returns the one already written under the same dedup key. */
@@ -102,6 +106,7 @@ public class MemoryStore {
             List<UUID> supersedes,
             Instant expiresAt) {
         clientValues.requireAddable(kind, occurredAt, expiresAt);
+        text = redactor.redact(tenant, text);
         kind = kind == null ? MemoryKind.FACT : kind;
         locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
         DedupKey dedupKey = DedupKey.added(kind, tenant, userId, text);
@@ -187,8 +192,9 @@ public class MemoryStore {
         MemoryRecord record = records.lockByIdAndTenantId(id, tenant.value())
                 .filter(MemoryRecord::unexpired)
                 .orElseThrow(() -> new NotFoundException("Memory", id));
-        if (change.text() != null && !change.text().equals(record.getText())) {
-            revisions.revise(record, change.text(), null, "edit");
+        String text = redactor.redact(tenant, change.text());
+        if (text != null && !text.equals(record.getText())) {
+            revisions.revise(record, text, null, "edit");
         }
         if (change.expiresAt() != null) {
             ClientMemoryValues.requireFuture(change.expiresAt());

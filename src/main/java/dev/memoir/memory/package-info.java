@@ -21,7 +21,7 @@
  * <li>{@code web}: the {@code /memory} endpoints and their request bodies.</li>
  * </ul>
  */
-@ApplicationModule(allowedDependencies = {"common", "jobs", "llm", "tenant"})
+@ApplicationModule(allowedDependencies = {"common", "jobs", "llm", "redaction", "tenant"})
 package dev.memoir.memory;
 
 import org.springframework.modulith.ApplicationModule;

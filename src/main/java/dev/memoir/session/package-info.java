@@ -25,7 +25,7 @@
  * {@link dev.memoir.common.wire.ClockSkew}.</li>
  * </ul>
  */
-@ApplicationModule(allowedDependencies = {"common", "jobs", "memory", "tenant"})
+@ApplicationModule(allowedDependencies = {"common", "jobs", "memory", "redaction", "tenant"})
 package dev.memoir.session;
 
 import org.springframework.modulith.ApplicationModule;

@@ -14,6 +14,7 @@ import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.ConflictException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.memory.MemoryDefaults;
+import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
@@ -48,6 +49,7 @@ class ConversationLog {
     private final AdvisoryLocks advisoryLocks;
     private final MemoryDefaults memoryDefaults;
     private final TransactionTemplate transaction;
+    private final SecretRedactor redactor;
     private final JsonMapper json = JsonMapper.builder().build();
 
     ConversationLog(
@@ -58,7 +60,8 @@ class ConversationLog {
             SessionLocks locks,
             AdvisoryLocks advisoryLocks,
             MemoryDefaults memoryDefaults,
-            TransactionTemplate transaction) {
+            TransactionTemplate transaction,
+            SecretRedactor redactor) {
         this.sessions = sessions;
         this.turns = turns;
         this.sideMessages = sideMessages;
@@ -67,6 +70,7 @@ class ConversationLog {
         this.advisoryLocks = advisoryLocks;
         this.memoryDefaults = memoryDefaults;
         this.transaction = transaction;
+        this.redactor = redactor;
     }
 
     /**
@@ -182,7 +186,8 @@ class ConversationLog {
                         0,
                         "assistant",
                         null,
-                        json.writeValueAsString(run.get(i).toolCalls()),
+                        redactor.redact(
+                                tenant, json.writeValueAsString(run.get(i).toolCalls())),
                         null,
                         null,
                         true));
@@ -213,8 +218,8 @@ class ConversationLog {
                         afterSeq,
                         ordinal++,
                         m.role().wireName(),
-                        m.content(),
-                        m.hasToolCalls() ? json.writeValueAsString(m.toolCalls()) : null,
+                        redactor.redact(tenant, m.content()),
+                        m.hasToolCalls() ? redactor.redact(tenant, json.writeValueAsString(m.toolCalls())) : null,
                         m.toolCallId(),
                         m.name(),
                         false));

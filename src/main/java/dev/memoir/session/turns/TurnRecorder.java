@@ -19,6 +19,7 @@ import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettings;
 import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.session.ImportedSession;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
@@ -48,6 +49,7 @@ public class TurnRecorder {
     private final ApplicationEventPublisher events;
     private final ClockSkew clockSkew;
     private final TransactionTemplate transaction;
+    private final SecretRedactor redactor;
 
     TurnRecorder(
             SessionRepository sessions,
@@ -56,7 +58,8 @@ public class TurnRecorder {
             MemoryDefaults memoryDefaults,
             ApplicationEventPublisher events,
             ClockSkew clockSkew,
-            TransactionTemplate transaction) {
+            TransactionTemplate transaction,
+            SecretRedactor redactor) {
         this.sessions = sessions;
         this.turns = turns;
         this.locks = locks;
@@ -64,13 +67,22 @@ public class TurnRecorder {
         this.events = events;
         this.clockSkew = clockSkew;
         this.transaction = transaction;
+        this.redactor = redactor;
+    }
+
+    /** The turns with their secrets masked: what is embedded, stored and shown from then on. */
+    private List<NewTurn> redacted(TenantId tenant, List<NewTurn> newTurns) {
+        return newTurns.stream()
+                .map(t -> new NewTurn(t.role(), redactor.redact(tenant, t.content()), t.occurredAt(), t.speaker()))
+                .toList();
     }
 
     /**
      * Appends turns to an open session; listeners prepare first ({@link TurnsArriving}), before the session is
      * locked, since embedding a large import must not hold the session, nor a transaction.
      */
-    public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
+    public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> given) {
+        List<NewTurn> newTurns = redacted(tenant, given);
         Session unlocked = sessions.require(tenant, sessionId).requireOpen();
         events.publishEvent(new TurnsArriving(tenant, sessionId, unlocked.getSettings(), newTurns));
         return transaction.execute(status -> appendLocked(tenant, sessionId, newTurns));
@@ -88,10 +100,13 @@ public class TurnRecorder {
             TenantId tenant,
             String userId,
             MemorySettingsOverride memory,
-            List<ImportedSession> imported,
+            List<ImportedSession> given,
             Runnable underLock,
             Consumer<List<SessionRef>> alsoInTransaction) {
         MemorySettings settings = memoryDefaults.resolve(memory);
+        List<ImportedSession> imported = given.stream()
+                .map(s -> new ImportedSession(s.title(), redacted(tenant, s.turns())))
+                .toList();
         List<UUID> ids = new ArrayList<>();
         for (ImportedSession session : imported) {
             UUID id = UUID.randomUUID();
@@ -178,7 +193,7 @@ public class TurnRecorder {
                         sessionId,
                         turns.maxSeq(tenant.value(), sessionId) + 1,
                         Role.ASSISTANT,
-                        content,
+                        redactor.redact(tenant, content),
                         notBefore(previous, now),
                         asked.view().id()))
                 .view();

@@ -96,6 +96,18 @@ class MemoirChatMemoryRepositoryTest {
     }
 
     @Test
+    void aMessageMemoirStoredWithItsSecretMaskedIsTheMessageSentAgain() {
+        List<ConversationMessage> stored = List.of(user("My card is [payment-card #5c1e07aa], charge it."));
+
+        assertThat(MemoirChatMemoryRepository.notYetStored(
+                        stored, List.of(user("My card is 4111 1111 1111 1111, charge it."), assistant("Done."))))
+                .containsExactly(assistant("Done."));
+        assertThat(MemoirChatMemoryRepository.notYetStored(stored, List.of(user("My card is 4111, refund it."))))
+                .as("the words around the mask still count")
+                .containsExactly(user("My card is 4111, refund it."));
+    }
+
+    @Test
     void aConversationIsTheUsersNamedBeforeItsFirstColon() {
         assertThat(MemoirChatMemoryRepository.userBeforeColon("alice:support:42"))
                 .isEqualTo("alice");
