@@ -51,5 +51,5 @@ record MemoryCreate(
         @Schema(
                 description = "When the memory expires (ISO-8601, in the future): from then on it is invisible, "
                         + "and the retention job deletes it with its revisions and vectors.",
-                example = "2025-01-01T00:00:00Z")
+                example = "2099-01-01T00:00:00Z")
         Instant expiresAt) {}

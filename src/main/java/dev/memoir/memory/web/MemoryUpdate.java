@@ -35,7 +35,7 @@ record MemoryUpdate(
         @Schema(
                 description = "When the memory expires (ISO-8601, in the future); null clears the expiry",
                 implementation = Instant.class,
-                example = "2025-01-01T00:00:00Z")
+                example = "2099-01-01T00:00:00Z")
         JsonNode expiresAt) {
 
     MemoryChange change() {
