@@ -16,7 +16,10 @@ record OpenAiChatCompletion(
 
     record Message(String role, String content) {}
 
-    /** Tokens as Memoir's tokenizer counts the message and the reply (the model's own count is per step). */
+    /**
+     * Tokens as Memoir's tokenizer counts the user's latest message and the reply: not the prompt the model was sent
+     * (instructions, recent turns and memory besides), whose count the model server reports per step.
+     */
     record Usage(
             @JsonProperty("prompt_tokens") int promptTokens,
             @JsonProperty("completion_tokens") int completionTokens,

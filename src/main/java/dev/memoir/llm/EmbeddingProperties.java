@@ -14,8 +14,9 @@ import org.springframework.validation.annotation.Validated;
  *                         {@code openai} uses Spring AI's OpenAI embedding model (also set
  *                         {@code spring.ai.model.embedding=openai})
  * @param model            the model: in-process {@code bge-small-en-v1.5} (default) or {@code all-minilm-l6-v2};
- *                         with {@code openai}, the OpenAI model's name. Every memory records the model that
- *                         embedded it, and a background job re-embeds memories of any other model.
+ *                         with {@code openai}, the name of the model {@code spring.ai.openai.embedding.options.model}
+ *                         chooses (this only names it). Every memory records the model that embedded it, and a
+ *                         background job re-embeds memories of any other model.
  * @param queryInstruction text put before a search query (not before stored memories); unset, the model's own:
  *                         bge-small-en-v1.5 was trained with a retrieval instruction, the others use none
  * @param dimensions       the vector size stored in PostgreSQL; must match the model (384 for both in-process
