@@ -22,8 +22,9 @@ import dev.memoir.session.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**
- * What a reply shows before its ranked records, whichever way they are chosen: the user's recursive summary and the
- * memos the model chose (MemoChat), with the dialogue each memo rests on.
+ * What a reply shows before its ranked records, whichever way they are chosen: the user's standing instructions and
+ * preferences, the user's recursive summary and the memos the model chose (MemoChat), with the dialogue each memo
+ * rests on.
  */
 @Component
 class PinnedMemories {

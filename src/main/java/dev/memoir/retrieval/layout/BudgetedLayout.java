@@ -18,11 +18,14 @@ import dev.memoir.memory.SearchExplanation;
 import dev.memoir.session.TurnView;
 
 /**
- * The budget layout (the default): lays recalled memories out for the reply prompt until the token budget is full, taking them in the order
- * retrieval ranked them. Three passes: the best memories alone up to three quarters of the budget, then the
- * neighbours of the utterances shown (the question before "Yes, exactly!", the answer after a question), then more
- * memories alone while any fits. A long memory is shown by the passage search matched, not whole, so that the
- * budget holds more evidence; a note or summary that only repeats an utterance shown with it counts once.
+ * The budget layout (the default): lays recalled memories out for the reply prompt until the token budget is full,
+ * taking them in the order retrieval ranked them. The user's standing instructions come first, within their share of
+ * the budget. Then three passes: the best memories alone up to three quarters of the budget, then the neighbours of
+ * the utterances shown (the question before "Yes, exactly!", the answer after a question), then more memories alone
+ * while any fits. A long memory is shown by an excerpt: the sentences or lines that bear on the message with the
+ * turn's opening, cut at block boundaries (whole when it dominates the ranking). For a question about the order or
+ * the arc of the dialogue, each memory is shown by its opening, spread over the dialogue, without neighbours. A turn
+ * that nearly repeats one shown, and a note or summary that only repeats it, count once.
  *
  * <p>The [Memory] section is grouped under a line per session and its date, in dialogue order, so that dates are
  * not repeated on every line; memories of no session (facts, corrections) come first, each dated. Entries are

@@ -20,8 +20,9 @@ class ExpiryExamplesTest {
     @Test
     void swaggersExpiryExamplesAreInTheFuture() throws NoSuchFieldException {
         for (Class<?> request : List.of(MemoryCreate.class, MemoryUpdate.class)) {
-            String example =
-                    request.getDeclaredField("expiresAt").getAnnotation(Schema.class).example();
+            String example = request.getDeclaredField("expiresAt")
+                    .getAnnotation(Schema.class)
+                    .example();
             assertThat(Instant.parse(example)).as(request.getSimpleName()).isAfter(Instant.now());
         }
     }
