@@ -117,11 +117,15 @@ class ConversationLog {
                             tenant.value(), parts.stream().map(Session::getId).toList())
                     .stream()
                     .collect(Collectors.groupingBy(SideMessage::getSessionId));
+            // Newest session first, and no older one read once the latest messages are in hand.
             List<ConversationMessage> all = new ArrayList<>();
-            for (Session part : parts) {
-                all.addAll(inOrder(
-                        turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), part.getId()),
-                        sides.getOrDefault(part.getId(), List.of())));
+            for (int i = parts.size() - 1; i >= 0 && all.size() < limit; i--) {
+                UUID part = parts.get(i).getId();
+                all.addAll(
+                        0,
+                        inOrder(
+                                turns.findByTenantIdAndSessionIdOrderBySeqAsc(tenant.value(), part),
+                                sides.getOrDefault(part, List.of())));
             }
             return new ConversationMessages(
                     conversationId,
