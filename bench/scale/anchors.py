@@ -67,7 +67,9 @@ def main():
     rows = []
     for line in res.stdout.splitlines():
         text, vector = line.split("\t")
-        body = text.split(": ", 1)[1]
+        # The turns' own memories are "speaker: text"; others the service derived from them (a standing
+        # instruction it recognised in an "always ..." sentence) are not anchors.
+        body = text.split(": ", 1)[1] if ": " in text else None
         if body in bodies:
             topic, k = bodies[body]
             rows.append((topic, k, body, vector))
