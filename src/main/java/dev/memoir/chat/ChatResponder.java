@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.usage.UsageScope;
 import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.memory.MemoryKind;
@@ -76,6 +77,13 @@ class ChatResponder {
      */
     PreparedTurn prepare(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
         SessionRef session = sessions.requireOpen(tenant, sessionId);
+        try (UsageScope scope = usageOf(tenant, session)) {
+            return prepare(tenant, session, message, reasoning);
+        }
+    }
+
+    private PreparedTurn prepare(TenantId tenant, SessionRef session, String message, Boolean reasoning) {
+        UUID sessionId = session.id();
         replyPrompts.requireFits(message);
         TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message)))
                 .getFirst();
@@ -95,6 +103,12 @@ class ChatResponder {
 
     /** Asks the model for the prepared turn's reply in one answer, and stores it. */
     ChatReply answer(PreparedTurn turn) {
+        try (UsageScope scope = usageOf(turn.tenant(), turn.session())) {
+            return answerInScope(turn);
+        }
+    }
+
+    private ChatReply answerInScope(PreparedTurn turn) {
         if (turn.reasoned()) {
             return reasonedReply.answer(turn.session(), turn.userTurn());
         }
@@ -113,6 +127,13 @@ class ChatResponder {
      * A reasoned reply is not written in one answer: its text comes whole, once it is stored.
      */
     ChatReply answerStreaming(PreparedTurn turn, Consumer<String> replyText) {
+        // Answered on the task executor's thread: the request's scope is not there.
+        try (UsageScope scope = usageOf(turn.tenant(), turn.session())) {
+            return answerStreamingInScope(turn, replyText);
+        }
+    }
+
+    private ChatReply answerStreamingInScope(PreparedTurn turn, Consumer<String> replyText) {
         if (turn.reasoned()) {
             ChatReply reply = reasonedReply.answer(turn.session(), turn.userTurn());
             replyText.accept(reply.reply());
@@ -123,6 +144,11 @@ class ChatResponder {
                 ReplyDecision.STEP, turn.prompt().messages(), turn.prompt().schemaValues(), streamed::accept);
         streamed.finish(answered.answer().reply());
         return store(turn, answered);
+    }
+
+    /** The turn's model requests are its user's, in its session (usage). */
+    private static UsageScope usageOf(TenantId tenant, SessionRef session) {
+        return UsageScope.open(tenant.value(), session.userId(), session.id());
     }
 
     /** Stores the reply with what its answer decided, and records its outcome for learning. */

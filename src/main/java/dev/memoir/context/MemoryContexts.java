@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.usage.UsageScope;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.llm.TokenCounter;
@@ -68,7 +69,10 @@ public class MemoryContexts {
                         .map(TurnView::id)
                         .toList();
         // Masked as a stored turn is: self-reflection sends the query to the model.
-        ReplyContext context = replyMemory.contextFor(session, redactor.redact(tenant, query.query()), recent, budget);
+        ReplyContext context;
+        try (UsageScope scope = UsageScope.open(tenant.value(), query.userId(), query.sessionId())) {
+            context = replyMemory.contextFor(session, redactor.redact(tenant, query.query()), recent, budget);
+        }
         UUID id = UUID.randomUUID();
         Set<UUID> numbered = new HashSet<>();
         context.numbered().forEach(memory -> numbered.add(memory.id()));

@@ -8,11 +8,13 @@ import dev.memoir.reranker.Reranker;
 import dev.memoir.session.ErasedSessions;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
+import dev.memoir.usage.Usage;
 
 /**
  * Erases everything stored for one user of a tenant, in one transaction: sessions and turns (with what hangs off
  * them: episodes, feedback, reply traces, memo and topic bookkeeping), memories and revisions, and reranker
- * feedback. Memory jobs still queued for the user find nothing left and end without writing. All or nothing against
+ * feedback; the user's model usage stays in the tenant's sums, as no one user's. Memory jobs still queued for the
+ * user find nothing left and end without writing. All or nothing against
  * any concurrent writer of the user: see {@link #erase}.
  */
 @Service
@@ -21,9 +23,11 @@ class UserDataEraser {
     private final SessionService sessions;
     private final Reranker reranker;
     private final MemoryErasure memoryErasure;
+    private final Usage usage;
 
-    UserDataEraser(SessionService sessions, Reranker reranker, MemoryErasure memoryErasure) {
+    UserDataEraser(SessionService sessions, Reranker reranker, MemoryErasure memoryErasure, Usage usage) {
         this.memoryErasure = memoryErasure;
+        this.usage = usage;
         this.sessions = sessions;
         this.reranker = reranker;
     }
@@ -40,6 +44,7 @@ class UserDataEraser {
         ErasedSessions erased = sessions.deleteAllForUser(tenant, userId);
         int memoryCount = memoryErasure.deleteAllForUser(tenant, userId);
         int feedbackCount = reranker.deleteFeedbackOfUser(tenant, userId);
+        usage.forgetUser(tenant, userId);
         return new UserErasure(userId, erased.sessions(), erased.turns(), memoryCount, feedbackCount);
     }
 }

@@ -60,17 +60,24 @@ class JobRuns {
     }
 
     /** The tenant a job was queued for; empty for a job of no tenant, or one whose record went with its sessions. */
-    Optional<TenantId> tenantOf(String task, String instance) {
+    /** The tenant a job was queued for, and the session it works on when it is a session's job. */
+    record Queued(TenantId tenant, UUID sessionId) {}
+
+    Optional<Queued> tenantOf(String task, String instance) {
         return jdbc
                 .query(
-                        "select tenant_id from job_runs where task_name = ? and task_instance = ?",
-                        (rs, row) -> rs.getObject("tenant_id", UUID.class),
+                        "select tenant_id, session_id from job_runs where task_name = ? and task_instance = ?",
+                        (rs, row) -> {
+                            UUID tenant = rs.getObject("tenant_id", UUID.class);
+                            return tenant == null
+                                    ? null
+                                    : new Queued(new TenantId(tenant), rs.getObject("session_id", UUID.class));
+                        },
                         task,
                         instance)
                 .stream()
                 .filter(Objects::nonNull)
-                .findFirst()
-                .map(TenantId::new);
+                .findFirst();
     }
 
     void forgetSessions(Collection<UUID> sessionIds) {

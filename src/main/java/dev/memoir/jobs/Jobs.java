@@ -31,6 +31,7 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
+import dev.memoir.common.usage.UsageScope;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -257,7 +258,14 @@ public class Jobs {
                 job,
                 id -> runs.tenantOf(job.getTaskName(), id)
                         .ifPresentOrElse(
-                                tenant -> work.accept(tenant, id),
+                                queued -> {
+                                    // Whom the job's model requests are for (usage): its tenant, and its session's
+                                    // user, found from the session when the usage is written.
+                                    try (UsageScope scope =
+                                            UsageScope.open(queued.tenant().value(), null, queued.sessionId())) {
+                                        work.accept(queued.tenant(), id);
+                                    }
+                                },
                                 () -> log.info(
                                         "Job {} {} has no tenant on record: nothing to do", job.getTaskName(), id)));
     }

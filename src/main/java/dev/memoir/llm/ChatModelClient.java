@@ -1,5 +1,6 @@
 package dev.memoir.llm;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,14 +58,16 @@ public class ChatModelClient {
             TokenCounter tokens,
             ModelProperties properties,
             MeterRegistry meters,
-            ObservationRegistry observations) {
+            ObservationRegistry observations,
+            List<ModelUsageListener> usageListeners) {
         this.chatModel = chatModel;
         this.window = window;
         this.prompts = prompts;
         this.fitter = new PromptFitter(tokens);
         this.tokens = tokens;
         this.options = new RequestOptions(chatModel.getOptions(), window);
-        this.meters = new ModelCallMeters(meters, observations);
+        this.meters = new ModelCallMeters(
+                meters, observations, new UsageTeller(usageListeners, tokens), options::configuredModel);
         this.retry = new ModelCallRetry(properties);
         this.answers = new AnswerReader(this.meters);
     }
@@ -135,6 +138,7 @@ public class ChatModelClient {
             ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues, Consumer<String> onText) {
         ModelRequest request = request(step, messages, schemaValues);
         StreamedAnswer streamed = new StreamedAnswer(onText, model -> answeringModel = model);
+        long started = System.nanoTime();
         // Once part of the answer went to onText, the request is not sent again: its pieces cannot be taken back.
         meters.around(
                 step,
@@ -146,6 +150,12 @@ public class ChatModelClient {
                                 () -> chatModel.stream(options.prompt(request, true))
                                         .toStream(),
                                 failure -> meters.failed(request, failure))));
+        meters.answered(
+                request,
+                streamed.usage(),
+                streamed.text(),
+                streamed.model() != null ? streamed.model() : configuredModel(),
+                Duration.ofNanos(System.nanoTime() - started));
         return new Answered<>(
                 answers.usable(step, streamed.text(), schemaValues),
                 streamed.model() != null ? streamed.model() : configuredModel());
@@ -189,6 +199,7 @@ public class ChatModelClient {
 
     /** The answer's text and the model the server named (the configured one if it named none). */
     private ModelReply call(ModelRequest request) {
+        long started = System.nanoTime();
         ChatResponse response = meters.around(
                 request.step(),
                 answer -> answer,
@@ -203,6 +214,12 @@ public class ChatModelClient {
         if (reply.model() != null) {
             answeringModel = reply.model();
         }
+        meters.answered(
+                request,
+                response,
+                reply.text(),
+                reply.model() != null ? reply.model() : configuredModel(),
+                Duration.ofNanos(System.nanoTime() - started));
         return reply.model() != null ? reply : new ModelReply(reply.text(), configuredModel());
     }
 }

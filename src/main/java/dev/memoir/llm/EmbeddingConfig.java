@@ -1,6 +1,7 @@
 package dev.memoir.llm;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.micrometer.observation.ObservationRegistry;
@@ -34,7 +35,8 @@ class EmbeddingConfig {
             EmbeddingModel model,
             EmbeddingProperties properties,
             TokenCounter tokens,
-            ObservationRegistry observations) {
+            ObservationRegistry observations,
+            List<ModelUsageListener> usageListeners) {
         int passageTokens = properties.passageTokens();
         int overlap = properties.passageOverlap();
         // Passages are measured in the chat model's tokens; the embedding model's own run about a quarter more.
@@ -54,7 +56,8 @@ class EmbeddingConfig {
                 properties.effectiveQueryInstruction(),
                 properties.queryCacheSize(),
                 new PassageSplitter(tokens, passageTokens, overlap),
-                observations);
+                observations,
+                new UsageTeller(usageListeners, tokens));
     }
 
     /**

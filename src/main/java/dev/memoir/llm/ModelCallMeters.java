@@ -1,5 +1,6 @@
 package dev.memoir.llm;
 
+import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -20,10 +21,18 @@ final class ModelCallMeters {
 
     private final MeterRegistry meters;
     private final ObservationRegistry observations;
+    private final UsageTeller teller;
+    private final Supplier<String> configuredModel;
 
-    ModelCallMeters(MeterRegistry meters, ObservationRegistry observations) {
+    ModelCallMeters(
+            MeterRegistry meters,
+            ObservationRegistry observations,
+            UsageTeller teller,
+            Supplier<String> configuredModel) {
         this.meters = meters;
         this.observations = observations;
+        this.teller = teller;
+        this.configuredModel = configuredModel;
     }
 
     /**
@@ -47,7 +56,34 @@ final class ModelCallMeters {
     ModelCallException failed(ModelRequest request, RuntimeException failure) {
         meters.counter("memoir.model.calls", "step", request.step().label(), "outcome", "error")
                 .increment();
+        teller.tell(new ModelUsage(
+                ModelUsage.Kind.CHAT, request.step().label(), configuredModel.get(), 0, 0, false, Duration.ZERO, true));
         return request.failure(failure);
+    }
+
+    /**
+     * Tells the usage listeners of a request answered: with the tokens the server reported in {@code response}, or
+     * where it reported none, the prompt as counted when it was laid out and the answer's text counted now.
+     */
+    void answered(ModelRequest request, ChatResponse response, String text, String model, Duration took) {
+        if (!teller.listened()) {
+            return;
+        }
+        Usage reported = response == null || response.getMetadata() == null
+                ? null
+                : response.getMetadata().getUsage();
+        Integer prompt = reported == null ? null : reported.getPromptTokens();
+        Integer completion = reported == null ? null : reported.getCompletionTokens();
+        boolean byServer = prompt != null && completion != null && (prompt > 0 || completion > 0);
+        teller.tell(new ModelUsage(
+                ModelUsage.Kind.CHAT,
+                request.step().label(),
+                model,
+                byServer ? prompt : request.promptTokens(),
+                byServer ? completion : teller.count(text),
+                byServer,
+                took,
+                false));
     }
 
     /** Counts an answer the step could not use. */

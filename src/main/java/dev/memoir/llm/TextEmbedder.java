@@ -1,5 +1,6 @@
 package dev.memoir.llm;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,7 @@ public final class TextEmbedder {
     private final Map<String, float[]> queryCache;
     private final PassageSplitter passages;
     private final ObservationRegistry observations;
+    private final UsageTeller usage;
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
 
@@ -44,9 +46,11 @@ public final class TextEmbedder {
             String queryInstruction,
             int queryCacheSize,
             PassageSplitter passages,
-            ObservationRegistry observations) {
+            ObservationRegistry observations,
+            UsageTeller usage) {
         this.model = model;
         this.observations = observations;
+        this.usage = usage;
         this.modelName = modelName;
         this.passages = passages;
         this.queryInstruction = queryInstruction == null ? "" : queryInstruction;
@@ -88,25 +92,37 @@ public final class TextEmbedder {
     }
 
     public float[] embedDocument(String text) {
-        return observed("document", 1, () -> model.embed(text));
+        return observed("document", List.of(text), () -> model.embed(text));
     }
 
     public List<float[]> embedDocuments(List<String> texts) {
-        return texts.isEmpty() ? List.of() : observed("document", texts.size(), () -> model.embed(texts));
+        return texts.isEmpty() ? List.of() : observed("document", texts, () -> model.embed(texts));
     }
 
     private float[] embedOneQuery(String query) {
-        return observed("query", 1, () -> model.embed(queryInstruction + query));
+        String instructed = queryInstruction + query;
+        return observed("query", List.of(instructed), () -> model.embed(instructed));
     }
 
-    /** One call of the model as an observation; the number of texts goes to the span, its size class to metrics. */
-    private <T> T observed(String purpose, int texts, Supplier<T> embedding) {
-        return Observation.createNotStarted("memoir.embedding", observations)
-                .lowCardinalityKeyValue("memoir.embedding.model", modelName)
-                .lowCardinalityKeyValue("memoir.embedding.purpose", purpose)
-                .lowCardinalityKeyValue("memoir.embedding.batch", batchClass(texts))
-                .highCardinalityKeyValue("memoir.embedding.texts", Integer.toString(texts))
-                .observe(embedding);
+    /**
+     * One call of the model as an observation (the number of texts goes to the span, its size class to metrics),
+     * and as the usage of one batch.
+     */
+    private <T> T observed(String purpose, List<String> texts, Supplier<T> embedding) {
+        long started = System.nanoTime();
+        boolean failed = true;
+        try {
+            T embedded = Observation.createNotStarted("memoir.embedding", observations)
+                    .lowCardinalityKeyValue("memoir.embedding.model", modelName)
+                    .lowCardinalityKeyValue("memoir.embedding.purpose", purpose)
+                    .lowCardinalityKeyValue("memoir.embedding.batch", batchClass(texts.size()))
+                    .highCardinalityKeyValue("memoir.embedding.texts", Integer.toString(texts.size()))
+                    .observe(embedding);
+            failed = false;
+            return embedded;
+        } finally {
+            usage.embedded(purpose, modelName, texts, Duration.ofNanos(System.nanoTime() - started), failed);
+        }
     }
 
     /** A batch's size as a few classes, so that the timer's series stay few: 1, 2-16, 17-256, 257+. */

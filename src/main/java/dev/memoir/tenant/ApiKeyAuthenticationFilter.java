@@ -17,6 +17,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import dev.memoir.common.usage.UsageScope;
 import dev.memoir.common.web.InspectorPage;
 import dev.memoir.common.web.ProblemWriter;
 import dev.memoir.common.web.Problems;
@@ -100,7 +101,11 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         }
         // The write queue (WriteQueueFilter, next in the chain) and the controllers read the tenant from here.
         request.setAttribute(TENANT_ATTRIBUTE, tenant.get());
-        chain.doFilter(request, response);
+        // The model requests made while the request is handled are the tenant's (usage); deeper code narrows the
+        // scope to a user and session where it knows them.
+        try (UsageScope scope = UsageScope.open(tenant.get().value(), null, null)) {
+            chain.doFilter(request, response);
+        }
     }
 
     /** A request made with the bootstrap key, as the actuator sees it: an authenticated operator. */

@@ -13,14 +13,14 @@ import dev.memoir.support.Json;
  * One conversation of ChatGPT's {@code conversations.json}, as its public descriptions give it: its mapping, built
  * node by node (no real user's data).
  */
-final class ChatGptConversation {
+public final class ChatGptConversation {
     final String id;
     final String title;
     final double created;
     final Map<String, Map<String, Object>> mapping = new LinkedHashMap<>();
     String current;
 
-    ChatGptConversation(String id, String title, Instant created) {
+    public ChatGptConversation(String id, String title, Instant created) {
         this.id = id;
         this.title = title;
         this.created = created.getEpochSecond();
@@ -67,11 +67,11 @@ final class ChatGptConversation {
         return this;
     }
 
-    ChatGptConversation text(String nodeId, String role, String text, Instant time, Object... more) {
+    public ChatGptConversation text(String nodeId, String role, String text, Instant time, Object... more) {
         return add(null, nodeId, role, Json.fields("content_type", "text", "parts", List.of(text)), time, more);
     }
 
-    Map<String, Object> json() {
+    public Map<String, Object> json() {
         return Json.fields(
                 "title",
                 title,
@@ -104,7 +104,7 @@ final class ChatGptConversation {
     }
 
     /** The {@code conversations.json} of these conversations (each a {@link #json()}, or any other value). */
-    static byte[] export(Object... conversations) {
+    public static byte[] export(Object... conversations) {
         return Json.write(List.of(conversations)).getBytes(StandardCharsets.UTF_8);
     }
 }

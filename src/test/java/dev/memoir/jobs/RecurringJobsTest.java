@@ -49,7 +49,10 @@ class RecurringJobsTest {
                         "memoir.webhooks.keep-delivered", "1s",
                         "memoir.webhooks.purge-every", "1s",
                         "memoir.context-traces.keep", "1m",
-                        "memoir.context-traces.purge-every", "1s"));
+                        "memoir.context-traces.purge-every", "1s",
+                        "memoir.usage.flush-every", "200ms",
+                        "memoir.usage.keep-calls", "3s",
+                        "memoir.usage.purge-every", "1s"));
         jdbc = service.bean(JdbcClient.class);
     }
 
@@ -94,11 +97,33 @@ class RecurringJobsTest {
                 .toList();
 
         // The three known today, so that this test cannot pass by finding none; any added later is checked too.
-        assertThat(recurring).contains("idle-session-close", "memory-purge", "webhook-purge", "context-trace-purge");
+        assertThat(recurring)
+                .contains("idle-session-close", "memory-purge", "webhook-purge", "context-trace-purge", "usage-purge");
         assertThat(recurring)
                 .allSatisfy(name -> assertThat(scheduledRows(name))
                         .as("rows of recurring job %s in scheduled_tasks", name)
                         .isEqualTo(1));
+    }
+
+    @Test
+    void aSearchsUsageIsWrittenOnItsOwnAndItsRequestRowPurgedAfterKeepCallsWhileTheHourlySumStays() {
+        Api.Response tenant = api().createTenant("usage-" + UUID.randomUUID());
+        String key = tenant.text("apiKey");
+        String tenantId = tenant.text("id");
+        String query = "usage of a search " + UUID.randomUUID();
+        Api.Response search = api().get(key, "/memory?userId=uma&query=" + query.replace(" ", "+"));
+        assertThat(search.status()).as(search.raw()).isEqualTo(200);
+
+        // Nothing here writes it: the recorder's own schedule does, then the usage-purge job deletes the row.
+        withinSeconds(10).until(() -> rows("usage_calls", "tenant_id", tenantId) == 1);
+        assertThat(rows("usage_hours", "tenant_id", tenantId)).isEqualTo(1);
+        withinSeconds(20).until(() -> rows("usage_calls", "tenant_id", tenantId) == 0);
+        assertThat(jdbc.sql("select step || ' ' || calls from usage_hours where tenant_id = cast(:id as uuid)")
+                        .param("id", tenantId)
+                        .query(String.class)
+                        .single())
+                .isEqualTo("embedding-query 1");
+        assertThat(scheduledRows("usage-purge")).isEqualTo(1);
     }
 
     @Test

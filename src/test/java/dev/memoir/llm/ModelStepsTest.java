@@ -94,7 +94,8 @@ class ModelStepsTest {
                 tokens,
                 properties,
                 meters,
-                ObservationRegistry.NOOP);
+                ObservationRegistry.NOOP,
+                List.of());
 
         for (ModelStep<?> step : DeclaredSteps.all()) {
             String marker = "probe-" + UUID.randomUUID();

@@ -49,7 +49,8 @@ class RequestOptionsTest {
                 tokens,
                 properties,
                 new SimpleMeterRegistry(),
-                ObservationRegistry.NOOP);
+                ObservationRegistry.NOOP,
+                List.of());
     }
 
     private ContextWindow window(OpenAiChatModel chatModel, ModelProperties properties) {

@@ -20,6 +20,8 @@ import org.springframework.ai.embedding.EmbeddingResponse;
 
 class TextEmbedderTest {
 
+    private static final UsageTeller NO_USAGE = new UsageTeller(List.of(), new TokenCounter());
+
     private static final PassageSplitter PASSAGES = new PassageSplitter(new TokenCounter(), 256, 32);
 
     /** Records what it was asked to embed; a text's vector is its length, so answers can be told apart. */
@@ -50,7 +52,7 @@ class TextEmbedderTest {
     @Test
     void aRepeatedQueryIsEmbeddedOnceWithItsInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
 
         float[] first = embedder.embedQuery("marathon");
         float[] second = embedder.embedQuery("marathon");
@@ -74,7 +76,8 @@ class TextEmbedderTest {
                 observed.add(context);
             }
         });
-        TextEmbedder embedder = new TextEmbedder(new RecordingModel(), "m", "Find: ", 8, PASSAGES, observations);
+        TextEmbedder embedder =
+                new TextEmbedder(new RecordingModel(), "m", "Find: ", 8, PASSAGES, observations, NO_USAGE);
 
         embedder.embedQuery("marathon");
         embedder.embedQuery("marathon");
@@ -103,7 +106,7 @@ class TextEmbedderTest {
     @Test
     void theLeastRecentlyUsedQueryLeavesAFullCache() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 2, PASSAGES, ObservationRegistry.NOOP);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 2, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
 
         embedder.embedQuery("a");
         embedder.embedQuery("bb");
@@ -118,7 +121,7 @@ class TextEmbedderTest {
     @Test
     void documentsAreNeverCachedNorGivenTheQueryInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
 
         embedder.embedDocument("marathon");
         embedder.embedDocument("marathon");
@@ -130,7 +133,7 @@ class TextEmbedderTest {
     @Test
     void aCacheSizeOfZeroEmbedsEveryQuery() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, PASSAGES, ObservationRegistry.NOOP);
+        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
 
         embedder.embedQuery("a");
         embedder.embedQuery("a");
@@ -142,7 +145,7 @@ class TextEmbedderTest {
     void aTextWithinOnePassageIsEmbeddedWholeAndALongerOneInOverlappingPassagesStandingForItTogether() {
         RecordingModel model = new RecordingModel();
         TextEmbedder embedder = new TextEmbedder(
-                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5), ObservationRegistry.NOOP);
+                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5), ObservationRegistry.NOOP, NO_USAGE);
         String shortText = "A short memory.";
         String longText =
                 "one two three four five six seven eight nine ten ".repeat(5).strip();
@@ -172,7 +175,7 @@ class TextEmbedderTest {
     void passagesOfZeroTokensEmbedEveryTextWhole() {
         RecordingModel model = new RecordingModel();
         TextEmbedder embedder = new TextEmbedder(
-                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0), ObservationRegistry.NOOP);
+                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0), ObservationRegistry.NOOP, NO_USAGE);
         String longText = "word ".repeat(2000).strip();
 
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(longText)).getFirst();

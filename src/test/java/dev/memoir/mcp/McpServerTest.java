@@ -96,6 +96,7 @@ class McpServerTest extends IntegrationTest {
                         "export_user",
                         "get_context",
                         "get_memory",
+                        "get_usage",
                         "import_export",
                         "import_user",
                         "list_memories",
@@ -357,6 +358,36 @@ class McpServerTest extends IntegrationTest {
                 .isEqualTo(session);
         assertRefused(call(mcp, "chat", "sessionId", session, "userId", "someone-else", "message", "Hi"), "userId");
         assertRefused(call(mcp, "chat", "message", "Hi"), "userId");
+    }
+
+    @Test
+    void getUsageAnswersTheTenantsOwnUsageAsGetUsageDoes() {
+        String key = api.newTenant();
+        McpSyncClient mcp = client(key);
+        ok(call(mcp, "chat", "userId", "uli", "message", "Which bird sings at dawn? " + tag));
+
+        eventually()
+                .until(() -> ok(call(mcp, "get_usage", "groupBy", "user"))
+                        .path("groups")
+                        .valueStream()
+                        .anyMatch(group -> group.path("key").asString().equals("uli")));
+        // The reply's group: the chat's memory jobs, if any run meanwhile, add to other steps.
+        JsonNode usage = replyGroup(ok(call(mcp, "get_usage", "groupBy", "step", "userId", "uli")));
+        assertThat(usage.path("total").path("requests").asLong()).isEqualTo(1);
+        assertThat(usage)
+                .isEqualTo(replyGroup(
+                        api.get(key, "/usage?groupBy=step&userId=uli").body()));
+        assertRefused(call(mcp, "get_usage", "groupBy", "tenant"), "groupBy");
+        assertThat(ok(call(client(api.newTenant()), "get_usage")).path("groups"))
+                .isEmpty();
+    }
+
+    private static JsonNode replyGroup(JsonNode usage) {
+        return usage.path("groups")
+                .valueStream()
+                .filter(group -> group.path("key").asString().equals("reply"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no reply in " + usage));
     }
 
     @Test

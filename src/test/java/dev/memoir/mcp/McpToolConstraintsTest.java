@@ -65,6 +65,7 @@ class McpToolConstraintsTest extends IntegrationTest {
     private static final String ARCHIVE_CONTROLLER = "dev.memoir.archive.UserArchiveController";
     private static final String EXPORT_CONTROLLER = "dev.memoir.archive.ExportImportController";
     private static final String CONTEXT_REQUEST = "dev.memoir.context.ContextRequest";
+    private static final String USAGE_CONTROLLER = "dev.memoir.usage.UsageController";
 
     /** Each limited tool argument, and the REST field it stands for. */
     private static final Map<String, RestField> LIMITED_ARGUMENTS = Map.ofEntries(
@@ -87,7 +88,8 @@ class McpToolConstraintsTest extends IntegrationTest {
             Map.entry("get_context.userId", component(CONTEXT_REQUEST, "userId")),
             Map.entry("get_context.query", component(CONTEXT_REQUEST, "query")),
             Map.entry("get_context.excludeRecentTurns", component(CONTEXT_REQUEST, "excludeRecentTurns")),
-            Map.entry("get_context.tokenBudget", component(CONTEXT_REQUEST, "tokenBudget")));
+            Map.entry("get_context.tokenBudget", component(CONTEXT_REQUEST, "tokenBudget")),
+            Map.entry("get_usage.userId", parameter(USAGE_CONTROLLER, "tenantUsage", "userId")));
 
     private static final List<String> UPPER_BOUNDS = List.of("maxLength", "maxItems", "maximum");
 

@@ -72,6 +72,7 @@ public final class FakeOpenAiServer {
     private final List<ChatCall> calls = new CopyOnWriteArrayList<>();
     private final List<String> untagged = new CopyOnWriteArrayList<>();
     private final List<String> refused = new CopyOnWriteArrayList<>();
+    private final List<Served> served = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
 
     private FakeOpenAiServer(int contextTokens) {
@@ -156,6 +157,14 @@ public final class FakeOpenAiServer {
 
     public void remove(Rule rule) {
         rules.remove(rule);
+    }
+
+    /** A request answered in full, with the usage the fake reported for it (as a server bills it). */
+    public record Served(ChatCall call, int promptTokens, int completionTokens) {}
+
+    /** The requests answered in full with a usage report, in the order they came. */
+    public List<Served> served() {
+        return List.copyOf(served);
     }
 
     public List<ChatCall> calls() {
@@ -245,8 +254,15 @@ public final class FakeOpenAiServer {
             if (call.streamed() && answer.rawBody() == null) {
                 boolean usage =
                         call.body().path("stream_options").path("include_usage").asBoolean(false);
+                if (usage && answer.pieces() == null) {
+                    served.add(
+                            new Served(call, prompt, answerTokens(answer.content() == null ? "" : answer.content())));
+                }
                 sendStream(exchange, answer, usage, prompt, finish);
                 return;
+            }
+            if (answer.rawBody() == null) {
+                served.add(new Served(call, prompt, answerTokens(answer.content() == null ? "" : answer.content())));
             }
             send(
                     exchange,

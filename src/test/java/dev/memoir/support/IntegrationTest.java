@@ -83,6 +83,11 @@ public abstract class IntegrationTest {
         // WebhookTest's receivers listen on 127.0.0.1, which is refused unless allowed; a slow one is cut at 1 s.
         settings.put("memoir.webhooks.allowed-hosts", () -> "127.0.0.1");
         settings.put("memoir.webhooks.timeout", () -> "1s");
+        // Usage shows within a fraction of a second (tests that read it through the API wait for it).
+        settings.put("memoir.usage.flush-every", () -> "200ms");
+        // A price for the fake's model (UsageReportTest): the in-process embedding model has none.
+        settings.put("memoir.usage.prices.[" + FakeOpenAiServer.MODEL + "].input-per-million", () -> "2.50");
+        settings.put("memoir.usage.prices.[" + FakeOpenAiServer.MODEL + "].output-per-million", () -> "10");
         return settings;
     }
 
