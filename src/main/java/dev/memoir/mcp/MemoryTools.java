@@ -46,11 +46,8 @@ import dev.memoir.tenant.TenantId;
 @Component
 class MemoryTools {
 
-    /** Search results when the call names no limit. */
-    private static final int SEARCH_RESULTS = 10;
-
-    /** Memories per page when the call names no limit, as GET /memory. */
-    private static final int PAGE = 20;
+    /** Search results, or memories per page, when the call names no limit: as GET /memory. */
+    private static final int PAGE = FieldConstraints.MEMORY_PAGE_DEFAULT;
 
     private static final String KINDS = "Only memories of these kinds; all kinds when omitted";
     private static final String FROM = "Only memories whose dialogue time ends at or after this instant (ISO-8601)";
@@ -145,7 +142,7 @@ class MemoryTools {
             @McpToolParam(description = SESSION, required = false) UUID sessionId,
             @McpToolParam(description = AS_OF, required = false) Instant asOf,
             @McpToolParam(description = INCLUDE_SUPERSEDED, required = false) Boolean includeSuperseded,
-            @McpToolParam(description = "How many results; " + SEARCH_RESULTS + " when omitted", required = false)
+            @McpToolParam(description = "How many results; " + PAGE + " when omitted", required = false)
                     @Min(1)
                     @Max(FieldConstraints.MEMORY_PAGE)
                     Integer limit,
@@ -155,11 +152,7 @@ class MemoryTools {
                     SearchMode mode) {
         TenantId tenant = ToolContext.tenant(context);
         MemorySearch search = MemorySearch.of(
-                        tenant,
-                        userId,
-                        kinds(kind),
-                        searches.query(query.strip()),
-                        limit == null ? SEARCH_RESULTS : limit)
+                        tenant, userId, kinds(kind), searches.query(query.strip()), limit == null ? PAGE : limit)
                 .using(mode)
                 .at(Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)))
                 .within(sessionId, new DialogueWindow(from, to));

@@ -361,6 +361,21 @@ class McpServerTest extends IntegrationTest {
     }
 
     @Test
+    void aSearchWithoutALimitAnswersAsManyThroughMcpAsThroughRest() {
+        String key = api.newTenant();
+        for (int i = 0; i < 25; i++) {
+            api.addFact(key, "vic", "Vic's garden note " + i + ": the tomatoes in bed " + i + " need water " + tag);
+        }
+        String query = "tomatoes need water " + tag;
+
+        JsonNode mcp = ok(call(client(key), "search_memory", "userId", "vic", "query", query));
+        List<JsonNode> rest = items(api.get(key, "/memory?userId=vic&query=" + query.replace(" ", "+")));
+
+        assertThat(rest).hasSize(20);
+        assertThat(mcp.path("items")).hasSize(rest.size());
+    }
+
+    @Test
     void getUsageAnswersTheTenantsOwnUsageAsGetUsageDoes() {
         String key = api.newTenant();
         McpSyncClient mcp = client(key);

@@ -22,6 +22,9 @@ public final class FieldConstraints {
     /** Memories a page or a search answers at most. */
     public static final int MEMORY_PAGE = 100;
 
+    /** Memories a page or a search answers when the request names no limit: the REST API's and the MCP tools'. */
+    public static final int MEMORY_PAGE_DEFAULT = 20;
+
     /** Characters of a page cursor. */
     public static final int CURSOR = 1_000;
 

@@ -135,7 +135,7 @@ class MemoryController {
                     @RequestParam(required = false)
                     Set<MemoryKind> kind,
             @Parameter(description = "Memories per page (or search results), 1 to " + FieldConstraints.MEMORY_PAGE)
-                    @RequestParam(defaultValue = "20")
+                    @RequestParam(defaultValue = "" + FieldConstraints.MEMORY_PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.MEMORY_PAGE)
                     int limit,
