@@ -57,7 +57,9 @@ class UsageRecordingTest extends IntegrationTest {
 
         List<String> sessions = new ArrayList<>();
         for (Who w : chatting) {
-            String session = api.newSession(w.key(), w.user(), null);
+            // Every memory form for all but the first user: each close job's steps are counted too.
+            String session =
+                    api.newSession(w.key(), w.user(), w == chatting.getFirst() ? null : "{\"strategy\": \"all\"}");
             sessions.add(w.key() + " " + session);
             for (String message : List.of(
                     "I keep my " + w.marker() + " seeds in a jar on the windowsill.",
@@ -69,7 +71,7 @@ class UsageRecordingTest extends IntegrationTest {
         }
         Instant at = Instant.parse("2025-05-01T09:00:00Z");
         Api.Response imported = api.postBytes(
-                "/users/" + importer.user() + "/import/chatgpt",
+                "/users/" + importer.user() + "/import/chatgpt?strategy=all",
                 importer.key(),
                 ChatGptConversation.export(new ChatGptConversation("c-" + tag, "Garden " + tag, at)
                         .text("u1", "user", "My " + importer.marker() + " hedge needs trimming twice a year.", at)
@@ -113,7 +115,7 @@ class UsageRecordingTest extends IntegrationTest {
 
         assertThat(served.keySet().stream().map(k -> k.substring(k.lastIndexOf(' ') + 1)))
                 .as("the steps the test drives")
-                .contains("reply", "session-summary");
+                .contains("reply", "session-summary", "memo-writing", "recursive-summary", "topic-extraction");
         assertThat(recorded).isEqualTo(served);
     }
 
