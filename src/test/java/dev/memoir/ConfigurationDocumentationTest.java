@@ -8,12 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -27,6 +32,10 @@ class ConfigurationDocumentationTest {
 
     private static final Pattern ROW =
             Pattern.compile("^\\| `(memoir\\.[a-z0-9.\\-]+)` \\| [^|]*\\| ([^|]*) \\|", Pattern.MULTILINE);
+
+    /** A row's setting and its environment-variable column, when that names one variable. */
+    private static final Pattern ENVIRONMENT_ROW =
+            Pattern.compile("^\\| `(memoir\\.[a-z0-9.\\-]+)` \\| `([A-Z0-9_]+)` \\|", Pattern.MULTILINE);
 
     private record Setting(String type, String defaultValue) {}
 
@@ -121,5 +130,33 @@ class ConfigurationDocumentationTest {
                 assertThat(value).as(name).isEqualToIgnoringCase(setting.defaultValue());
             }
         });
+    }
+
+    /**
+     * Each environment variable the table names sets its row's setting, as Spring Boot reads the process's
+     * environment: a variable spelled in a way the binder does not map would be ignored without a word.
+     */
+    @Test
+    void everyDocumentedEnvironmentVariableSetsItsSetting() throws IOException {
+        Matcher row = ENVIRONMENT_ROW.matcher(Files.readString(Path.of("docs/configuration.md")));
+        List<String> checked = new java.util.ArrayList<>();
+        while (row.find()) {
+            String setting = row.group(1);
+            String variable = row.group(2);
+            StandardEnvironment environment = new StandardEnvironment();
+            environment.getPropertySources().remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+            environment.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+            environment
+                    .getPropertySources()
+                    .addFirst(new SystemEnvironmentPropertySource(
+                            StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                            Map.of(variable, "probe-value")));
+            ConfigurationPropertySources.attach(environment);
+            assertThat(Binder.get(environment).bind(setting, String.class).orElse(null))
+                    .as("%s in the environment sets %s", variable, setting)
+                    .isEqualTo("probe-value");
+            checked.add(setting);
+        }
+        assertThat(checked).as("rows with one environment variable").hasSizeGreaterThan(80);
     }
 }
