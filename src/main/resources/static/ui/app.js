@@ -7,6 +7,7 @@ import { memoryList, memoryDetail, memorySearch } from './memories.js';
 import { sessionList, sessionDetail } from './sessions.js';
 import { rerankerView } from './reranker.js';
 import { webhooksView } from './webhooks.js';
+import { usageView } from './usage.js';
 
 const signIn = document.getElementById('sign-in');
 const signInForm = document.getElementById('sign-in-form');
@@ -94,7 +95,7 @@ async function render() {
   document.body.classList.toggle('has-detail', section !== undefined);
   for (const link of nav.querySelectorAll('a[data-nav]')) {
     const current = link.dataset.nav === 'users'
-      ? section !== 'reranker' && section !== 'webhooks'
+      ? section !== 'reranker' && section !== 'webhooks' && section !== 'usage'
       : link.dataset.nav === section;
     if (current) {
       link.setAttribute('aria-current', 'page');
@@ -113,6 +114,8 @@ async function render() {
       await rerankerView(container);
     } else if (section === 'webhooks') {
       await webhooksView(container);
+    } else if (section === 'usage') {
+      await usageView(container);
     } else if (section === 'users' && id) {
       const body = userPage(container, id, tab === 'sessions' || tab === 'search' ? tab : 'memories');
       if (tab === 'sessions' && subId) {
@@ -131,7 +134,8 @@ async function render() {
         h('h2', { id: 'view-title' }, 'Memory inspector'),
         h('p', {}, 'Choose a user to see their sessions and memories: where each memory came from, how it changed, '
           + 'and what each reply was given and cited. The reranker page shows what the tenant\'s reranker learned, '
-          + 'and the webhooks page the tenant\'s endpoints and their recent deliveries.'));
+          + 'the webhooks page the tenant\'s endpoints and their recent deliveries, and the usage page the model '
+          + 'tokens the tenant used, by step and by user.'));
     }
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 401)) {

@@ -381,11 +381,12 @@ class McpServerTest extends IntegrationTest {
         McpSyncClient mcp = client(key);
         ok(call(mcp, "chat", "userId", "uli", "message", "Which bird sings at dawn? " + tag));
 
+        // Written every 200 ms here: the reply's own request possibly after its embeddings.
         eventually()
-                .until(() -> ok(call(mcp, "get_usage", "groupBy", "user"))
+                .until(() -> ok(call(mcp, "get_usage", "groupBy", "step", "userId", "uli"))
                         .path("groups")
                         .valueStream()
-                        .anyMatch(group -> group.path("key").asString().equals("uli")));
+                        .anyMatch(group -> group.path("key").asString().equals("reply")));
         // The reply's group: the chat's memory jobs, if any run meanwhile, add to other steps.
         JsonNode usage = replyGroup(ok(call(mcp, "get_usage", "groupBy", "step", "userId", "uli")));
         assertThat(usage.path("total").path("requests").asLong()).isEqualTo(1);

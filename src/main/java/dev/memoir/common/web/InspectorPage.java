@@ -27,7 +27,8 @@ public final class InspectorPage {
             "sessions.js",
             "memories.js",
             "reranker.js",
-            "webhooks.js");
+            "webhooks.js",
+            "usage.js");
 
     private InspectorPage() {}
 

@@ -575,6 +575,51 @@ class InspectorPageTest extends IntegrationTest {
     }
 
     @Test
+    void theUsagePageChartsTokensPerDayByStepAndListsEachUsersUsageAsTheApiAnswersIt() {
+        String key = api.newTenant();
+        for (String user : List.of("uma-" + tag, "ugo-" + tag)) {
+            String session = api.newSession(key, user, null);
+            assertThat(api.chat(key, session, "What grows well in shade? " + tag)
+                            .status())
+                    .isEqualTo(200);
+        }
+        // Both replies written: usage is written every 200 ms here, a reply's embeddings possibly before it.
+        eventually()
+                .until(() -> api.get(key, "/usage?groupBy=step")
+                        .body()
+                        .path("groups")
+                        .valueStream()
+                        .anyMatch(group -> group.path("key").asString().equals("reply")
+                                && group.path("total").path("requests").asLong() == 2));
+        JsonNode byUser = api.get(key, "/usage?groupBy=user").body();
+
+        signIn(key);
+        browser.clickable(By.linkText("Usage")).click();
+
+        WebElement chart = browser.visible(By.cssSelector("svg.chart"));
+        assertThat(chart.findElements(By.cssSelector("path[data-series='reply']")))
+                .hasSize(1);
+        assertThat(browser.driver()
+                        .findElement(By.cssSelector("[data-field='prompt-tokens']"))
+                        .getText())
+                .isEqualTo(String.format(
+                        Locale.ENGLISH,
+                        "%,d",
+                        byUser.path("total").path("promptTokens").asLong()));
+        for (JsonNode group : byUser.path("groups")) {
+            WebElement row = browser.driver()
+                    .findElement(By.cssSelector("table.usage-users tr[data-user='"
+                            + group.path("key").asString() + "']"));
+            assertThat(row.getText())
+                    .contains(String.format(
+                            Locale.ENGLISH,
+                            "%,d",
+                            group.path("total").path("promptTokens").asLong()))
+                    .contains("(estimate)");
+        }
+    }
+
+    @Test
     void theWebhooksPageShowsTheEndpointsAndTheirRecentDeliveriesWithStateAttemptsAndLastError() throws Exception {
         String key = api.newTenant();
         String user = "wren-" + tag;
