@@ -8,9 +8,11 @@ import java.util.UUID;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Size;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
@@ -26,6 +28,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import dev.memoir.common.wire.Cursor;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.tenant.TenantId;
 
@@ -93,21 +98,47 @@ class WebhookController {
         return Map.of("deliveryId", webhooks.test(tenant, id));
     }
 
+    @Schema(description = "Deliveries, newest first, and where the next page starts")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record DeliveryList(
+            List<DeliveryView> items,
+
+            @Schema(description = "Pass as cursor to get the next page; absent on the last page")
+            String nextCursor) {}
+
     @GetMapping("/{id}/deliveries")
     @Operation(
-            summary = "The endpoint's recent deliveries, newest first, with their attempts and outcome",
+            summary = "The endpoint's deliveries, newest first, with their attempts and outcome",
+            description = "nextCursor is present when more deliveries follow: pass it back as cursor for the next "
+                    + "page. Delivered deliveries are kept for memoir.webhooks.keep-delivered.",
             responses = {
                 @ApiResponse(responseCode = "200"),
+                @ApiResponse(responseCode = "400", description = "Invalid limit or cursor"),
                 @ApiResponse(responseCode = "404", description = "No such endpoint for this tenant")
             })
-    Map<String, List<DeliveryView>> deliveries(
+    DeliveryList deliveries(
             TenantId tenant,
             @PathVariable UUID id,
-            @Parameter(description = "Deliveries to show, 1 to " + FieldConstraints.PAGE)
+            @Parameter(description = "Deliveries per page, 1 to " + FieldConstraints.PAGE)
                     @RequestParam(defaultValue = "50")
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
-                    int limit) {
-        return Map.of("items", webhooks.deliveries(tenant, id, limit));
+                    int limit,
+            @Parameter(
+                            description = "Where the page starts: the previous page's nextCursor; omit for the first "
+                                    + "page")
+                    @RequestParam(required = false)
+                    @Size(max = FieldConstraints.CURSOR)
+                    String cursor) {
+        Cursor.Page<Webhooks.ListedDelivery> page = Cursor.page(
+                webhooks.deliveries(tenant, id, Cursor.decode(cursor, "deliveries", 3), limit + 1),
+                limit,
+                listed -> Cursor.encode(
+                        "deliveries",
+                        listed.view().createdAt(),
+                        listed.seq(),
+                        listed.view().id()));
+        return new DeliveryList(
+                page.items().stream().map(Webhooks.ListedDelivery::view).toList(), page.nextCursor());
     }
 }

@@ -14,6 +14,7 @@ import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.common.web.ConflictException;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
+import dev.memoir.common.wire.Cursor;
 import dev.memoir.common.wire.TextSafety;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.tenant.TenantId;
@@ -122,15 +123,37 @@ class Webhooks {
                 tenant, id, WebhookEvent.WEBHOOK_TEST, null, Map.of("message", "A test delivery from Memoir"));
     }
 
-    /** The endpoint's most recent deliveries, newest first. */
+    /** A delivery as listed, with where it stands in the list's order (for the next page's cursor). */
+    record ListedDelivery(DeliveryView view, long seq) {}
+
+    /**
+     * The endpoint's deliveries, newest first (a transaction's deliveries by their order in it), from after the
+     * delivery a cursor names: {@code limit} of them.
+     */
     @Transactional(readOnly = true)
-    List<DeliveryView> deliveries(TenantId tenant, UUID id, int limit) {
+    List<ListedDelivery> deliveries(TenantId tenant, UUID id, Cursor after, int limit) {
         requireEndpoint(tenant, id);
-        return jdbc.sql("""
-                select id, event, user_id, created_at, attempts, last_status, last_error, delivered_at
-                from webhook_deliveries where tenant_id = ? and endpoint_id = ?
-                order by created_at desc, seq desc nulls last, id limit ?""")
-                .params(tenant.value(), id, limit)
+        // Deliveries from before V46 have no seq: they sort last among those of their instant, as -1.
+        String from = after == null
+                ? ""
+                : " and (created_at < :at or (created_at = :at and coalesce(seq, -1) < :seq)"
+                        + " or (created_at = :at and coalesce(seq, -1) = :seq and id > :id))";
+        JdbcClient.StatementSpec statement = jdbc.sql("""
+                        select id, event, user_id, created_at, attempts, last_status, last_error, delivered_at,
+                               coalesce(seq, -1) as list_seq
+                        from webhook_deliveries where tenant_id = :tenant and endpoint_id = :endpoint""" + from + """
+
+                        order by created_at desc, coalesce(seq, -1) desc, id limit :limit""")
+                .param("tenant", tenant.value())
+                .param("endpoint", id)
+                .param("limit", limit);
+        if (after != null) {
+            statement = statement
+                    .param("at", SqlTimes.timestamptz(after.instant(0)))
+                    .param("seq", after.longValue(1))
+                    .param("id", after.uuid(2));
+        }
+        return statement
                 .query((rs, n) -> {
                     UUID delivery = rs.getObject("id", UUID.class);
                     Instant delivered = SqlTimes.instant(rs, "delivered_at");
@@ -141,17 +164,19 @@ class Webhooks {
                     DeliveryView.State state = delivered != null
                             ? DeliveryView.State.delivered
                             : next != null ? DeliveryView.State.pending : DeliveryView.State.failed;
-                    return new DeliveryView(
-                            delivery,
-                            rs.getString("event"),
-                            rs.getString("user_id"),
-                            SqlTimes.instant(rs, "created_at"),
-                            state,
-                            rs.getInt("attempts"),
-                            (Integer) rs.getObject("last_status"),
-                            rs.getString("last_error"),
-                            delivered,
-                            next);
+                    return new ListedDelivery(
+                            new DeliveryView(
+                                    delivery,
+                                    rs.getString("event"),
+                                    rs.getString("user_id"),
+                                    SqlTimes.instant(rs, "created_at"),
+                                    state,
+                                    rs.getInt("attempts"),
+                                    (Integer) rs.getObject("last_status"),
+                                    rs.getString("last_error"),
+                                    delivered,
+                                    next),
+                            rs.getLong("list_seq"));
                 })
                 .list();
     }

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -677,6 +678,35 @@ class WebhookTest extends IntegrationTest {
         assertThat(data.path("userId").asString()).isEqualTo("tulip");
         assertThat(data.path("what").asString()).isEqualTo("claude");
         assertThat(data.path("sessions").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void deliveriesArePagedNewestFirstWithACursorThatEndsOnTheLastPage() throws IOException {
+        receiver = new Receiver();
+        String key = api.newTenant();
+        String endpoint = register(key, receiver.url(), List.of("memory.deleted"), false);
+        List<String> queued = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            queued.add(api.send("POST", "/webhooks/" + endpoint + "/test", key, null)
+                    .text("deliveryId"));
+        }
+
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        List<Integer> pageSizes = new ArrayList<>();
+        do {
+            Api.Response page = api.get(
+                    key, "/webhooks/" + endpoint + "/deliveries?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
+            assertThat(page.status()).as(page.raw()).isEqualTo(200);
+            List<JsonNode> items = items(page);
+            pageSizes.add(items.size());
+            items.forEach(item -> seen.add(item.path("id").asString()));
+            cursor = page.body().path("nextCursor").isMissingNode() ? null : page.text("nextCursor");
+        } while (cursor != null);
+
+        assertThat(pageSizes).containsExactly(2, 2, 1);
+        assertThat(seen).isEqualTo(queued.reversed());
+        assertBadField(api.get(key, "/webhooks/" + endpoint + "/deliveries?cursor=not-a-cursor"), "cursor");
     }
 
     @Test

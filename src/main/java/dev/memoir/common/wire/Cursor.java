@@ -129,6 +129,14 @@ public final class Cursor {
         }
     }
 
+    public long longValue(int index) {
+        try {
+            return Long.parseLong(key.get(index));
+        } catch (NumberFormatException e) {
+            throw invalid();
+        }
+    }
+
     private static InvalidRequestException invalid() {
         return new InvalidRequestException(
                 PARAMETER,
