@@ -35,7 +35,7 @@ class JobRuns {
                 values (?, ?, ?, ?, now())
                 on conflict (task_name, task_instance) do update
                     set queued_at = now(), finished_at = null, failures = 0, last_error = null,
-                        tenant_id = excluded.tenant_id
+                        tenant_id = excluded.tenant_id, held_until = null
                     where job_runs.finished_at is not null""", task, instance, tenant == null ? null : tenant.value(), sessionId);
     }
 
@@ -59,25 +59,51 @@ class JobRuns {
                 most);
     }
 
-    /** The tenant a job was queued for; empty for a job of no tenant, or one whose record went with its sessions. */
     /** The tenant a job was queued for, and the session it works on when it is a session's job. */
     record Queued(TenantId tenant, UUID sessionId) {}
 
+    /**
+     * The tenant a job was queued for; empty for a job of no tenant, or one whose record went with its sessions. A
+     * job held back before ({@link #held}) is no longer: it is about to run.
+     */
     Optional<Queued> tenantOf(String task, String instance) {
-        return jdbc
-                .query(
-                        "select tenant_id, session_id from job_runs where task_name = ? and task_instance = ?",
-                        (rs, row) -> {
-                            UUID tenant = rs.getObject("tenant_id", UUID.class);
-                            return tenant == null
-                                    ? null
-                                    : new Queued(new TenantId(tenant), rs.getObject("session_id", UUID.class));
-                        },
-                        task,
-                        instance)
-                .stream()
-                .filter(Objects::nonNull)
-                .findFirst();
+        return jdbc.query("""
+                        update job_runs set held_until = null
+                        where task_name = ? and task_instance = ? and held_until is not null
+                        returning tenant_id, session_id""", JobRuns::queued, task, instance).stream()
+                .findFirst()
+                .or(() -> jdbc
+                        .query(
+                                "select tenant_id, session_id from job_runs where task_name = ? and task_instance = ?",
+                                JobRuns::queued,
+                                task,
+                                instance)
+                        .stream()
+                        .findFirst())
+                .filter(Objects::nonNull);
+    }
+
+    private static Queued queued(ResultSet rs, int row) throws SQLException {
+        UUID tenant = rs.getObject("tenant_id", UUID.class);
+        return tenant == null ? null : new Queued(new TenantId(tenant), rs.getObject("session_id", UUID.class));
+    }
+
+    /** A job held back until {@code until} ({@link JobHold}). */
+    void held(String task, String instance, Instant until) {
+        jdbc.update(
+                "update job_runs set held_until = ? where task_name = ? and task_instance = ?",
+                SqlTimes.timestamptz(until),
+                task,
+                instance);
+    }
+
+    /** The tenant's held jobs, waiting and not picked by a runner, are due now. */
+    void bringHeldForward(TenantId tenant) {
+        jdbc.update("""
+                update scheduled_tasks s set execution_time = now()
+                from job_runs r
+                where r.tenant_id = ? and r.finished_at is null and r.held_until is not null
+                  and s.task_name = r.task_name and s.task_instance = r.task_instance and not s.picked""", tenant.value());
     }
 
     void forgetSessions(Collection<UUID> sessionIds) {
@@ -133,7 +159,7 @@ class JobRuns {
     List<JobStatus> ofSession(UUID sessionId) {
         return jdbc.query("""
                 select r.task_name, r.task_instance, r.queued_at, r.finished_at, r.failures, r.last_error,
-                       s.picked, s.execution_time, f.task_name is not null as dead, f.last_error as dead_error
+                       r.held_until, s.picked, s.execution_time, f.task_name is not null as dead, f.last_error as dead_error
                 from job_runs r
                 left join scheduled_tasks s on s.task_name = r.task_name and s.task_instance = r.task_instance
                 left join failed_jobs f on f.task_name = r.task_name and f.task_instance = r.task_instance
@@ -152,12 +178,16 @@ class JobRuns {
             state = JobStatus.State.failed;
         } else if (scheduled && rs.getBoolean("picked")) {
             state = JobStatus.State.running;
+        } else if (rs.getObject("held_until") != null) {
+            state = JobStatus.State.deferred;
         } else {
             // Queued in the same transaction as its scheduler row, so a job neither finished nor dead is waiting.
             state = JobStatus.State.pending;
         }
         String lastError = dead ? rs.getString("dead_error") : rs.getString("last_error");
-        Instant next = state == JobStatus.State.pending && scheduled ? SqlTimes.instant(rs, "execution_time") : null;
+        Instant next = (state == JobStatus.State.pending || state == JobStatus.State.deferred) && scheduled
+                ? SqlTimes.instant(rs, "execution_time")
+                : null;
         return new JobStatus(
                 rs.getString("task_name"),
                 rs.getString("task_instance"),

@@ -17,8 +17,9 @@ public record JobStatus(
         String id,
 
         @Schema(
-                description = "pending (waiting, or waiting for a retry after a failure), running, failed (every "
-                        + "retry failed; an operator can run it again) or done",
+                description = "pending (waiting, or waiting for a retry after a failure), deferred (held back "
+                        + "while the tenant's or the user's model budget is used up; it runs when the budget renews "
+                        + "or is raised), running, failed (every retry failed; an operator can run it again) or done",
                 example = "done")
         State state,
 
@@ -29,13 +30,14 @@ public record JobStatus(
 
         Instant queuedAt,
 
-        @Schema(description = "When a pending job runs next")
+        @Schema(description = "When a pending job runs next, or a deferred one looks again whether it may")
         Instant nextAttemptAt,
 
         Instant finishedAt) {
 
     public enum State {
         pending,
+        deferred,
         running,
         failed,
         done

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -31,7 +32,6 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
-import dev.memoir.common.usage.UsageScope;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -55,13 +55,15 @@ public class Jobs {
     private final JobRuns runs;
     private final ApplicationEventPublisher events;
     private final RetriedThenDeadLettered retries;
+    private final List<JobHold> holds;
 
     Jobs(
             DataSource dataSource,
             JobProperties properties,
             FailedJobs failed,
             JobRuns runs,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            List<JobHold> holds) {
         this.client = SchedulerClient.Builder.create(new TransactionAwareDataSourceProxy(dataSource))
                 .enablePriority()
                 .build();
@@ -69,6 +71,7 @@ public class Jobs {
         this.runs = runs;
         this.retries = new RetriedThenDeadLettered(properties, runs, failed);
         this.events = events;
+        this.holds = List.copyOf(holds);
     }
 
     /** The memory jobs queued for a session, oldest first, with where each stands. */
@@ -192,10 +195,19 @@ public class Jobs {
      * is not a failure: it counts no retry and has no limit. Failures (the work throws) are retried like any job's.
      */
     public CustomTask<Void> deferrableTask(TaskDescriptor<Void> job, Function<String, Optional<Instant>> work) {
+        return puttingOff(job, (task, id) -> work.apply(id), false);
+    }
+
+    /** A job whose run answers when to run again (empty when it is done), shown as deferred meanwhile or not. */
+    private CustomTask<Void> puttingOff(
+            TaskDescriptor<Void> job, BiFunction<String, String, Optional<Instant>> work, boolean shownDeferred) {
         return Tasks.custom(job).onFailure(retries.handler()).execute((instance, context) -> {
-            Optional<Instant> again = work.apply(instance.getId());
+            Optional<Instant> again = work.apply(instance.getTaskName(), instance.getId());
             return (complete, operations) -> {
                 if (again.isPresent()) {
+                    if (shownDeferred) {
+                        runs.held(instance.getTaskName(), instance.getId(), again.get());
+                    }
                     operations.reschedule(complete, again.get());
                 } else {
                     operations.remove();
@@ -252,22 +264,18 @@ public class Jobs {
      * it in every lookup: on a database distributed by tenant (Citus, docs/scaling.md) a lookup by id alone runs on
      * every shard. A job with no tenant on record is skipped: its record went with the sessions it was queued for,
      * which are gone (or, for a job queued before V35 recorded tenants and of no session, it is lost).
+     *
+     * <p>A job is held back while a {@link JobHold} says so (its tenant's budget is used up), or when the budget
+     * refuses one of its model requests: it waits, shown as {@code deferred}, counting no failure, and is done again
+     * from the start later (a job's work is idempotent).
      */
-    public OneTimeTask<Void> tenantTask(TaskDescriptor<Void> job, BiConsumer<TenantId, String> work) {
-        return task(
-                job,
-                id -> runs.tenantOf(job.getTaskName(), id)
-                        .ifPresentOrElse(
-                                queued -> {
-                                    // Whom the job's model requests are for (usage): its tenant, and its session's
-                                    // user, found from the session when the usage is written.
-                                    try (UsageScope scope =
-                                            UsageScope.open(queued.tenant().value(), null, queued.sessionId())) {
-                                        work.accept(queued.tenant(), id);
-                                    }
-                                },
-                                () -> log.info(
-                                        "Job {} {} has no tenant on record: nothing to do", job.getTaskName(), id)));
+    public CustomTask<Void> tenantTask(TaskDescriptor<Void> job, BiConsumer<TenantId, String> work) {
+        return puttingOff(job, new TenantJobRun(runs, holds, work)::runOrHold, true);
+    }
+
+    /** Brings the tenant's deferred jobs forward to look again whether they may run (its budget was raised). */
+    public void resumeHeld(TenantId tenant) {
+        runs.bringHeldForward(tenant);
     }
 
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */

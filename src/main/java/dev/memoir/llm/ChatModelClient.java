@@ -49,6 +49,7 @@ public class ChatModelClient {
     private final ModelCallMeters meters;
     private final ModelCallRetry retry;
     private final AnswerReader answers;
+    private final ModelCallGate gate;
     private volatile String answeringModel;
 
     ChatModelClient(
@@ -59,7 +60,8 @@ public class ChatModelClient {
             ModelProperties properties,
             MeterRegistry meters,
             ObservationRegistry observations,
-            List<ModelUsageListener> usageListeners) {
+            List<ModelUsageListener> usageListeners,
+            List<ModelCallGate> gates) {
         this.chatModel = chatModel;
         this.window = window;
         this.prompts = prompts;
@@ -70,6 +72,7 @@ public class ChatModelClient {
                 meters, observations, new UsageTeller(usageListeners, tokens), options::configuredModel);
         this.retry = new ModelCallRetry(properties);
         this.answers = new AnswerReader(this.meters);
+        this.gate = gates.isEmpty() ? ModelCallGate.OPEN : gates.getFirst();
     }
 
     /** The model every request names ({@code spring.ai.openai.chat.model}). */
@@ -102,7 +105,9 @@ public class ChatModelClient {
     /** Like {@link #ask(ModelStep, Map)}, with values whose parts may be shortened one by one. */
     public <T> T ask(ModelStep<T> step, PromptValues values) {
         ModelRequest request = request(step, values);
-        return answers.usable(step, call(request).text(), request.values());
+        try (ModelCallGate.Admission admitted = admit(request, false)) {
+            return answers.usable(step, call(request).text(), request.values());
+        }
     }
 
     /**
@@ -116,7 +121,13 @@ public class ChatModelClient {
     /** Like {@link #askOrEmpty(ModelStep, Map)}, with values whose parts may be shortened one by one. */
     public <T> Optional<T> askOrEmpty(ModelStep<T> step, PromptValues values) {
         ModelRequest request = request(step, values);
-        return answers.usableOrEmpty(step, call(request).text(), request.values());
+        try (ModelCallGate.Admission admitted = admit(request, true)) {
+            if (admitted.skipped()) {
+                log.debug("The {} step was skipped: the budget does not allow it now", step.label());
+                return Optional.empty();
+            }
+            return answers.usableOrEmpty(step, call(request).text(), request.values());
+        }
     }
 
     /**
@@ -124,8 +135,11 @@ public class ChatModelClient {
      * {@link ContextWindow#promptTokens(int)}; {@code schemaValues} fill the step's schema.
      */
     public <T> Answered<T> ask(ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues) {
-        ModelReply reply = call(request(step, messages, schemaValues));
-        return new Answered<>(answers.usable(step, reply.text(), schemaValues), reply.model());
+        ModelRequest request = request(step, messages, schemaValues);
+        try (ModelCallGate.Admission admitted = admit(request, false)) {
+            ModelReply reply = call(request);
+            return new Answered<>(answers.usable(step, reply.text(), schemaValues), reply.model());
+        }
     }
 
     /**
@@ -137,6 +151,13 @@ public class ChatModelClient {
     public <T> Answered<T> stream(
             ModelStep<T> step, List<Message> messages, Map<String, String> schemaValues, Consumer<String> onText) {
         ModelRequest request = request(step, messages, schemaValues);
+        try (ModelCallGate.Admission admitted = admit(request, false)) {
+            return streamAdmitted(step, request, schemaValues, onText);
+        }
+    }
+
+    private <T> Answered<T> streamAdmitted(
+            ModelStep<T> step, ModelRequest request, Map<String, String> schemaValues, Consumer<String> onText) {
         StreamedAnswer streamed = new StreamedAnswer(onText, model -> answeringModel = model);
         long started = System.nanoTime();
         // Once part of the answer went to onText, the request is not sent again: its pieces cannot be taken back.
@@ -195,6 +216,17 @@ public class ChatModelClient {
                 step.structured() ? step.schema(schemaValues) : null,
                 schemaValues,
                 window.timeout(counted));
+    }
+
+    private ModelCallGate.Admission admit(ModelRequest request, boolean optional) {
+        long mostPrompt = window.mostTokens(request.promptTokens()) - window.answerTokens();
+        return gate.admit(new ModelCallGate.Call(
+                request.step().label(),
+                optional,
+                configuredModel(),
+                mostPrompt,
+                window.answerTokens(),
+                request.timeout()));
     }
 
     /** The answer's text and the model the server named (the configured one if it named none). */

@@ -97,6 +97,16 @@ public class ContextWindow {
     }
 
     /**
+     * The most tokens, in the model's own count, that a request with a prompt of so many (counted) tokens can use:
+     * the prompt at {@code tokenizer-ratio} and a whole answer, within the context.
+     */
+    long mostTokens(int promptTokens) {
+        return Math.min(
+                properties.contextTokens(),
+                (long) Math.ceil(promptTokens * properties.tokenizerRatio()) + REQUEST_OVERHEAD + answerTokens);
+    }
+
+    /**
      * How long a request with a prompt of so many (counted) tokens may take: spring.ai.openai.timeout, plus the
      * prompt read and a whole answer written at the slowest speeds allowed.
      */

@@ -15,14 +15,21 @@ class UsageErasure {
 
     private final JdbcClient jdbc;
     private final UsageRecorder recorder;
+    private final BudgetStore budgets;
+    private final BudgetBook book;
 
-    UsageErasure(JdbcClient jdbc, UsageRecorder recorder) {
+    UsageErasure(JdbcClient jdbc, UsageRecorder recorder, BudgetStore budgets, BudgetBook book) {
         this.jdbc = jdbc;
         this.recorder = recorder;
+        this.budgets = budgets;
+        this.book = book;
     }
 
     void forget(UUID tenant, String userId) {
         recorder.forget(tenant, userId);
+        if (budgets.delete(tenant, userId)) {
+            book.changed(tenant);
+        }
         jdbc.sql("""
                 insert into usage_hours as h (tenant_id, hour, user_id, kind, step, model, calls, failed_calls,
                                               prompt_tokens, completion_tokens, service_counted, duration_ms)

@@ -1,6 +1,7 @@
 package dev.memoir.usage;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.Map;
 
@@ -32,6 +33,10 @@ import org.springframework.validation.annotation.Validated;
  *                         no estimated cost
  * @param metricsTenantTag whether the {@code memoir.usage.*} meters carry a {@code tenant} tag: one series per
  *                         tenant, step and model, which a monitoring system with many tenants may not hold
+ * @param budgetRefresh    how long an instance uses the budgets it read before reading them again: a budget set or
+ *                         changed on one instance applies on the others within this (the counts are always shared)
+ * @param budgetLookAgain  how often a job held back by a used-up budget looks again whether it may run, besides
+ *                         when the budget renews and at once when it is raised on any instance
  */
 @Validated
 @ConfigurationProperties("memoir.usage")
@@ -48,7 +53,13 @@ record UsageProperties(
         @DefaultValue("100000") @Min(100) @Max(10_000_000) int bufferLimit,
         @DefaultValue("USD") @NotBlank String currency,
         Map<String, @Valid Price> prices,
-        @DefaultValue("false") boolean metricsTenantTag) {
+        @DefaultValue("false") boolean metricsTenantTag,
+
+        @DefaultValue("10s") @NotNull @DurationMin(millis = 10)
+        Duration budgetRefresh,
+
+        @DefaultValue("10m") @NotNull @DurationMin(seconds = 1)
+        Duration budgetLookAgain) {
 
     /** A model's price per million tokens, of the prompt and of the answer. */
     record Price(
@@ -58,4 +69,18 @@ record UsageProperties(
     UsageProperties {
         prices = prices == null ? Map.of() : Map.copyOf(prices);
     }
+
+    /** The estimated cost of a request to the model; zero for a model without a price. */
+    BigDecimal cost(String model, long promptTokens, long completionTokens) {
+        Price price = prices.get(model);
+        if (price == null) {
+            return BigDecimal.ZERO;
+        }
+        return price.inputPerMillion()
+                .multiply(BigDecimal.valueOf(promptTokens))
+                .add(price.outputPerMillion().multiply(BigDecimal.valueOf(completionTokens)))
+                .divide(MILLION, 9, RoundingMode.HALF_UP);
+    }
+
+    private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
 }

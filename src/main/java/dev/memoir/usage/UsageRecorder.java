@@ -39,6 +39,7 @@ class UsageRecorder implements ModelUsageListener, SmartLifecycle {
     private final UsageWriter writer;
     private final UsageProperties properties;
     private final MeterRegistry meters;
+    private final BudgetCounter budgets;
     private final ConcurrentLinkedQueue<RecordedCall> held = new ConcurrentLinkedQueue<>();
     private final AtomicInteger heldCount = new AtomicInteger();
     private final Object writing = new Object();
@@ -47,10 +48,11 @@ class UsageRecorder implements ModelUsageListener, SmartLifecycle {
 
     private ScheduledExecutorService flusher;
 
-    UsageRecorder(UsageWriter writer, UsageProperties properties, MeterRegistry meters) {
+    UsageRecorder(UsageWriter writer, UsageProperties properties, MeterRegistry meters, BudgetCounter budgets) {
         this.writer = writer;
         this.properties = properties;
         this.meters = meters;
+        this.budgets = budgets;
     }
 
     @Override
@@ -66,6 +68,12 @@ class UsageRecorder implements ModelUsageListener, SmartLifecycle {
                 heldCount.decrementAndGet();
                 meters.counter("memoir.usage.dropped").increment();
             }
+        }
+        try {
+            budgets.count(who, usage);
+        } catch (RuntimeException e) {
+            // The request was made; only the budget's count misses it.
+            log.warn("Could not add a {} request to its budget's count: {}", usage.step(), e.toString());
         }
     }
 

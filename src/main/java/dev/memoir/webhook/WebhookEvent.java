@@ -18,6 +18,8 @@ enum WebhookEvent {
     SESSION_MEMORIES_WRITTEN("session.memories-written"),
     USER_ERASED("user.erased"),
     IMPORT_FINISHED("import.finished"),
+    BUDGET_WARNING("budget.warning"),
+    BUDGET_EXHAUSTED("budget.exhausted"),
     WEBHOOK_TEST("webhook.test");
 
     private final String wireName;

@@ -15,6 +15,7 @@ import dev.memoir.memory.UserMemoryErased;
 import dev.memoir.session.SessionClosed;
 import dev.memoir.session.TurnView;
 import dev.memoir.session.TurnsRecorded;
+import dev.memoir.usage.BudgetReached;
 
 /**
  * The other modules' events that webhooks tell of: each queues its deliveries in the transaction of the change, so
@@ -113,5 +114,35 @@ class WebhookTriggers {
         data.put("what", finished.what());
         data.put("sessions", finished.sessions());
         outbox.fanOut(finished.tenant(), WebhookEvent.IMPORT_FINISHED, finished.userId(), data, null);
+    }
+
+    /**
+     * {@code budget.warning} and {@code budget.exhausted}: once a period each, in the transaction that counted the
+     * request that reached the threshold.
+     */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    void onBudgetReached(BudgetReached reached) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        if (reached.userId() != null) {
+            data.put("userId", reached.userId());
+        }
+        data.put("period", reached.period().wireName());
+        data.put("policy", reached.policy().wireName());
+        data.put("renewsAt", reached.renewsAt().toString());
+        data.put("usedTokens", reached.usedTokens());
+        if (reached.maxTokens() != null) {
+            data.put("maxTokens", reached.maxTokens());
+        }
+        data.put("usedCost", reached.usedCost().stripTrailingZeros());
+        if (reached.maxCost() != null) {
+            data.put("maxCost", reached.maxCost());
+        }
+        outbox.fanOut(
+                reached.tenant(),
+                reached.exhausted() ? WebhookEvent.BUDGET_EXHAUSTED : WebhookEvent.BUDGET_WARNING,
+                reached.userId(),
+                data,
+                null);
     }
 }

@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Service;
 
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
@@ -176,7 +176,7 @@ class ConditionalMemoryWriter {
     static class JobType {
 
         @Bean
-        OneTimeTask<Void> conditionalMemoryTask(Jobs jobs, ConditionalMemoryWriter writer) {
+        CustomTask<Void> conditionalMemoryTask(Jobs jobs, ConditionalMemoryWriter writer) {
             return jobs.tenantTask(
                     MemoryJobs.CONDITIONAL_MEMORY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
         }

@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Service;
 
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
@@ -120,7 +120,7 @@ class MemoWriter {
     static class JobType {
 
         @Bean
-        OneTimeTask<Void> memoWritingTask(Jobs jobs, MemoWriter writer) {
+        CustomTask<Void> memoWritingTask(Jobs jobs, MemoWriter writer) {
             return jobs.tenantTask(MemoryJobs.MEMO_WRITING, (tenant, id) -> writer.write(tenant, MemoSpan.parse(id)));
         }
     }

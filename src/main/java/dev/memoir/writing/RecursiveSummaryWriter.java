@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.jobs.Jobs;
@@ -194,7 +194,7 @@ class RecursiveSummaryWriter {
     static class JobType {
 
         @Bean
-        OneTimeTask<Void> recursiveSummaryTask(Jobs jobs, RecursiveSummaryWriter writer) {
+        CustomTask<Void> recursiveSummaryTask(Jobs jobs, RecursiveSummaryWriter writer) {
             return jobs.tenantTask(
                     MemoryJobs.RECURSIVE_SUMMARY, (tenant, id) -> writer.foldPending(tenant, UUID.fromString(id)));
         }

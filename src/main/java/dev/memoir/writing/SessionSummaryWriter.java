@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Service;
 
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
@@ -128,7 +128,7 @@ class SessionSummaryWriter {
     static class JobType {
 
         @Bean
-        OneTimeTask<Void> sessionSummaryTask(Jobs jobs, SessionSummaryWriter writer) {
+        CustomTask<Void> sessionSummaryTask(Jobs jobs, SessionSummaryWriter writer) {
             return jobs.tenantTask(
                     MemoryJobs.SESSION_SUMMARY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
         }

@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Service;
 
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
@@ -290,7 +290,7 @@ class TopicMemoryWriter {
     static class JobType {
 
         @Bean
-        OneTimeTask<Void> topicMemoryTask(Jobs jobs, TopicMemoryWriter writer) {
+        CustomTask<Void> topicMemoryTask(Jobs jobs, TopicMemoryWriter writer) {
             return jobs.tenantTask(MemoryJobs.TOPIC_MEMORY, (tenant, id) -> writer.write(tenant, UUID.fromString(id)));
         }
     }

@@ -95,6 +95,7 @@ class ModelStepsTest {
                 properties,
                 meters,
                 ObservationRegistry.NOOP,
+                List.of(),
                 List.of());
 
         for (ModelStep<?> step : DeclaredSteps.all()) {

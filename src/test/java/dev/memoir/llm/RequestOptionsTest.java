@@ -50,6 +50,7 @@ class RequestOptionsTest {
                 properties,
                 new SimpleMeterRegistry(),
                 ObservationRegistry.NOOP,
+                List.of(),
                 List.of());
     }
 

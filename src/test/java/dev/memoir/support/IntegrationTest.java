@@ -85,6 +85,8 @@ public abstract class IntegrationTest {
         settings.put("memoir.webhooks.timeout", () -> "1s");
         // Usage shows within a fraction of a second (tests that read it through the API wait for it).
         settings.put("memoir.usage.flush-every", () -> "200ms");
+        // A budget set through one instance applies on a second one (TwoInstances) within a fraction of a second.
+        settings.put("memoir.usage.budget-refresh", () -> "200ms");
         // A price for the fake's model (UsageReportTest): the in-process embedding model has none.
         settings.put("memoir.usage.prices.[" + FakeOpenAiServer.MODEL + "].input-per-million", () -> "2.50");
         settings.put("memoir.usage.prices.[" + FakeOpenAiServer.MODEL + "].output-per-million", () -> "10");

@@ -18,10 +18,27 @@ public final class UsageScope implements AutoCloseable {
 
     private static final ThreadLocal<Attribution> CURRENT = new ThreadLocal<>();
 
+    /** Set while a background job runs: a budget holds such work back rather than refusing a client. */
+    private static final ThreadLocal<Boolean> IN_JOB = new ThreadLocal<>();
+
     private final Attribution previous;
+    private final Boolean previousInJob;
 
     private UsageScope(Attribution previous) {
         this.previous = previous;
+        this.previousInJob = IN_JOB.get();
+    }
+
+    /** Like {@link #open}, for the work of a background job. */
+    public static UsageScope openJob(UUID tenant, String userId, UUID sessionId) {
+        UsageScope scope = open(tenant, userId, sessionId);
+        IN_JOB.set(Boolean.TRUE);
+        return scope;
+    }
+
+    /** Whether the calls made now on this thread are a background job's (no client waits for them). */
+    public static boolean inJob() {
+        return Boolean.TRUE.equals(IN_JOB.get());
     }
 
     /** Opens a scope for the tenant's work, narrowing the current one (of the same
@@ -52,6 +69,11 @@ public final class UsageScope implements AutoCloseable {
             CURRENT.remove();
         } else {
             CURRENT.set(previous);
+        }
+        if (previousInJob == null) {
+            IN_JOB.remove();
+        } else {
+            IN_JOB.set(previousInJob);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.memoir.common.web;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.http.HttpStatus;
@@ -41,5 +42,10 @@ public abstract class ApiException extends RuntimeException {
 
     public Optional<Duration> retryAfter() {
         return Optional.ofNullable(retryAfter);
+    }
+
+    /** Further properties of the ProblemDetail that a client can act on (when a budget renews, say). */
+    public Map<String, Object> properties() {
+        return Map.of();
     }
 }

@@ -51,6 +51,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         if (ex instanceof InvalidRequestException invalid) {
             problem.setProperty("errors", invalid.errors());
         }
+        ex.properties().forEach(problem::setProperty);
         ResponseEntity.BodyBuilder response = ResponseEntity.status(ex.status());
         ex.retryAfter()
                 .ifPresent(wait -> response.header(

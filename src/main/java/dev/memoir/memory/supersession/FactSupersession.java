@@ -11,7 +11,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.Supersession;
@@ -85,7 +85,7 @@ class FactSupersession {
     static class JobType {
 
         @Bean
-        OneTimeTask<Void> factSupersessionTask(Jobs jobs, FactSupersession supersession) {
+        CustomTask<Void> factSupersessionTask(Jobs jobs, FactSupersession supersession) {
             return jobs.tenantTask(JOB, (tenant, id) -> supersession.judge(tenant, UUID.fromString(id)));
         }
     }

@@ -66,7 +66,8 @@ class SessionController {
             summary = "Get a session with its turns and its memory jobs",
             description = "`jobs` lists the background jobs writing the session's memory (its summary, memos, topic "
                     + "memories, the fold into the recursive summary, conditional notes) with their state: pending, "
-                    + "running, failed (with the last error; an operator can run it again) or done.",
+                    + "deferred (held back while a model budget is used up), running, failed (with the last error; "
+                    + "an operator can run it again) or done.",
             responses = {
                 @ApiResponse(responseCode = "200"),
                 @ApiResponse(responseCode = "404", description = "No such session for this tenant")
