@@ -71,6 +71,8 @@ class JobRuns {
                         update job_runs set held_until = null
                         where task_name = ? and task_instance = ? and held_until is not null
                         returning tenant_id, session_id""", JobRuns::queued, task, instance).stream()
+                // A row of no tenant reads as null, which findFirst would not take.
+                .filter(Objects::nonNull)
                 .findFirst()
                 .or(() -> jdbc
                         .query(
@@ -79,8 +81,8 @@ class JobRuns {
                                 task,
                                 instance)
                         .stream()
-                        .findFirst())
-                .filter(Objects::nonNull);
+                        .filter(Objects::nonNull)
+                        .findFirst());
     }
 
     private static Queued queued(ResultSet rs, int row) throws SQLException {

@@ -50,6 +50,7 @@ public class ChatModelClient {
     private final ModelCallRetry retry;
     private final AnswerReader answers;
     private final ModelCallGate gate;
+    private final int attempts;
     private volatile String answeringModel;
 
     ChatModelClient(
@@ -73,6 +74,7 @@ public class ChatModelClient {
         this.retry = new ModelCallRetry(properties);
         this.answers = new AnswerReader(this.meters);
         this.gate = gates.isEmpty() ? ModelCallGate.OPEN : gates.getFirst();
+        this.attempts = properties.maxRetries() + 1;
     }
 
     /** The model every request names ({@code spring.ai.openai.chat.model}). */
@@ -220,13 +222,14 @@ public class ChatModelClient {
 
     private ModelCallGate.Admission admit(ModelRequest request, boolean optional) {
         long mostPrompt = window.mostTokens(request.promptTokens()) - window.answerTokens();
+        // Priced by the name the server answers with, as the usage that is counted is.
         return gate.admit(new ModelCallGate.Call(
                 request.step().label(),
                 optional,
-                configuredModel(),
+                answeringModel(),
                 mostPrompt,
                 window.answerTokens(),
-                request.timeout()));
+                request.timeout().multipliedBy(attempts)));
     }
 
     /** The answer's text and the model the server named (the configured one if it named none). */

@@ -19,7 +19,7 @@ public interface ModelCallGate {
      * @param model       the model it names
      * @param mostPrompt  the most prompt tokens it can take, in the model's count
      * @param mostAnswer  the most answer tokens it can take (its max_tokens)
-     * @param mostTime    how long it may take, retries aside (its timeout)
+     * @param mostTime    how long it may take, its retries included
      */
     record Call(String step, boolean optional, String model, long mostPrompt, long mostAnswer, Duration mostTime) {}
 

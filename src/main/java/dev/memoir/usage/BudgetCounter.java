@@ -3,12 +3,15 @@ package dev.memoir.usage;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -27,6 +30,8 @@ import dev.memoir.tenant.TenantId;
  */
 @Component
 class BudgetCounter {
+
+    private static final Logger log = LoggerFactory.getLogger(BudgetCounter.class);
 
     private final BudgetBook book;
     private final BudgetStore store;
@@ -67,6 +72,15 @@ class BudgetCounter {
         return standings;
     }
 
+    /** The budgets of the tenant and of the session's user as stored now, with their counts: for a job's run. */
+    List<Budget.Standing> storedStandings(UUID tenant, UUID sessionId) {
+        String userId = sessionId == null
+                ? null
+                : store.userOfSession(tenant, sessionId).orElse(null);
+        List<Budget> budgets = store.applying(tenant, userId);
+        return budgets.isEmpty() ? List.of() : store.standings(budgets, clock.instant());
+    }
+
     /** Adds a request of the chat model to the counts of the budgets that apply to it. */
     void count(UsageScope.Attribution who, ModelUsage usage) {
         if (usage.kind() != ModelUsage.Kind.CHAT || usage.failed()) {
@@ -79,28 +93,47 @@ class BudgetCounter {
         long tokens = usage.promptTokens() + usage.completionTokens();
         BigDecimal cost = properties.cost(usage.model(), usage.promptTokens(), usage.completionTokens());
         Instant now = clock.instant();
+        List<BudgetReached> reached = new ArrayList<>();
         ownTransaction.executeWithoutResult(status -> {
             for (Budget budget : budgets) {
                 BudgetStore.Added added = store.add(budget, now, tokens, cost);
                 seen(List.of(added.standing()));
                 if (added.firstWarning()) {
-                    events.publishEvent(reached(added.standing(), false));
+                    reached.add(reached(added.standing(), false));
                 }
                 if (added.firstExhausted()) {
-                    events.publishEvent(reached(added.standing(), true));
+                    reached.add(reached(added.standing(), true));
                 }
             }
         });
+        // Told after the count is committed: a webhook that cannot be queued loses the event, never the count.
+        for (BudgetReached event : reached) {
+            try {
+                ownTransaction.executeWithoutResult(status -> events.publishEvent(event));
+            } catch (RuntimeException e) {
+                log.warn("Could not tell that a budget of tenant {} was reached: {}", event.tenant(), e.toString());
+            }
+        }
     }
 
-    /** The tenant's own budget as this instance last saw its count, while its period lasts. */
+    /**
+     * The tenant's own budget as this instance last saw its count, while its period lasts and the budget is the one
+     * this instance reads now (not removed or changed on another instance since).
+     */
     Optional<Budget.Standing> lastSeen(UUID tenant) {
         Budget.Standing standing = lastSeen.get(tenant);
-        if (standing != null && !standing.renewsAt().isAfter(clock.instant())) {
+        if (standing == null) {
+            return Optional.empty();
+        }
+        boolean current = standing.renewsAt().isAfter(clock.instant())
+                && book.applying(tenant, null).stream()
+                        .anyMatch(budget -> budget.ofTenant()
+                                && budget.updatedAt().equals(standing.budget().updatedAt()));
+        if (!current) {
             lastSeen.remove(tenant, standing);
             return Optional.empty();
         }
-        return Optional.ofNullable(standing);
+        return Optional.of(standing);
     }
 
     /** Forgets what was seen of the tenant's budgets: they were changed. */

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -34,6 +36,8 @@ import dev.memoir.tenant.TenantId;
  */
 @Component
 class BudgetGate implements ModelCallGate, JobHold {
+
+    private static final Logger log = LoggerFactory.getLogger(BudgetGate.class);
 
     /** The one step a reply-only budget still lets a client's request make. */
     private static final String REPLY_STEP = "reply";
@@ -80,11 +84,18 @@ class BudgetGate implements ModelCallGate, JobHold {
             Optional<Admission> admission =
                     ownTransaction.execute(status -> tryAdmit(budgets, call, inJob, hold, waitUntil));
             if (admission.isPresent()) {
-                return admission.get().skipped()
-                        ? admission.get()
-                        : () -> ownTransaction.executeWithoutResult(status -> store.release(who.tenant(), hold));
+                return admission.get().skipped() ? admission.get() : () -> release(who.tenant(), hold);
             }
             pause();
+        }
+    }
+
+    /** The request is counted: its hold goes. A hold that cannot be released now expires on its own. */
+    private void release(UUID tenant, UUID hold) {
+        try {
+            ownTransaction.executeWithoutResult(status -> store.release(tenant, hold));
+        } catch (RuntimeException e) {
+            log.warn("Could not release a budget's hold; it expires on its own: {}", e.toString());
         }
     }
 
@@ -95,14 +106,23 @@ class BudgetGate implements ModelCallGate, JobHold {
      */
     private Optional<Admission> tryAdmit(List<Budget> budgets, Call call, boolean inJob, UUID hold, Instant waitUntil) {
         Instant now = clock.instant();
-        List<Budget.Standing> counted = store.lockedStandings(budgets, now, false);
-        Admission decided = decide(counted, call, inJob);
+        Admission decided = decide(exhausted(store.lockedStandings(budgets, now, false)), call, inJob);
         if (decided.skipped()) {
             return Optional.of(decided);
         }
-        List<Budget.Standing> withHolds = store.lockedStandings(budgets, now, true);
-        if (!exhausted(withHolds).isEmpty() && now.isBefore(waitUntil)) {
-            return Optional.empty();
+        // Only the budgets that could stop this request are waited for; one the holds use up past the wait is
+        // used up for it.
+        List<Budget.Standing> heldUp = exhausted(store.lockedStandings(budgets, now, true)).stream()
+                .filter(standing -> stoppable(List.of(standing.budget()), call.step(), inJob))
+                .toList();
+        if (!heldUp.isEmpty()) {
+            if (now.isBefore(waitUntil)) {
+                return Optional.empty();
+            }
+            decided = decide(heldUp, call, inJob);
+            if (decided.skipped()) {
+                return Optional.of(decided);
+            }
         }
         BigDecimal cost = properties.cost(call.model(), call.mostPrompt(), call.mostAnswer());
         Instant expires = now.plus(call.mostTime()).plus(HOLD_MARGIN);
@@ -121,15 +141,18 @@ class BudgetGate implements ModelCallGate, JobHold {
         }
     }
 
+    /**
+     * Whether the job should wait, from the budgets as stored now (not as this instance last read them): a budget
+     * raised on another instance lets the jobs it brings forward run.
+     */
     @Override
     public Optional<Instant> heldUntil(TenantId tenant, UUID sessionId) {
-        List<Budget.Standing> exhausted =
-                exhausted(counter.standings(new UsageScope.Attribution(tenant.value(), null, sessionId)));
+        List<Budget.Standing> exhausted = exhausted(counter.storedStandings(tenant.value(), sessionId));
         return exhausted.isEmpty() ? Optional.empty() : Optional.of(lookAgainAt(renewsAt(exhausted)));
     }
 
-    private Admission decide(List<Budget.Standing> standings, Call call, boolean inJob) {
-        List<Budget.Standing> exhausted = exhausted(standings);
+    /** Sends, skips or refuses the request, given the budgets used up for it. */
+    private Admission decide(List<Budget.Standing> exhausted, Call call, boolean inJob) {
         if (exhausted.isEmpty()
                 || !stoppable(exhausted.stream().map(Budget.Standing::budget).toList(), call.step(), inJob)) {
             return Admission.SENT;

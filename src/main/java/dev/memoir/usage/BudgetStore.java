@@ -32,6 +32,16 @@ class BudgetStore {
                         (select * from usage_budgets where tenant_id = :tenant and user_id <> '' limit 1)""").param("tenant", tenant).query(BudgetStore::budget).list();
     }
 
+    /** The tenant's own budget and the user's (when a user is given), as stored now. */
+    List<Budget> applying(UUID tenant, String userId) {
+        return jdbc.sql("""
+                        select * from usage_budgets
+                        where tenant_id = ? and (user_id = '' or user_id = ?) order by user_id""")
+                .params(tenant, userId == null ? "" : userId)
+                .query(BudgetStore::budget)
+                .list();
+    }
+
     /** The user a session belongs to. */
     Optional<String> userOfSession(UUID tenant, UUID sessionId) {
         return jdbc.sql("select user_id from sessions where tenant_id = ? and id = ?")
@@ -129,6 +139,9 @@ class BudgetStore {
     /** Deletes a budget and its counts; true when there was one. */
     boolean delete(UUID tenant, String userId) {
         jdbc.sql("delete from usage_budget_spend where tenant_id = ? and user_id = ?")
+                .params(tenant, userId)
+                .update();
+        jdbc.sql("delete from usage_budget_holds where tenant_id = ? and user_id = ?")
                 .params(tenant, userId)
                 .update();
         return jdbc.sql("delete from usage_budgets where tenant_id = ? and user_id = ?")

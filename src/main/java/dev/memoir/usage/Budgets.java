@@ -7,6 +7,8 @@ import java.util.Optional;
 
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
@@ -94,6 +96,15 @@ class Budgets {
         book.changed(tenant.value());
         counter.changed(tenant.value());
         jobs.resumeHeld(tenant);
+        // A request meanwhile may have read the budget as it was before this transaction: forget it again once the
+        // change is committed.
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                book.changed(tenant.value());
+                counter.changed(tenant.value());
+            }
+        });
     }
 
     private BudgetView view(Budget budget, Instant now) {

@@ -12,6 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +23,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import com.sun.net.httpserver.HttpServer;
 
+import dev.memoir.common.usage.BudgetExhaustedException;
+import dev.memoir.common.usage.UsageScope;
+import dev.memoir.llm.ModelCallGate;
 import dev.memoir.support.Api;
+import dev.memoir.support.FakeOpenAiServer;
 import dev.memoir.support.FakeOpenAiServer.Step;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
@@ -332,6 +340,61 @@ class BudgetTest extends IntegrationTest {
                         .status())
                 .as("only the operator sets a tenant's budget")
                 .isEqualTo(401);
+    }
+
+    @Autowired
+    BudgetGate gate;
+
+    @Test
+    void aUsedUpBudgetThatCannotStopARequestNeverHoldsItUp() throws Exception {
+        Tenant tenant = tenant();
+        String user = "gil-" + tag;
+        assertThat(setBudget(tenant, "period", "day", "maxTokens", 10_000_000, "policy", "refuse")
+                        .status())
+                .isEqualTo(200);
+        Api.Response own = api.send(
+                "PUT",
+                "/usage/budgets/users/" + user,
+                tenant.key(),
+                Json.object("period", "day", "maxTokens", 1, "policy", "defer"));
+        assertThat(own.status()).as(own.raw()).isEqualTo(200);
+        String session = api.newSession(tenant.key(), user, null);
+        assertThat(api.chat(tenant.key(), session, "Gil's newt" + tag + " hides.")
+                        .status())
+                .isEqualTo(200);
+        assertThat(api.get(tenant.key(), "/usage/budgets/users/" + user)
+                        .body()
+                        .path("state")
+                        .asString())
+                .isEqualTo("exhausted");
+
+        // A reply of the user: the tenant's refuse budget is far from its limit and the user's defer budget cannot
+        // stop a reply, so it is admitted at once, though it may take an hour and the holds exceed the user's limit.
+        ModelCallGate.Call reply =
+                new ModelCallGate.Call("reply", false, FakeOpenAiServer.MODEL, 500, 500, Duration.ofHours(1));
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<Boolean> admitted = caller.submit(() -> {
+                try (UsageScope scope = UsageScope.open(UUID.fromString(tenant.id()), user, null);
+                        ModelCallGate.Admission admission = gate.admit(reply)) {
+                    return !admission.skipped();
+                }
+            });
+            assertThat(admitted.get(20, TimeUnit.SECONDS)).isTrue();
+            Future<Throwable> job = caller.submit(() -> {
+                try (UsageScope scope = UsageScope.openJob(UUID.fromString(tenant.id()), user, null)) {
+                    gate.admit(reply).close();
+                    return null;
+                } catch (BudgetExhaustedException e) {
+                    return e;
+                }
+            });
+            assertThat(job.get(20, TimeUnit.SECONDS))
+                    .as("a job of the user waits, under every policy")
+                    .isInstanceOf(BudgetExhaustedException.class);
+        } finally {
+            caller.shutdownNow();
+        }
     }
 
     private List<String> states(String key, String session) {
