@@ -6,6 +6,8 @@
 #
 #   bench/scale/floor-steady.sh JAR LABEL            # a new connection per search, as floor.sh's client makes
 #   KEEP=1 N=3000 bench/scale/floor-steady.sh JAR LABEL   # one kept-alive connection
+#   JFR=/tmp/floor.jfr bench/scale/floor-steady.sh JAR LABEL   # and a JFR profile of the timed searches
+#                                                 (read it with: jfr view hot-methods /tmp/floor.jfr)
 #
 # Prints: LABEL: cpu <ms of JVM CPU per search>, wall <ms per search>, p50, p95.
 # Needs: PostgreSQL with pgvector on 127.0.0.1:5432 (scripts/local-postgres.sh), root or sudo, python3, curl.
@@ -31,7 +33,7 @@ for _ in $(seq 1 180); do curl -fs "http://127.0.0.1:$PORT/actuator/health" | gr
 KEY=$(curl -fs -X POST "http://127.0.0.1:$PORT/admin/tenants" -H "Authorization: Bearer floor-key" \
   -H 'Content-Type: application/json' -d '{"name":"floor-steady"}' \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["apiKey"])')
-python3 - "$PORT" "$KEY" "$PID" "$N" "$LABEL" <<'PY'
+JCMD="$(dirname "$(command -v "$JAVA")")/jcmd" python3 - "$PORT" "$KEY" "$PID" "$N" "$LABEL" <<'PY'
 import http.client, os, sys, time
 port, key, pid, n, label = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 ticks = os.sysconf("SC_CLK_TCK")
@@ -53,12 +55,19 @@ def search():
 
 for _ in range(500):
     search()
+jfr = os.environ.get("JFR")
+if jfr:
+    import subprocess
+    subprocess.run([os.environ["JCMD"], pid, "JFR.start", "name=floor", "settings=profile", "filename=" + jfr],
+                   check=True, capture_output=True)
 cpu0, t0, times = cpu(), time.perf_counter(), []
 for _ in range(n):
     start = time.perf_counter()
     search()
     times.append(time.perf_counter() - start)
 t1, cpu1 = time.perf_counter(), cpu()
+if jfr:
+    subprocess.run([os.environ["JCMD"], pid, "JFR.stop", "name=floor"], check=True, capture_output=True)
 times.sort()
 print(f"{label}: cpu {1000 * (cpu1 - cpu0) / n:.2f} ms, wall {1000 * (t1 - t0) / n:.2f} ms, "
       f"p50 {1000 * times[n // 2]:.2f}, p95 {1000 * times[int(n * 0.95)]:.2f}")

@@ -12,6 +12,7 @@ import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
@@ -98,9 +99,13 @@ class ReplyPrompts {
         List<Message> messages = new ArrayList<>();
         messages.add(new SystemMessage(
                 templates.render(ReplyDecision.STEP, Map.of("memories", memory.text(), "today", layout.today()))));
-        for (TurnView turn : layout.recent()) {
-            messages.add(
-                    turn.role() == Role.USER ? new UserMessage(turn.content()) : new AssistantMessage(turn.content()));
+        List<TurnView> recent = layout.recent();
+        for (int i = 0; i < recent.size(); i++) {
+            TurnView turn = recent.get(i);
+            // The earlier turns are stored text: no delimiter of a chat template or of Memoir's in them reaches the
+            // model as one. The user's latest message is theirs to send as they wrote it.
+            String content = i == recent.size() - 1 ? turn.content() : QuotedText.inline(turn.content());
+            messages.add(turn.role() == Role.USER ? new UserMessage(content) : new AssistantMessage(content));
         }
         return new ReplyPrompt(
                 memory,

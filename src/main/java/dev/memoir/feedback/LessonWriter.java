@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Service;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.DedupKey;
@@ -74,16 +75,18 @@ class LessonWriter {
         ReflectedMemory reflected = model.ask(
                 ReflectedMemory.STEP,
                 PromptValues.create()
-                        .text("question", episode.getQuestion())
+                        .text("question", QuotedText.of(episode.getQuestion()))
                         .items(
                                 "trials",
                                 RecursiveReasoner.describe(Trial.asEarlierAnswers(episode.getTrials())),
                                 "\n",
                                 RecursiveReasoner.NO_EARLIER_TRIALS)
-                        .text("truth", truth)
+                        .text("truth", QuotedText.of(truth))
                         .items(
                                 "existing",
-                                existing.stream().map(ScoredMemory::text).toList(),
+                                existing.stream()
+                                        .map(memory -> QuotedText.block(memory.text()))
+                                        .toList(),
                                 "\n",
                                 "(none)"));
         Map<UUID, String> shown = new LinkedHashMap<>();

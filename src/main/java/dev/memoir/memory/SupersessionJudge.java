@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.supersession.SupersessionAnswer;
@@ -82,12 +83,12 @@ public class SupersessionJudge {
                                 IntStream.range(0, close.size())
                                         .mapToObj(i -> i + ". (said "
                                                 + day(close.get(i).occurredFrom()) + ") "
-                                                + close.get(i).text())
+                                                + QuotedText.of(close.get(i).text()))
                                         .toList(),
                                 "\n",
                                 "")
                         .fixed("said", day(when))
-                        .text("memory", text)
+                        .text("memory", QuotedText.block(text))
                         .fixed("last", Integer.toString(close.size() - 1)));
         List<UUID> superseded = new ArrayList<>();
         UUID repeated = null;

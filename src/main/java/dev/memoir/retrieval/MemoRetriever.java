@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
@@ -55,13 +56,14 @@ class MemoRetriever {
                 .mapToObj(i -> "(" + (i + 1) + ") "
                         + (options.get(i) == null
                                 ? "NOTO. None of the others."
-                                : options.get(i).topic() + ". " + options.get(i).text()))
+                                : QuotedText.of(options.get(i).topic()) + ". "
+                                        + QuotedText.of(options.get(i).text())))
                 .toList();
         List<Integer> chosen = model.askOrEmpty(
                         MemoSelection.STEP,
                         PromptValues.create()
                                 .fixed("count", Integer.toString(options.size()))
-                                .text("query", message)
+                                .text("query", QuotedText.block(message))
                                 .items("options", numbered, "\n", ""))
                 .map(MemoSelection::selected)
                 .orElse(List.of());

@@ -18,6 +18,7 @@ import org.springframework.stereotype.Service;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
@@ -84,7 +85,7 @@ public class RecursiveReasoner {
             Optional<ReasoningStep> next = model.askOrEmpty(
                     ReasoningStep.STEP,
                     PromptValues.create()
-                            .text("question", question)
+                            .text("question", QuotedText.of(question))
                             .items("earlier", earlierTrials, "\n", NO_EARLIER_TRIALS)
                             .items("scratchpad", scratchpad(steps), "", ""));
             if (next.isEmpty()) {
@@ -123,12 +124,12 @@ public class RecursiveReasoner {
         return model.ask(
                         INFERENCE,
                         PromptValues.create()
-                                .text("question", question)
+                                .text("question", QuotedText.of(question))
                                 .items("feedback", describe(earlier), "\n", NO_EARLIER_TRIALS)
                                 .items(
                                         "memories",
                                         found.values().stream()
-                                                .map(ScoredMemory::text)
+                                                .map(memory -> QuotedText.block(memory.text()))
                                                 .toList(),
                                         "\n",
                                         "(nothing found)"))
@@ -153,7 +154,7 @@ public class RecursiveReasoner {
                         line.append("Thought ")
                                 .append(n)
                                 .append(": ")
-                                .append(s.thought())
+                                .append(QuotedText.of(s.thought()))
                                 .append('\n');
                     }
                     if (s.argument() != null) {
@@ -161,14 +162,14 @@ public class RecursiveReasoner {
                                 .append(n)
                                 .append(": ")
                                 .append(s.action().equals("search") ? "Search[" : "Finish[")
-                                .append(s.argument())
+                                .append(QuotedText.of(s.argument()))
                                 .append("]\n");
                     }
                     if (s.observation() != null) {
                         line.append("Observation ")
                                 .append(n)
                                 .append(": ")
-                                .append(s.observation())
+                                .append(QuotedText.of(s.observation()))
                                 .append('\n');
                     }
                     return line.toString();
@@ -186,14 +187,14 @@ public class RecursiveReasoner {
                     StringBuilder text = new StringBuilder("Trial ")
                             .append(t.number())
                             .append(" answered: ")
-                            .append(t.answer());
+                            .append(QuotedText.of(t.answer()));
                     if (t.verdict() != null) {
                         text.append("\n  The user said this is ")
                                 .append(t.verdict())
                                 .append('.');
                     }
                     if (t.hint() != null) {
-                        text.append("\n  The user's hint: ").append(t.hint());
+                        text.append("\n  The user's hint: ").append(QuotedText.of(t.hint()));
                     }
                     return text.toString();
                 })

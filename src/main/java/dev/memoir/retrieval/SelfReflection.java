@@ -8,6 +8,7 @@ import java.util.stream.IntStream;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemorySearches;
@@ -99,13 +100,13 @@ class SelfReflection {
     /** The model's verdict, or empty when its answer is unreadable and the memories should be used as found. */
     private Optional<ReflectionVerdict> ask(String message, List<ScoredMemory> candidates) {
         List<String> numbered = IntStream.range(0, candidates.size())
-                .mapToObj(i -> (i + 1) + ". " + candidates.get(i).text())
+                .mapToObj(i -> (i + 1) + ". " + QuotedText.of(candidates.get(i).text()))
                 .toList();
         return model.askOrEmpty(
                 ReflectionVerdict.STEP,
                 PromptValues.create()
                         .items("memories", numbered, "\n", "")
-                        .text("message", message)
+                        .text("message", QuotedText.of(message))
                         .fixed("count", Integer.toString(candidates.size())));
     }
 }

@@ -5,10 +5,13 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import dev.memoir.common.prompt.QuotedText;
+
 /**
  * How turns are written into a prompt: the one renderer of dialogue for the model, with the variants the prompts
  * ask for as explicit options. Each turn is one entry, "{number}{role}: {content}", entries joined by the
- * separator.
+ * separator; the content is quoted ({@link QuotedText}), so no turn can pose as another entry or a prompt's own
+ * line.
  *
  * @param numbering whether and how entries are numbered, for prompts whose answers refer to turns by number
  * @param roles     how the speaker is named
@@ -66,6 +69,6 @@ public record DialogueFormat(Numbering numbering, RoleNames roles, String separa
             case WIRE -> turn.role().wireName();
             case UPPER_CASE -> turn.role().label().toUpperCase(Locale.ROOT);
         };
-        return number + role + ": " + turn.content();
+        return number + role + ": " + QuotedText.of(turn.content());
     }
 }

@@ -13,6 +13,7 @@ import org.springframework.stereotype.Service;
 
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
@@ -164,7 +165,7 @@ class ConditionalMemoryWriter {
                                         .toList(),
                                 "\n",
                                 "")
-                        .text("input", turns.getLast().content()));
+                        .text("input", QuotedText.of(turns.getLast().content())));
         if (!note.worthKeeping() && note.standingInstruction().isEmpty()) {
             log.info("The model found nothing worth a conditional memory in turn {}", userTurnId);
             return Optional.empty();

@@ -16,6 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
@@ -178,7 +179,11 @@ class RecursiveSummaryWriter {
                     model.ask(
                             STEP,
                             PromptValues.create()
-                                    .text("previous", memory == null ? "(empty: this is the first session)" : memory)
+                                    .text(
+                                            "previous",
+                                            memory == null
+                                                    ? "(empty: this is the first session)"
+                                                    : QuotedText.block(memory))
                                     .items("session", part.lines(), "\n", "")
                                     .fixed("sentences", sentences)),
                     properties.maxSentences());

@@ -13,6 +13,7 @@ import org.springframework.stereotype.Service;
 
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
@@ -114,10 +115,16 @@ class SessionSummaryWriter {
                             .items("dialogue", part.lines(), "\n", "")
                             .text(
                                     "earlier",
-                                    summary == null ? "(nothing: the conversation starts here)" : summary.summary())
+                                    summary == null
+                                            ? "(nothing: the conversation starts here)"
+                                            : QuotedText.block(summary.summary()))
                             .items(
                                     "earlierInstructions",
-                                    summary == null ? List.of() : summary.instructions(),
+                                    summary == null
+                                            ? List.of()
+                                            : summary.instructions().stream()
+                                                    .map(QuotedText::block)
+                                                    .toList(),
                                     "\n",
                                     "(none)"));
         }

@@ -18,6 +18,7 @@ import org.springframework.stereotype.Service;
 
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ContextWindow;
@@ -257,11 +258,13 @@ class TopicMemoryWriter {
                 PromptValues.create()
                         .items(
                                 "history",
-                                similar.stream().map(ScoredMemory::text).toList(),
+                                similar.stream()
+                                        .map(memory -> QuotedText.inline(memory.text()))
+                                        .toList(),
                                 texts -> JSON.writeValueAsString(Map.of("history_summaries", texts)))
                         .items(
                                 "summary",
-                                List.of(candidate.getSummary()),
+                                List.of(QuotedText.inline(candidate.getSummary())),
                                 texts -> JSON.writeValueAsString(Map.of("new_summary", texts.getFirst())))
                         .fixed("last", Integer.toString(similar.size() - 1)));
         List<TopicAnswers.Action> valid = new ArrayList<>();

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
@@ -127,7 +128,9 @@ public final class BudgetedLayout {
                 case RECURSIVE_SUMMARY ->
                     pin(
                             memory,
-                            pieces.fit(memory.text(), remaining - headerOf(profile, PerKindLayout.PROFILE)),
+                            pieces.fit(
+                                    QuotedText.block(memory.text()),
+                                    remaining - headerOf(profile, PerKindLayout.PROFILE)),
                             profile,
                             PerKindLayout.PROFILE);
                 case MEMO ->
@@ -226,7 +229,7 @@ public final class BudgetedLayout {
             if (shownTurns.containsKey(turn.id()) || turn.seq() == center.seq()) {
                 continue;
             }
-            String text = NEIGHBOUR_INDENT + shortened(turn.asLine(), null, limits.neighbourTokens());
+            String text = NEIGHBOUR_INDENT + QuotedText.of(shortened(turn.asLine(), null, limits.neighbourTokens()));
             String header = headerWith(center.group(), turn.occurredAt());
             int cost = tokens.count(text + "\n") + headerCost(center.group(), header);
             if (cost <= remaining) {
@@ -300,14 +303,16 @@ public final class BudgetedLayout {
 
     /** A memory's line without its number: its kind unless it is an utterance, and what it says. */
     private String entryText(ScoredMemory memory) {
-        String text = overview && limits.overviewTokens() > 0
-                ? excerpt.opening(memory.text(), limits.overviewTokens())
-                : shortened(
-                        memory.text(),
-                        memory.explanation() == null
-                                ? null
-                                : memory.explanation().densePassage(),
-                        memory == dominant ? limits.dominantTokens() : limits.excerptTokens());
+        // Quoted once shortened: the passage that chose the excerpt is found in the text as stored.
+        String text = QuotedText.of(
+                overview && limits.overviewTokens() > 0
+                        ? excerpt.opening(memory.text(), limits.overviewTokens())
+                        : shortened(
+                                memory.text(),
+                                memory.explanation() == null
+                                        ? null
+                                        : memory.explanation().densePassage(),
+                                memory == dominant ? limits.dominantTokens() : limits.excerptTokens()));
         String dated = SessionGroups.of(memory) == SessionGroups.NO_SESSION ? PerKindLayout.dated(memory) : "";
         if (memory.kind() == MemoryKind.HISTORY && dated.isEmpty()) {
             return text;

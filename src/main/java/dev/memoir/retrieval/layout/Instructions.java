@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.ScoredMemory;
 
@@ -27,7 +28,7 @@ record Instructions(List<String> lines, List<ScoredMemory> shown, int cost) {
         List<String> lines = new ArrayList<>();
         List<ScoredMemory> shown = new ArrayList<>();
         for (ScoredMemory instruction : instructions) {
-            String line = "- " + instruction.text() + dated(instruction);
+            String line = "- " + QuotedText.of(instruction.text()) + dated(instruction);
             int cost = tokens.count(line) + 1;
             if (cost > remaining) {
                 if (!lines.isEmpty() || remaining < PerKindLayout.MIN_USEFUL_TOKENS) {

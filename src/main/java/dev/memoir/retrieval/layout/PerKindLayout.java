@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
@@ -57,7 +58,7 @@ public final class PerKindLayout {
         List<String> records = new ArrayList<>();
         for (ScoredMemory memory : recalled.memories()) {
             String entry = switch (memory.kind()) {
-                case RECURSIVE_SUMMARY -> fit(memory.text(), remaining);
+                case RECURSIVE_SUMMARY -> fit(QuotedText.block(memory.text()), remaining);
                 case MEMO ->
                     memoEvidence(
                             memory,
@@ -65,7 +66,10 @@ public final class PerKindLayout {
                             evidences.size() + 1,
                             Math.min(remaining, tokenBudget / 2));
                 default ->
-                    fit((records.size() + 1) + ". [" + memory.kind() + dated(memory) + "] " + memory.text(), remaining);
+                    fit(
+                            (records.size() + 1) + ". [" + memory.kind() + dated(memory) + "] "
+                                    + QuotedText.of(memory.text()),
+                            remaining);
             };
             if (entry == null) {
                 continue;
@@ -93,8 +97,8 @@ public final class PerKindLayout {
     }
 
     String memoEvidence(ScoredMemory memo, List<TurnView> turns, int number, int budget) {
-        String head = "(" + number + ") Topic: " + memo.topic() + "\nDate: "
-                + dated(memo).substring(2) + "\nSummary: " + memo.text() + "\nDialogue: ";
+        String head = "(" + number + ") Topic: " + QuotedText.of(memo.topic()) + "\nDate: "
+                + dated(memo).substring(2) + "\nSummary: " + QuotedText.of(memo.text()) + "\nDialogue: ";
         int headTokens = tokens.count(head);
         if (headTokens + MIN_USEFUL_TOKENS > budget) {
             return null;
