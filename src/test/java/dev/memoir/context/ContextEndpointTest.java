@@ -74,7 +74,7 @@ class ContextEndpointTest extends IntegrationTest {
         assertThat(text).contains("blight").contains("Always answer me in metric units.");
         assertThat(system)
                 .as("the reply request's memory block is the context's text")
-                .contains("\n\n" + text + "\n\n");
+                .contains("<memory>\n" + text + "\n</memory>");
         // Entry for entry: the chat's memories are the context's, pinned and numbered.
         List<String> given = reply.body()
                 .path("memories")

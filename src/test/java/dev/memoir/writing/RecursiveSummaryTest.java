@@ -80,7 +80,9 @@ class RecursiveSummaryTest extends IntegrationTest {
         List<ChatCall> folds = fake.calls(c -> c.is(Step.RECURSIVE_SUMMARY) && c.mentions(tag));
         assertThat(folds)
                 .extracting(RecursiveSummaryTest::previousIn)
-                .containsExactly("(empty: this is the first session)", "Likes tea.", "Likes tea. Likes chess.");
+                // The stored summary is quoted on lines of its own: indented.
+                .containsExactly(
+                        "(empty: this is the first session)", "  Likes tea.", "  Likes tea. Likes chess.");
         assertThat(items(api.get(key, "/memory?userId=noa&kind=recursive_summary")))
                 .hasSize(1);
 
@@ -99,7 +101,7 @@ class RecursiveSummaryTest extends IntegrationTest {
         assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions(question))
                         .getFirst()
                         .systemPrompt())
-                .contains("[What you know about the user and yourself]:\nLikes tea. Likes chess. Likes jazz.");
+                .contains("[What you know about the user and yourself]:\n  Likes tea. Likes chess. Likes jazz.");
     }
 
     @Test
