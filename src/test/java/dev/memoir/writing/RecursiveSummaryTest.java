@@ -81,8 +81,7 @@ class RecursiveSummaryTest extends IntegrationTest {
         assertThat(folds)
                 .extracting(RecursiveSummaryTest::previousIn)
                 // The stored summary is quoted on lines of its own: indented.
-                .containsExactly(
-                        "(empty: this is the first session)", "  Likes tea.", "  Likes tea. Likes chess.");
+                .containsExactly("(empty: this is the first session)", "  Likes tea.", "  Likes tea. Likes chess.");
         assertThat(items(api.get(key, "/memory?userId=noa&kind=recursive_summary")))
                 .hasSize(1);
 
