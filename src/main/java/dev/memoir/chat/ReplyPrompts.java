@@ -89,7 +89,7 @@ class ReplyPrompts {
         List<TurnView> recent = RecentDialogue.within(
                 sessions.turnsEndingWith(tenant, message.id(), properties.recentTurns()),
                 Math.min(dialogueBudget, room - memoryShare),
-                content -> cost(content));
+                content -> cost(QuotedText.inline(content)));
         int used = recent.stream().mapToInt(this::cost).sum();
         return new Layout(today, recent, Math.max(0, Math.min(memoryBudget, room - used)));
     }
@@ -123,8 +123,9 @@ class ReplyPrompts {
     }
 
     /** A turn's tokens as one message of the prompt. */
+    /** A turn as it is sent: an earlier one quoted, which may make it a little longer. */
     private int cost(TurnView turn) {
-        return cost(turn.content());
+        return cost(QuotedText.inline(turn.content()));
     }
 
     private int cost(String content) {

@@ -85,7 +85,7 @@ class LessonWriter {
                         .items(
                                 "existing",
                                 existing.stream()
-                                        .map(memory -> QuotedText.block(memory.text()))
+                                        .map(memory -> "- " + QuotedText.of(memory.text()))
                                         .toList(),
                                 "\n",
                                 "(none)"));

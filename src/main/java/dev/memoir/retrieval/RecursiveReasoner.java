@@ -129,7 +129,7 @@ public class RecursiveReasoner {
                                 .items(
                                         "memories",
                                         found.values().stream()
-                                                .map(memory -> QuotedText.block(memory.text()))
+                                                .map(memory -> "- " + QuotedText.of(memory.text()))
                                                 .toList(),
                                         "\n",
                                         "(nothing found)"))
@@ -158,12 +158,13 @@ public class RecursiveReasoner {
                                 .append('\n');
                     }
                     if (s.argument() != null) {
+                        // Defused as a whole: an argument "/INST" would make "[/INST]" with the bracket around it.
                         line.append("Action ")
                                 .append(n)
                                 .append(": ")
-                                .append(s.action().equals("search") ? "Search[" : "Finish[")
-                                .append(QuotedText.of(s.argument()))
-                                .append("]\n");
+                                .append(QuotedText.of(
+                                        (s.action().equals("search") ? "Search[" : "Finish[") + s.argument() + "]"))
+                                .append("\n");
                     }
                     if (s.observation() != null) {
                         line.append("Observation ")

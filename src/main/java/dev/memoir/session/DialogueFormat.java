@@ -69,6 +69,12 @@ public record DialogueFormat(Numbering numbering, RoleNames roles, String separa
             case WIRE -> turn.role().wireName();
             case UPPER_CASE -> turn.role().label().toUpperCase(Locale.ROOT);
         };
-        return number + role + ": " + QuotedText.of(turn.content());
+        String content = QuotedText.of(turn.content());
+        // Where turns share a line, no turn may write the separator that starts the next one.
+        if (!separator.contains("\n")) {
+            content = content.replace(
+                    separator.strip(), String.join(" ", separator.strip().split("")));
+        }
+        return number + role + ": " + content;
     }
 }

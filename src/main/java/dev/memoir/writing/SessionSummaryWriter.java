@@ -123,7 +123,7 @@ class SessionSummaryWriter {
                                     summary == null
                                             ? List.of()
                                             : summary.instructions().stream()
-                                                    .map(QuotedText::block)
+                                                    .map(instruction -> "- " + QuotedText.of(instruction))
                                                     .toList(),
                                     "\n",
                                     "(none)"));

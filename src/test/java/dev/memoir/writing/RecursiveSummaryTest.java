@@ -81,7 +81,7 @@ class RecursiveSummaryTest extends IntegrationTest {
         assertThat(folds)
                 .extracting(RecursiveSummaryTest::previousIn)
                 // The stored summary is quoted on lines of its own: indented.
-                .containsExactly("(empty: this is the first session)", "  Likes tea.", "  Likes tea. Likes chess.");
+                .containsExactly("(empty: this is the first session)", "\tLikes tea.", "\tLikes tea. Likes chess.");
         assertThat(items(api.get(key, "/memory?userId=noa&kind=recursive_summary")))
                 .hasSize(1);
 
@@ -100,7 +100,7 @@ class RecursiveSummaryTest extends IntegrationTest {
         assertThat(fake.calls(c -> c.is(Step.REPLY) && c.mentions(question))
                         .getFirst()
                         .systemPrompt())
-                .contains("[What you know about the user and yourself]:\n  Likes tea. Likes chess. Likes jazz.");
+                .contains("[What you know about the user and yourself]:\n\tLikes tea. Likes chess. Likes jazz.");
     }
 
     @Test

@@ -84,7 +84,7 @@ class PerKindLayoutTest {
 
         assertThat(prompt.text()).isEqualTo("""
                 [What you know about the user and yourself]:
-                  The user is a violinist.
+                \tThe user is a violinist.
 
                 [Related evidences]:
                 (1) Topic: Music
