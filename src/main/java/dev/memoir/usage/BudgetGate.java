@@ -53,6 +53,8 @@ class BudgetGate implements ModelCallGate, JobHold {
     private final UsageProperties properties;
     private final TransactionTemplate ownTransaction;
     private final Clock clock = Clock.systemUTC();
+    /** Notified when one of this instance's requests is counted and its hold released. */
+    private final Object released = new Object();
 
     BudgetGate(
             BudgetCounter counter,
@@ -97,6 +99,9 @@ class BudgetGate implements ModelCallGate, JobHold {
         } catch (RuntimeException e) {
             log.warn("Could not release a budget's hold; it expires on its own: {}", e.toString());
         }
+        synchronized (released) {
+            released.notifyAll();
+        }
     }
 
     /**
@@ -106,13 +111,17 @@ class BudgetGate implements ModelCallGate, JobHold {
      */
     private Optional<Admission> tryAdmit(List<Budget> budgets, Call call, boolean inJob, UUID hold, Instant waitUntil) {
         Instant now = clock.instant();
-        Admission decided = decide(exhausted(store.lockedStandings(budgets, now, false)), call, inJob);
+        List<BudgetStore.Locked> locked = store.lockedStandings(budgets, now);
+        Admission decided = decide(
+                exhausted(locked.stream().map(BudgetStore.Locked::counted).toList()), call, inJob);
         if (decided.skipped()) {
             return Optional.of(decided);
         }
         // Only the budgets that could stop this request are waited for; one the holds use up past the wait is
         // used up for it.
-        List<Budget.Standing> heldUp = exhausted(store.lockedStandings(budgets, now, true)).stream()
+        List<Budget.Standing> heldUp = exhausted(
+                        locked.stream().map(BudgetStore.Locked::withHolds).toList())
+                .stream()
                 .filter(standing -> stoppable(List.of(standing.budget()), call.step(), inJob))
                 .toList();
         if (!heldUp.isEmpty()) {
@@ -132,9 +141,15 @@ class BudgetGate implements ModelCallGate, JobHold {
         return Optional.of(decided);
     }
 
-    private static void pause() {
+    /**
+     * Waits for a request in flight to be counted: woken at once by one of this instance's, and looking again every
+     * {@link #WAIT_STEP} for those of other instances (whose release no signal here tells).
+     */
+    private void pause() {
         try {
-            Thread.sleep(WAIT_STEP.toMillis());
+            synchronized (released) {
+                released.wait(WAIT_STEP.toMillis());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for a budget's requests in flight", e);

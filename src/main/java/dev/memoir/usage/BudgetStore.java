@@ -168,12 +168,15 @@ class BudgetStore {
     }
 
     /**
-     * The counts of these budgets, and with {@code withHolds} what the requests in flight on every instance may still
-     * add to them (their holds), each count locked until the caller's transaction ends: of two instances admitting a
+     * The counts of these budgets, and with them what the requests in flight on every instance may still add to
+     * them (their holds), each count locked until the caller's transaction ends: of two instances admitting a
      * request of the tenant at once, the second sees the first's hold.
      */
-    List<Budget.Standing> lockedStandings(List<Budget> budgets, Instant now, boolean withHolds) {
-        List<Budget.Standing> standings = new ArrayList<>(budgets.size());
+    /** A budget's count as it stands, and with the holds of the requests in flight added. */
+    record Locked(Budget.Standing counted, Budget.Standing withHolds) {}
+
+    List<Locked> lockedStandings(List<Budget> budgets, Instant now) {
+        List<Locked> standings = new ArrayList<>(budgets.size());
         for (Budget budget : budgets) {
             Instant start = budget.period().start(now);
             Object[] key = {budget.tenant(), budget.userId(), budget.period().wireName(), SqlTimes.timestamptz(start)};
@@ -189,10 +192,6 @@ class BudgetStore {
                     .query((rs, row) ->
                             new Budget.Standing(budget, start, rs.getLong("tokens"), rs.getBigDecimal("cost")))
                     .single();
-            if (!withHolds) {
-                standings.add(counted);
-                continue;
-            }
             Budget.Standing held = jdbc.sql("""
                             select coalesce(sum(tokens), 0) as tokens, coalesce(sum(cost), 0) as cost
                             from usage_budget_holds
@@ -201,11 +200,13 @@ class BudgetStore {
                     .query((rs, row) ->
                             new Budget.Standing(budget, start, rs.getLong("tokens"), rs.getBigDecimal("cost")))
                     .single();
-            standings.add(new Budget.Standing(
-                    budget,
-                    start,
-                    counted.tokens() + held.tokens(),
-                    counted.cost().add(held.cost())));
+            standings.add(new Locked(
+                    counted,
+                    new Budget.Standing(
+                            budget,
+                            start,
+                            counted.tokens() + held.tokens(),
+                            counted.cost().add(held.cost()))));
         }
         return standings;
     }
