@@ -24,6 +24,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
+import dev.memoir.common.audit.AuditActor;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.tenant.TenantId;
 
@@ -59,10 +60,16 @@ class UserArchiveController {
             TenantId tenant,
             @Parameter(description = "The user to export") @PathVariable @UserIdentifier String userId) {
         exporter.requireUser(tenant, userId);
+        // Written on another thread: the audit trail still names this request's key.
+        String actor = AuditActor.current();
         return ResponseEntity.ok()
                 .contentType(MediaType.parseMediaType(NDJSON))
                 .header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"memoir-user.ndjson\"")
-                .body(out -> exporter.export(tenant, userId, out));
+                .body(out -> {
+                    try (AuditActor caller = AuditActor.open(actor)) {
+                        exporter.export(tenant, userId, out);
+                    }
+                });
     }
 
     @PostMapping(

@@ -6,14 +6,17 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.audit.Audited;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.memory.MemoryArchive;
@@ -36,6 +39,7 @@ class UserExporter {
     private final JsonMapper json;
     private final TransactionTemplate snapshot;
     private final ArchiveObservations observations;
+    private final ApplicationEventPublisher events;
 
     UserExporter(
             SessionArchive sessions,
@@ -43,8 +47,10 @@ class UserExporter {
             FeedbackArchive feedback,
             JsonMapper json,
             PlatformTransactionManager transactions,
-            ArchiveObservations observations) {
+            ArchiveObservations observations,
+            ApplicationEventPublisher events) {
         this.observations = observations;
+        this.events = events;
         this.sessions = sessions;
         this.memories = memories;
         this.feedback = feedback;
@@ -65,12 +71,16 @@ class UserExporter {
 
     /** One {@code memoir.export} observation, as an import is one {@code memoir.import}: no user, no content. */
     void export(TenantId tenant, String userId, OutputStream target) {
-        observations.exporting("user-archive", () -> writeArchive(tenant, userId, target));
+        observations.exporting("user-archive", () -> {
+            Map<String, Long> counts = writeArchive(tenant, userId, target);
+            // Once the archive is written: an export that failed on the way gave nothing away whole.
+            events.publishEvent(Audited.of(tenant.value(), "user.exported", userId, List.of(), Map.copyOf(counts)));
+        });
     }
 
-    private void writeArchive(TenantId tenant, String userId, OutputStream target) {
+    private Map<String, Long> writeArchive(TenantId tenant, String userId, OutputStream target) {
         OutputStream out = new BufferedOutputStream(target, 1 << 16);
-        snapshot.executeWithoutResult(status -> {
+        Map<String, Long> written = snapshot.execute(status -> {
             Map<String, Object> header = new LinkedHashMap<>();
             header.put("type", ArchiveFormat.HEADER);
             header.put("version", ArchiveFormat.VERSION);
@@ -90,12 +100,14 @@ class UserExporter {
             end.put("type", ArchiveFormat.END);
             end.set("counts", json.valueToTree(counts));
             write(out, end);
+            return counts;
         });
         try {
             out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return written;
     }
 
     private long lines(OutputStream out, String type, Stream<?> records) {

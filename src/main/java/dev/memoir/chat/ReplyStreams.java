@@ -21,6 +21,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter.SseEventBuilder;
 
+import dev.memoir.common.audit.AuditActor;
 import dev.memoir.common.web.ApiException;
 
 /**
@@ -123,13 +124,14 @@ class ReplyStreams {
                 () -> executor.execute(stream::timedOut),
                 properties.streamTimeout().toMillis(),
                 TimeUnit.MILLISECONDS);
-        executor.execute(() -> {
+        // As the request's caller, for the audit trail's record of what the reply was shown.
+        executor.execute(AuditActor.carried(() -> {
             try {
                 stream.answer(turn);
             } finally {
                 deadline.cancel(false);
             }
-        });
+        }));
     }
 
     private final class Stream {

@@ -3,12 +3,17 @@ package dev.memoir.context;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.audit.Audited;
 import dev.memoir.common.usage.UsageScope;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
@@ -37,6 +42,8 @@ public class MemoryContexts {
     private final ContextTraceRepository traces;
     private final TokenCounter tokens;
     private final SecretRedactor redactor;
+    private final ApplicationEventPublisher events;
+    private final TransactionTemplate transaction;
 
     MemoryContexts(
             ReplyMemory replyMemory,
@@ -44,8 +51,12 @@ public class MemoryContexts {
             MemoryDefaults defaults,
             ContextTraceRepository traces,
             TokenCounter tokens,
-            SecretRedactor redactor) {
+            SecretRedactor redactor,
+            ApplicationEventPublisher events,
+            PlatformTransactionManager transactions) {
         this.replyMemory = replyMemory;
+        this.events = events;
+        this.transaction = new TransactionTemplate(transactions);
         this.sessions = sessions;
         this.defaults = defaults;
         this.traces = traces;
@@ -79,14 +90,24 @@ public class MemoryContexts {
         List<ScoredMemory> pinned = context.included().stream()
                 .filter(memory -> !numbered.contains(memory.id()))
                 .toList();
-        traces.save(new ContextTrace(
+        ContextTrace trace = new ContextTrace(
                 id,
                 tenant.value(),
                 query.userId(),
                 query.sessionId(),
                 context.numbered().stream().map(ScoredMemory::id).toList(),
                 context.numbered().stream().mapToDouble(ScoredMemory::score).toArray(),
-                pinned.stream().map(ScoredMemory::id).toList()));
+                pinned.stream().map(ScoredMemory::id).toList());
+        // The trace and the audit trail's record of what was shown commit together.
+        transaction.executeWithoutResult(status -> {
+            traces.save(trace);
+            events.publishEvent(Audited.of(
+                    tenant.value(),
+                    "context.shown",
+                    query.userId(),
+                    context.included().stream().map(ScoredMemory::id).toList(),
+                    Map.of("contextId", id.toString())));
+        });
         List<MemoryContext.Entry> entries = new ArrayList<>();
         for (int i = 0; i < context.numbered().size(); i++) {
             ScoredMemory memory = context.numbered().get(i);

@@ -1,10 +1,14 @@
 package dev.memoir.erasure;
 
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.MemoryErasure;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.session.SessionForDeletion;
@@ -23,9 +27,12 @@ class SessionEraser {
     private final SessionService sessions;
     private final Reranker reranker;
     private final MemoryErasure memoryErasure;
+    private final ApplicationEventPublisher events;
 
-    SessionEraser(SessionService sessions, Reranker reranker, MemoryErasure memoryErasure) {
+    SessionEraser(
+            SessionService sessions, Reranker reranker, MemoryErasure memoryErasure, ApplicationEventPublisher events) {
         this.memoryErasure = memoryErasure;
+        this.events = events;
         this.sessions = sessions;
         this.reranker = reranker;
     }
@@ -37,6 +44,13 @@ class SessionEraser {
         int memoryCount = memoryErasure.deleteAllOfSession(tenant, session.userId(), sessionId);
         int feedbackCount = reranker.deleteFeedbackOfTurns(tenant, session.turnIds());
         int turnCount = sessions.delete(tenant, sessionId);
-        return new SessionErasure(sessionId, turnCount, memoryCount, feedbackCount);
+        Audited audited = Audited.of(
+                tenant.value(),
+                "session.erased",
+                session.userId(),
+                List.of(sessionId),
+                Map.of("turns", turnCount, "memories", memoryCount, "rerankerFeedback", feedbackCount));
+        events.publishEvent(audited);
+        return new SessionErasure(sessionId, turnCount, memoryCount, feedbackCount, ErasureReceipt.of(audited.id()));
     }
 }

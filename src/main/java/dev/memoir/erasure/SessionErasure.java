@@ -15,4 +15,6 @@ record SessionErasure(
         int memories,
 
         @Schema(description = "Reranker training examples taken from its replies")
-        int rerankerFeedback) {}
+        int rerankerFeedback,
+
+        ErasureReceipt receipt) {}

@@ -1,8 +1,13 @@
 package dev.memoir.erasure;
 
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.MemoryErasure;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.session.ErasedSessions;
@@ -24,9 +29,16 @@ class UserDataEraser {
     private final Reranker reranker;
     private final MemoryErasure memoryErasure;
     private final Usage usage;
+    private final ApplicationEventPublisher events;
 
-    UserDataEraser(SessionService sessions, Reranker reranker, MemoryErasure memoryErasure, Usage usage) {
+    UserDataEraser(
+            SessionService sessions,
+            Reranker reranker,
+            MemoryErasure memoryErasure,
+            Usage usage,
+            ApplicationEventPublisher events) {
         this.memoryErasure = memoryErasure;
+        this.events = events;
         this.usage = usage;
         this.sessions = sessions;
         this.reranker = reranker;
@@ -45,6 +57,22 @@ class UserDataEraser {
         int memoryCount = memoryErasure.deleteAllForUser(tenant, userId);
         int feedbackCount = reranker.deleteFeedbackOfUser(tenant, userId);
         usage.forgetUser(tenant, userId);
-        return new UserErasure(userId, erased.sessions(), erased.turns(), memoryCount, feedbackCount);
+        Audited audited = Audited.of(
+                tenant.value(),
+                "user.erased",
+                userId,
+                List.of(),
+                Map.of(
+                        "sessions",
+                        erased.sessions(),
+                        "turns",
+                        erased.turns(),
+                        "memories",
+                        memoryCount,
+                        "rerankerFeedback",
+                        feedbackCount));
+        events.publishEvent(audited);
+        return new UserErasure(
+                userId, erased.sessions(), erased.turns(), memoryCount, feedbackCount, ErasureReceipt.of(audited.id()));
     }
 }

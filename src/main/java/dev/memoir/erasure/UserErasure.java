@@ -10,4 +10,6 @@ record UserErasure(
         int memories,
 
         @Schema(description = "Reranker feedback rows (the user's queries and citations)")
-        int rerankerFeedback) {}
+        int rerankerFeedback,
+
+        ErasureReceipt receipt) {}

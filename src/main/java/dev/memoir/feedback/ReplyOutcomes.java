@@ -48,7 +48,7 @@ public class ReplyOutcomes {
             List<ScoredMemory> given,
             Collection<UUID> cited,
             Optional<RerankTrace> rerank) {
-        traces.record(session.tenant(), replyTurnId, given, List.copyOf(cited));
+        traces.record(session, replyTurnId, given, List.copyOf(cited));
         rerank.ifPresent(trace -> reranker.recordFeedback(
                 session.tenant(),
                 session.userId(),
@@ -67,7 +67,7 @@ public class ReplyOutcomes {
     @Transactional(propagation = Propagation.MANDATORY)
     public UUID recordReasoned(
             SessionRef session, TurnView question, UUID replyTurnId, RecursiveReasoner.Reasoning reasoning) {
-        traces.record(session.tenant(), replyTurnId, reasoning.memories(), List.of());
+        traces.record(session, replyTurnId, reasoning.memories(), List.of());
         return episodes.save(new Episode(
                         session.tenant().value(),
                         session.userId(),

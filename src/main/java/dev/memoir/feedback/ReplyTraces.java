@@ -2,14 +2,18 @@ package dev.memoir.feedback;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.session.RepliedTurn;
+import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 
@@ -20,22 +24,41 @@ class ReplyTraces {
     private final ReplyTraceRepository traces;
     private final SessionService sessions;
     private final EpisodeRepository episodes;
+    private final ApplicationEventPublisher events;
 
-    ReplyTraces(ReplyTraceRepository traces, SessionService sessions, EpisodeRepository episodes) {
+    ReplyTraces(
+            ReplyTraceRepository traces,
+            SessionService sessions,
+            EpisodeRepository episodes,
+            ApplicationEventPublisher events) {
         this.traces = traces;
+        this.events = events;
         this.sessions = sessions;
         this.episodes = episodes;
     }
 
-    /** Records a reply's trace in the transaction that stores the reply. */
+    /**
+     * Records a reply's trace in the transaction that stores the reply, and in the audit trail what the reply was
+     * shown ({@code reply.shown}).
+     */
     @Transactional(propagation = Propagation.MANDATORY)
-    void record(TenantId tenant, UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
+    void record(SessionRef session, UUID replyTurnId, List<ScoredMemory> given, List<UUID> cited) {
+        List<UUID> shown = given.stream().map(ScoredMemory::id).toList();
         traces.save(new ReplyTrace(
-                tenant.value(),
+                session.tenant().value(),
                 replyTurnId,
-                given.stream().map(ScoredMemory::id).toList(),
+                shown,
                 given.stream().mapToDouble(ScoredMemory::score).toArray(),
                 cited));
+        events.publishEvent(Audited.of(
+                session.tenant().value(),
+                "reply.shown",
+                session.userId(),
+                shown,
+                Map.of(
+                        "replyTurnId", replyTurnId.toString(),
+                        "sessionId", session.id().toString(),
+                        "cited", cited.size())));
     }
 
     /** A reply's trace for the caller: 404 when the turn is unknown or another tenant's, 400 when not a reply. */

@@ -32,6 +32,7 @@ import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
+import dev.memoir.common.audit.AuditActor;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -178,7 +179,8 @@ public class Jobs {
      */
     public CustomTask<Void> slicedTask(TaskDescriptor<Void> job, Predicate<String> sliceLeavingMore) {
         return Tasks.custom(job).onFailure(retries.handler()).execute((instance, context) -> {
-            boolean more = sliceLeavingMore.test(instance.getId());
+            boolean more = AuditActor.as(
+                    AuditActor.job(instance.getTaskName()), () -> sliceLeavingMore.test(instance.getId()));
             return (complete, operations) -> {
                 if (more) {
                     operations.reschedule(complete, Instant.now());
@@ -202,7 +204,8 @@ public class Jobs {
     private CustomTask<Void> puttingOff(
             TaskDescriptor<Void> job, BiFunction<String, String, Optional<Instant>> work, boolean shownDeferred) {
         return Tasks.custom(job).onFailure(retries.handler()).execute((instance, context) -> {
-            Optional<Instant> again = work.apply(instance.getTaskName(), instance.getId());
+            Optional<Instant> again = AuditActor.as(
+                    AuditActor.job(instance.getTaskName()), () -> work.apply(instance.getTaskName(), instance.getId()));
             return (complete, operations) -> {
                 if (again.isPresent()) {
                     if (shownDeferred) {
@@ -228,7 +231,7 @@ public class Jobs {
      */
     public CustomTask<Integer> backgroundTask(TaskDescriptor<Integer> job, Function<String, JobStep> work) {
         return Tasks.custom(job).onFailure(retries.<Integer>handler()).execute((instance, context) -> {
-            JobStep step = work.apply(instance.getId());
+            JobStep step = AuditActor.as(AuditActor.job(instance.getTaskName()), () -> work.apply(instance.getId()));
             int failedBefore = instance.getData() == null ? 0 : instance.getData();
             return (complete, operations) -> {
                 switch (step) {
@@ -281,7 +284,7 @@ public class Jobs {
     /** A job type whose work gets the job's id and is retried with back-off when it throws. */
     public OneTimeTask<Void> task(TaskDescriptor<Void> job, Consumer<String> work) {
         return Tasks.oneTime(job).onFailure(retries.handler()).execute((instance, context) -> {
-            work.accept(instance.getId());
+            AuditActor.runAs(AuditActor.job(instance.getTaskName()), () -> work.accept(instance.getId()));
             finished(instance);
         });
     }
@@ -291,6 +294,7 @@ public class Jobs {
      * a restart (its row is shared by every instance). A run that throws is logged and the schedule goes on.
      */
     public RecurringTask<Void> recurringTask(String name, Duration interval, Runnable work) {
-        return Tasks.recurring(name, FixedDelay.of(interval)).execute((instance, context) -> work.run());
+        return Tasks.recurring(name, FixedDelay.of(interval))
+                .execute((instance, context) -> AuditActor.runAs(AuditActor.job(name), work));
     }
 }

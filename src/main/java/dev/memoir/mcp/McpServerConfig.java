@@ -42,21 +42,22 @@ class McpServerConfig {
     }
 
     /**
-     * The tools {@link MemoryTools}, {@link ArchiveTools}, {@link ChatTools}, {@link ContextTools} and
-     * {@link UsageTools} declare, listed in the order of their names whichever class declares them. Registered here rather than by the starter's annotation scanner
+     * The tools {@link MemoryTools}, {@link QuarantineTools}, {@link ArchiveTools}, {@link ChatTools},
+     * {@link ContextTools} and {@link UsageTools} declare, listed in the order of their names whichever class declares them. Registered here rather than by the starter's annotation scanner
      * (switched off in application.yml), whose call handlers would neither validate the arguments nor answer errors
      * as the REST API does.
      */
     @Bean
     List<SyncToolSpecification> memoirTools(
             MemoryTools memory,
+            QuarantineTools quarantine,
             ArchiveTools archive,
             ChatTools chat,
             ContextTools context,
             UsageTools usage,
             Validator validator,
             JsonMapper json) {
-        return new ValidatingToolProvider(List.of(memory, archive, chat, context, usage), validator, json)
+        return new ValidatingToolProvider(List.of(memory, quarantine, archive, chat, context, usage), validator, json)
                 .getToolSpecifications().stream()
                         .sorted(Comparator.comparing(
                                 specification -> specification.tool().name()))

@@ -33,6 +33,13 @@ public record MemoryEvent(
         UPDATED,
         DELETED,
         /** No longer read: a newer memory ({@code supersededBy}) supersedes it. */
-        SUPERSEDED
+        SUPERSEDED,
+        /**
+         * Not read into replies or searches: its text reads as instructions to an assistant ({@code reason}: the
+         * signs found), until released.
+         */
+        QUARANTINED,
+        /** A quarantined memory let in by a client or the operator: read from now on. */
+        RELEASED
     }
 }

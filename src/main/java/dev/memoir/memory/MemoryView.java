@@ -62,6 +62,11 @@ public record MemoryView(
                         + "deletes it. Absent when it does not expire.")
         Instant expiresAt,
 
+        @Schema(
+                description = "What the poisoning screen found in the text (docs/trust.md): absent when nothing, or "
+                        + "when the tenant's policy allows such text")
+        MemoryScreening screening,
+
         @Schema(description = "How a search ranked this memory; only with explain=true")
         SearchExplanation explanation) {
 
@@ -87,6 +92,7 @@ public record MemoryView(
                 supersededBy,
                 supersedes,
                 expiresAt,
+                screening,
                 why);
     }
 

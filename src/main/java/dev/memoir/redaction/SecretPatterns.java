@@ -1,14 +1,25 @@
 package dev.memoir.redaction;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.google.i18n.phonenumbers.PhoneNumberMatch;
+import com.google.i18n.phonenumbers.PhoneNumberUtil;
+import com.google.i18n.phonenumbers.PhoneNumberUtil.Leniency;
+
 /**
- * Where secrets are in a text. Written here rather than taken from a library: the maintained secret scanners
- * (gitleaks, trufflehog, detect-secrets) are Go or Python programs, not Java libraries, and their rule sets aim at
- * repositories; these are the forms a person pastes into a chat. Each finding is the span to mask.
+ * Where secrets and personal data are in a text. Secrets are found by patterns written here rather than taken from a
+ * library: the maintained secret scanners (gitleaks, trufflehog, detect-secrets) are Go or Python programs, not Java
+ * libraries, and their rule sets aim at repositories; these are the forms a person pastes into a chat. Phone numbers
+ * are found by Google's libphonenumber, the maintained reference for what a valid number is in each country (a
+ * pattern would take every version number, date and id for one). IBANs are checked as ISO 13616 defines them (the
+ * country's length, mod 97), which is a few lines; e-mail addresses by a pattern. Each finding is the span to mask.
  */
 final class SecretPatterns {
 
@@ -51,13 +62,50 @@ final class SecretPatterns {
 
     private static final Pattern CARD = Pattern.compile("(?<![\\d.,-])(?:\\d[ -]?){12,18}\\d(?![\\d.,-]?\\d)");
 
+    // Two letters, two check digits, then 11 to 30 letters or digits, in groups of four or not.
+    private static final Pattern IBAN = Pattern.compile("(?<![A-Za-z0-9])[A-Z]{2}\\d{2}(?: ?[A-Z0-9]){11,30}");
+
+    private static final Pattern EMAIL = Pattern.compile("(?<![\\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}"
+            + "@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*"
+            + "\\.[A-Za-z]{2,24}(?![A-Za-z0-9-])");
+
+    // The length of an IBAN in each country that issues them (the SWIFT IBAN registry).
+    private static final Map<String, Integer> IBAN_LENGTHS = ibanLengths("""
+            AD24 AE23 AL28 AT20 AZ28 BA20 BE16 BG22 BH22 BI27 BR29 BY28 CH21 CR22 CY28 CZ24 DE22 DJ27 DK18 DO28 EE20
+            EG29 ES24 FI18 FK18 FO18 FR27 GB22 GE22 GI23 GL18 GR27 GT28 HR21 HU28 IE22 IL23 IQ23 IS26 IT27 JO30 KW30
+            KZ20 LB28 LC32 LI21 LT20 LU20 LV21 LY25 MC27 MD24 ME22 MK19 MN20 MR27 MT31 MU30 NI28 NL18 NO15 OM23 PK24
+            PL28 PS29 PT25 QA29 RO24 RS22 RU33 SA24 SC31 SD18 SE24 SI19 SK24 SM27 SO23 ST25 SV28 TL23 TN24 TR26 UA29
+            VA22 VG24 XK20 YE30""");
+
+    private static final PhoneNumberUtil PHONES = PhoneNumberUtil.getInstance();
+
     private SecretPatterns() {}
 
-    /** The secrets in the text, in order, not overlapping; the classes asked for only. */
+    /** The secrets in the text, in order, not overlapping; API keys, private keys and cards, as asked. */
     static List<Finding> find(String text, boolean secrets, boolean cards) {
-        List<Finding> found = new ArrayList<>();
+        Set<SecretClass> wanted = EnumSet.noneOf(SecretClass.class);
         if (secrets) {
+            wanted.add(SecretClass.API_KEY);
+            wanted.add(SecretClass.PRIVATE_KEY);
+        }
+        if (cards) {
+            wanted.add(SecretClass.PAYMENT_CARD);
+        }
+        return find(text, wanted, "ZZ");
+    }
+
+    /**
+     * The findings of the classes wanted, in order, not overlapping: where two overlap, the one of the class listed
+     * first in {@link SecretClass} is kept (a card number is not also a phone number).
+     *
+     * @param phoneRegion the region whose national phone formats count, or {@code ZZ} for international ones alone
+     */
+    static List<Finding> find(String text, Set<SecretClass> wanted, String phoneRegion) {
+        List<Finding> found = new ArrayList<>();
+        if (wanted.contains(SecretClass.PRIVATE_KEY)) {
             all(PRIVATE_KEY.matcher(text), 0, SecretClass.PRIVATE_KEY, found);
+        }
+        if (wanted.contains(SecretClass.API_KEY)) {
             all(TOKEN.matcher(text), 0, SecretClass.API_KEY, found);
             Matcher named = NAMED.matcher(text);
             while (named.find()) {
@@ -68,7 +116,7 @@ final class SecretPatterns {
             found.removeIf(f -> f.kind() == SecretClass.API_KEY
                     && PLACEHOLDER.matcher(text.substring(f.start(), f.end())).matches());
         }
-        if (cards) {
+        if (wanted.contains(SecretClass.PAYMENT_CARD)) {
             Matcher card = CARD.matcher(text);
             while (card.find()) {
                 String digits = card.group().replaceAll("[ -]", "");
@@ -80,8 +128,61 @@ final class SecretPatterns {
                 }
             }
         }
+        if (wanted.contains(SecretClass.IBAN)) {
+            ibans(text, found);
+        }
+        if (wanted.contains(SecretClass.EMAIL)) {
+            all(EMAIL.matcher(text), 0, SecretClass.EMAIL, found);
+        }
+        if (wanted.contains(SecretClass.PHONE)) {
+            for (PhoneNumberMatch phone : PHONES.findNumbers(text, phoneRegion, Leniency.VALID, Long.MAX_VALUE)) {
+                add(new Finding(phone.start(), phone.end(), SecretClass.PHONE), found);
+            }
+        }
         found.sort((a, b) -> Integer.compare(a.start(), b.start()));
         return found;
+    }
+
+    // A candidate may run on into the next word ("DE89 3704 0044 0532 0130 00 EUR"): the country's length says
+    // where the IBAN ends.
+    private static void ibans(String text, List<Finding> found) {
+        Matcher candidate = IBAN.matcher(text);
+        while (candidate.find()) {
+            Integer length = IBAN_LENGTHS.get(candidate.group().substring(0, 2));
+            if (length == null) {
+                continue;
+            }
+            StringBuilder compact = new StringBuilder(length);
+            int end = candidate.start();
+            while (end < candidate.end() && compact.length() < length) {
+                char c = text.charAt(end++);
+                if (c != ' ') {
+                    compact.append(c);
+                }
+            }
+            boolean whole = end == candidate.end() || text.charAt(end) == ' ';
+            if (compact.length() == length && whole && mod97(compact.toString()) == 1) {
+                add(new Finding(candidate.start(), end, SecretClass.IBAN), found);
+            }
+        }
+    }
+
+    static int mod97(String iban) {
+        String rearranged = iban.substring(4) + iban.substring(0, 4);
+        int remainder = 0;
+        for (int i = 0; i < rearranged.length(); i++) {
+            int value = Character.digit(rearranged.charAt(i), 36);
+            remainder = value < 10 ? (remainder * 10 + value) % 97 : (remainder * 100 + value) % 97;
+        }
+        return remainder;
+    }
+
+    private static Map<String, Integer> ibanLengths(String registry) {
+        Map<String, Integer> lengths = new HashMap<>();
+        for (String entry : registry.trim().split("\\s+")) {
+            lengths.put(entry.substring(0, 2), Integer.parseInt(entry.substring(2)));
+        }
+        return Map.copyOf(lengths);
     }
 
     private static void all(Matcher matcher, int group, SecretClass kind, List<Finding> found) {

@@ -3,48 +3,91 @@ package dev.memoir.redaction;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.tenant.TenantId;
 
 /**
- * Masks the secrets in a text before Memoir keeps or sends it: {@code [payment-card #5c1e07aa]}. The token is an
- * HMAC of the secret under a key of the tenant's own (kept in {@code redaction_keys}, made at its first secret), so
- * the same card is the same token in every memory of the tenant and another tenant's token says nothing about it.
+ * Applies the tenant's redaction policy to a text before Memoir keeps or sends it: a class to mask becomes
+ * {@code [payment-card #5c1e07aa]}, a class to refuse refuses the request (422 {@code sensitive-data-refused}). The
+ * token is an HMAC of the value under a key of the tenant's own (kept in {@code redaction_keys}, made at its first
+ * secret, in a transaction of its own), so the same card is the same token in every memory of the tenant and another
+ * tenant's token says nothing about it.
  */
 @Component
-@EnableConfigurationProperties(RedactionProperties.class)
 public class SecretRedactor {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final RedactionProperties properties;
+    private final RedactionPolicies policies;
     private final JdbcClient jdbc;
+    private final TransactionTemplate own;
     private final Map<UUID, byte[]> keys = new ConcurrentHashMap<>();
 
-    SecretRedactor(RedactionProperties properties, JdbcClient jdbc) {
-        this.properties = properties;
+    SecretRedactor(RedactionPolicies policies, JdbcClient jdbc, PlatformTransactionManager transactions) {
+        this.policies = policies;
         this.jdbc = jdbc;
+        this.own = new TransactionTemplate(transactions);
+        this.own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     }
 
-    /** The text with its secrets masked; the text itself when it holds none (null stays null). */
+    /**
+     * The text with what the tenant's policy masks masked; the text itself when it holds none (null stays null).
+     *
+     * @throws SensitiveDataRefusedException when it holds a class the policy refuses
+     */
     public String redact(TenantId tenant, String text) {
+        return apply(tenant, text, true);
+    }
+
+    /**
+     * The model's own text (a reply) with what the policy masks or refuses masked: the user's message was already
+     * answered, so a refused class in the answer is masked rather than the answer lost.
+     */
+    public String redactModelText(TenantId tenant, String text) {
+        return apply(tenant, text, false);
+    }
+
+    private String apply(TenantId tenant, String text, boolean mayRefuse) {
         if (text == null || text.isEmpty()) {
             return text;
         }
-        List<SecretPatterns.Finding> found = SecretPatterns.find(text, properties.secrets(), properties.paymentCards());
+        Map<SecretClass, RedactionAction> policy = policies.effective(tenant.value());
+        Set<SecretClass> wanted = EnumSet.noneOf(SecretClass.class);
+        policy.forEach((kind, action) -> {
+            if (action != RedactionAction.OFF) {
+                wanted.add(kind);
+            }
+        });
+        if (wanted.isEmpty()) {
+            return text;
+        }
+        List<SecretPatterns.Finding> found = SecretPatterns.find(text, wanted, policies.phoneRegion());
         if (found.isEmpty()) {
             return text;
+        }
+        Set<SecretClass> refused = EnumSet.noneOf(SecretClass.class);
+        found.stream()
+                .map(SecretPatterns.Finding::kind)
+                .filter(kind -> policy.get(kind) == RedactionAction.REFUSE)
+                .forEach(refused::add);
+        if (mayRefuse && !refused.isEmpty()) {
+            throw new SensitiveDataRefusedException(refused);
         }
         StringBuilder out = new StringBuilder(text.length());
         int at = 0;
@@ -62,7 +105,13 @@ public class SecretRedactor {
     }
 
     private String token(TenantId tenant, SecretClass kind, String secret) {
-        String value = kind == SecretClass.PAYMENT_CARD ? secret.replaceAll("[ -]", "") : secret;
+        String value = switch (kind) {
+            case PAYMENT_CARD -> secret.replaceAll("[ -]", "");
+            case IBAN -> secret.replace(" ", "");
+            case EMAIL -> secret.toLowerCase(Locale.ROOT);
+            case PHONE -> secret.replaceAll("[^+0-9]", "");
+            default -> secret;
+        };
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key(tenant.value()), "HmacSHA256"));
@@ -77,17 +126,21 @@ public class SecretRedactor {
         return keys.computeIfAbsent(tenant, this::storedKey);
     }
 
-    // Made once per tenant; of two instances making it at once, the first insert wins and both read it back.
+    // Made once per tenant; of two instances making it at once, the first insert wins and both read it back. In a
+    // transaction of its own: made in the caller's, which may roll back, it would be remembered here and lost in the
+    // database, and the next instance would mask the same secret with another token.
     private byte[] storedKey(UUID tenant) {
         byte[] fresh = new byte[32];
         RANDOM.nextBytes(fresh);
-        jdbc.sql("insert into redaction_keys (tenant_id, hmac_key) values (:tenant, :key) on conflict do nothing")
-                .param("tenant", tenant)
-                .param("key", fresh)
-                .update();
-        return jdbc.sql("select hmac_key from redaction_keys where tenant_id = :tenant")
-                .param("tenant", tenant)
-                .query(byte[].class)
-                .single();
+        return own.execute(status -> {
+            jdbc.sql("insert into redaction_keys (tenant_id, hmac_key) values (:tenant, :key) on conflict do nothing")
+                    .param("tenant", tenant)
+                    .param("key", fresh)
+                    .update();
+            return jdbc.sql("select hmac_key from redaction_keys where tenant_id = :tenant")
+                    .param("tenant", tenant)
+                    .query(byte[].class)
+                    .single();
+        });
     }
 }

@@ -1,12 +1,17 @@
 package dev.memoir.retention;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.RetentionRule;
 
@@ -15,9 +20,11 @@ import dev.memoir.memory.RetentionRule;
 class TenantRetentions {
 
     private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
 
-    TenantRetentions(JdbcClient jdbc) {
+    TenantRetentions(JdbcClient jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
+        this.events = events;
     }
 
     List<RetentionRule> all() {
@@ -41,6 +48,7 @@ class TenantRetentions {
                 .list();
     }
 
+    @Transactional
     void put(UUID tenantId, MemoryKind kind, Duration keepFor) {
         jdbc.sql("""
                 insert into tenant_retention (tenant_id, kind, keep_for)
@@ -50,14 +58,24 @@ class TenantRetentions {
                 .param("kind", kind.wireName())
                 .param("seconds", keepFor == null ? null : keepFor.toSeconds())
                 .update();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("kind", kind.wireName());
+        details.put("keepFor", keepFor == null ? "forever" : keepFor.toString());
+        events.publishEvent(Audited.of(tenantId, "retention.set", null, List.of(), details));
     }
 
+    @Transactional
     boolean remove(UUID tenantId, MemoryKind kind) {
-        return jdbc.sql("delete from tenant_retention where tenant_id = :tenantId and kind = :kind")
+        boolean removed = jdbc.sql("delete from tenant_retention where tenant_id = :tenantId and kind = :kind")
                         .param("tenantId", tenantId)
                         .param("kind", kind.wireName())
                         .update()
                 > 0;
+        if (removed) {
+            events.publishEvent(
+                    Audited.of(tenantId, "retention.removed", null, List.of(), Map.of("kind", kind.wireName())));
+        }
+        return removed;
     }
 
     private static RetentionRule rule(UUID tenantId, String kind, Long seconds) {

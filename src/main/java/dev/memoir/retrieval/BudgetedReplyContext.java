@@ -15,6 +15,7 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.ContextSelection;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
@@ -46,6 +47,7 @@ class BudgetedReplyContext implements ReplyContextBuilder {
     private final SessionService sessions;
     private final ContextProperties properties;
     private final TokenCounter tokens;
+    private final MemoryQuarantine quarantine;
 
     BudgetedReplyContext(
             MemorySearches searches,
@@ -54,7 +56,9 @@ class BudgetedReplyContext implements ReplyContextBuilder {
             Reranker reranker,
             SessionService sessions,
             ContextProperties properties,
-            TokenCounter tokens) {
+            TokenCounter tokens,
+            MemoryQuarantine quarantine) {
+        this.quarantine = quarantine;
         this.searches = searches;
         this.pinned = pinned;
         this.reflection = reflection;
@@ -143,12 +147,19 @@ class BudgetedReplyContext implements ReplyContextBuilder {
             return Map.of();
         }
         Map<UUID, List<TurnView>> around = new HashMap<>();
-        sessions.turnsAround(session.tenant(), memoryOfTurn.keySet(), properties.neighbours())
-                .forEach((turnId, turns) -> around.put(
-                        memoryOfTurn.get(turnId),
-                        turns.stream()
-                                .filter(turn -> turn.id().equals(turnId) || !turnsInPrompt.contains(turn.id()))
-                                .toList()));
+        Map<UUID, List<TurnView>> found =
+                sessions.turnsAround(session.tenant(), memoryOfTurn.keySet(), properties.neighbours());
+        // A neighbour whose own record is quarantined is not shown beside another turn either.
+        Set<UUID> heldBack = quarantine.heldBackTurns(
+                session.tenant(),
+                session.userId(),
+                found.values().stream().flatMap(List::stream).map(TurnView::id).toList());
+        found.forEach((turnId, turns) -> around.put(
+                memoryOfTurn.get(turnId),
+                turns.stream()
+                        .filter(turn -> turn.id().equals(turnId)
+                                || !turnsInPrompt.contains(turn.id()) && !heldBack.contains(turn.id()))
+                        .toList()));
         return around;
     }
 }

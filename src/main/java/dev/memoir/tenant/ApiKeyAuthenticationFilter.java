@@ -17,6 +17,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import dev.memoir.common.audit.AuditActor;
 import dev.memoir.common.usage.UsageScope;
 import dev.memoir.common.web.InspectorPage;
 import dev.memoir.common.web.ProblemWriter;
@@ -88,22 +89,27 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             // Tenant management and service-wide metrics belong to the operator, not to any tenant.
             if (properties.hasBootstrapKey() && ApiKeys.sameKey(key.get(), properties.bootstrapKey())) {
                 request.setAttribute(OperatorAccess.ATTRIBUTE, new OperatorAccess());
-                chain.doFilter(request, response);
+                try (AuditActor actor = AuditActor.open(AuditActor.OPERATOR)) {
+                    chain.doFilter(request, response);
+                }
             } else {
                 reject(request, response, "The /admin and /actuator endpoints need the bootstrap key");
             }
             return;
         }
-        Optional<TenantId> tenant = tenantService.authenticate(key.get());
-        if (tenant.isEmpty()) {
+        Optional<TenantService.Authenticated> authenticated = tenantService.authenticate(key.get());
+        if (authenticated.isEmpty()) {
             reject(request, response, "Unknown or revoked API key");
             return;
         }
         // The write queue (WriteQueueFilter, next in the chain) and the controllers read the tenant from here.
-        request.setAttribute(TENANT_ATTRIBUTE, tenant.get());
+        TenantId tenant = authenticated.get().tenant();
+        request.setAttribute(TENANT_ATTRIBUTE, tenant);
         // The model requests made while the request is handled are the tenant's (usage); deeper code narrows the
         // scope to a user and session where it knows them.
-        try (UsageScope scope = UsageScope.open(tenant.get().value(), null, null)) {
+        try (UsageScope scope = UsageScope.open(tenant.value(), null, null);
+                AuditActor actor =
+                        AuditActor.open(AuditActor.key(authenticated.get().keyId()))) {
             chain.doFilter(request, response);
         }
     }

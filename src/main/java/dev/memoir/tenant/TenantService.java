@@ -2,13 +2,16 @@ package dev.memoir.tenant;
 
 import java.sql.Timestamp;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.audit.Audited;
 import dev.memoir.common.web.ConflictException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.common.wire.Cursor;
@@ -19,9 +22,12 @@ class TenantService {
     private final TenantRepository tenants;
     private final ApiKeyRepository apiKeys;
     private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
 
-    TenantService(TenantRepository tenants, ApiKeyRepository apiKeys, JdbcClient jdbc) {
+    TenantService(
+            TenantRepository tenants, ApiKeyRepository apiKeys, JdbcClient jdbc, ApplicationEventPublisher events) {
         this.tenants = tenants;
+        this.events = events;
         this.apiKeys = apiKeys;
         this.jdbc = jdbc;
     }
@@ -38,13 +44,16 @@ class TenantService {
      * plain query: through a JPA repository and its transaction, the lookup was a large part of an import's own work
      * (docs/benchmarks.md#import-speed).
      */
-    Optional<TenantId> authenticate(String key) {
-        return jdbc.sql("select tenant_id from api_keys where key_hash = ? and revoked_at is null")
+    Optional<Authenticated> authenticate(String key) {
+        return jdbc.sql("select tenant_id, id from api_keys where key_hash = ? and revoked_at is null")
                 .param(ApiKeys.hash(key))
-                .query(UUID.class)
-                .optional()
-                .map(TenantId::new);
+                .query((rs, row) -> new Authenticated(
+                        new TenantId(rs.getObject("tenant_id", UUID.class)), rs.getObject("id", UUID.class)))
+                .optional();
     }
+
+    /** The tenant a key belongs to, and the key's id (who acted, in the audit trail). */
+    record Authenticated(TenantId tenant, UUID keyId) {}
 
     @Transactional(readOnly = true)
     TenantPage list(String cursorToken, int limit) {
@@ -94,14 +103,22 @@ class TenantService {
             throw new ConflictException("key-revoked", "API key " + keyId + " is revoked; create a new key instead");
         }
         old.revoke();
+        audit(tenantId, "key.revoked", keyId);
         return issueKey(tenantId);
     }
 
     @Transactional
     ApiKeyView revokeKey(UUID tenantId, UUID keyId) {
         ApiKey key = key(tenantId, keyId);
-        key.revoke();
+        if (key.isActive()) {
+            key.revoke();
+            audit(tenantId, "key.revoked", keyId);
+        }
         return key.view();
+    }
+
+    private void audit(UUID tenantId, String action, UUID keyId) {
+        events.publishEvent(Audited.of(tenantId, action, null, List.of(keyId), Map.of()));
     }
 
     private ApiKey key(UUID tenantId, UUID keyId) {
@@ -116,6 +133,7 @@ class TenantService {
         String key = ApiKeys.newKey();
         ApiKeyView view = apiKeys.save(new ApiKey(tenantId, ApiKeys.hash(key), key.substring(0, 8)))
                 .view();
+        audit(tenantId, "key.created", view.id());
         return new ApiKeyCreated(view.id(), view.prefix(), view.createdAt(), key);
     }
 }

@@ -13,6 +13,8 @@ enum WebhookEvent {
     MEMORY_UPDATED("memory.updated"),
     MEMORY_DELETED("memory.deleted"),
     MEMORY_SUPERSEDED("memory.superseded"),
+    MEMORY_QUARANTINED("memory.quarantined"),
+    MEMORY_RELEASED("memory.released"),
     TURNS_RECORDED("turns.recorded"),
     SESSION_CLOSED("session.closed"),
     SESSION_MEMORIES_WRITTEN("session.memories-written"),

@@ -33,13 +33,15 @@ class WebhookTriggers {
     }
 
     /**
-     * A change of a memory. A history memory is the turn itself, not news: no event is sent for it. A deletion (by
+     * A change of a memory. A history memory is the turn itself, not news: no event is sent for it, unless it is
+     * quarantined or released (its turn read as instructions to an assistant). A deletion (by
      * the client, expiry, retention or an erasure) also takes the memory's text out of the deliveries that carry it.
      */
     @EventListener
     @Transactional(propagation = Propagation.MANDATORY)
     void onMemoryEvent(MemoryEvent event) {
-        if (event.kind() == MemoryKind.HISTORY) {
+        boolean screening = event.type() == MemoryEvent.Type.QUARANTINED || event.type() == MemoryEvent.Type.RELEASED;
+        if (event.kind() == MemoryKind.HISTORY && !screening) {
             return;
         }
         WebhookEvent type = switch (event.type()) {
@@ -47,6 +49,8 @@ class WebhookTriggers {
             case UPDATED -> WebhookEvent.MEMORY_UPDATED;
             case DELETED -> WebhookEvent.MEMORY_DELETED;
             case SUPERSEDED -> WebhookEvent.MEMORY_SUPERSEDED;
+            case QUARANTINED -> WebhookEvent.MEMORY_QUARANTINED;
+            case RELEASED -> WebhookEvent.MEMORY_RELEASED;
         };
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("userId", event.userId());

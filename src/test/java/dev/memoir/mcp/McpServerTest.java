@@ -100,6 +100,8 @@ class McpServerTest extends IntegrationTest {
                         "import_export",
                         "import_user",
                         "list_memories",
+                        "list_quarantined_memories",
+                        "release_memory",
                         "search_memory",
                         "update_memory");
         assertThat(tools).allSatisfy(tool -> {

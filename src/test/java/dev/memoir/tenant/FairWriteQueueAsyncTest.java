@@ -28,10 +28,10 @@ class FairWriteQueueAsyncTest {
 
     private final TenantId tenant = new TenantId(UUID.randomUUID());
     private final ApiKeyAuthenticationFilter authentication = new ApiKeyAuthenticationFilter(
-            new TenantService(null, null, null) {
+            new TenantService(null, null, null, null) {
                 @Override
-                Optional<TenantId> authenticate(String key) {
-                    return Optional.of(tenant);
+                Optional<Authenticated> authenticate(String key) {
+                    return Optional.of(new Authenticated(tenant, UUID.randomUUID()));
                 }
             },
             new SecurityProperties(null),

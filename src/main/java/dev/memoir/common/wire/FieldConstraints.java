@@ -73,6 +73,9 @@ public final class FieldConstraints {
     /** Messages of a conversation read back at once. */
     public static final int CONVERSATION_MESSAGES = 1_000;
 
+    /** Characters of an audit action asked for ({@code memory.created}). */
+    public static final int AUDIT_ACTION = 100;
+
     /** Characters of a turn's speaker name. */
     public static final int SPEAKER = 100;
 

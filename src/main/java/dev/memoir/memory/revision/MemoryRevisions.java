@@ -14,6 +14,8 @@ import dev.memoir.common.wire.Cursor;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryEvent;
+import dev.memoir.memory.MemoryScreening;
+import dev.memoir.memory.quarantine.MemoryScreen;
 import dev.memoir.memory.store.EmbeddingText;
 import dev.memoir.memory.store.MemoryPassages;
 import dev.memoir.memory.store.MemoryRecord;
@@ -33,13 +35,16 @@ public class MemoryRevisions {
     private final TextEmbedder embedder;
     private final MemoryPassages passages;
     private final ApplicationEventPublisher events;
+    private final MemoryScreen screen;
 
     MemoryRevisions(
             MemoryRecordRepository records,
             MemoryRevisionRepository revisions,
             TextEmbedder embedder,
             MemoryPassages passages,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            MemoryScreen screen) {
+        this.screen = screen;
         this.records = records;
         this.revisions = revisions;
         this.embedder = embedder;
@@ -72,8 +77,14 @@ public class MemoryRevisions {
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(EmbeddingText.of(record.getTopic(), text)))
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
+        // A new text is screened afresh: a release let in the old one.
+        MemoryScreening screening = screen.screen(record.getTenantId(), text);
+        record.screen(screening);
         passages.replace(EmbeddingText.passagesOf(record, embedded), embedder.modelName());
         events.publishEvent(record.event(MemoryEvent.Type.UPDATED, reason));
+        if (screening != null && screening.state().equals(MemoryScreening.QUARANTINED)) {
+            events.publishEvent(record.event(MemoryEvent.Type.QUARANTINED, String.join(",", screening.signs())));
+        }
         return revisions.save(new MemoryRevision(
                 record.getTenantId(),
                 record.getUserId(),

@@ -18,6 +18,7 @@ import org.springframework.stereotype.Repository;
 
 import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.Provenance;
@@ -205,8 +206,17 @@ public class HybridSearchRepository {
                 rs.getObject("superseded_by", UUID.class),
                 uuids(rs.getArray("supersedes")),
                 SqlTimes.instant(rs, "expires_at"),
+                screening(rs),
                 null);
         return new Hit(view, similarity, explanation);
+    }
+
+    private static MemoryScreening screening(ResultSet rs) throws SQLException {
+        String state = rs.getString("screening");
+        return state == null
+                ? null
+                : new MemoryScreening(
+                        state, List.of((String[]) rs.getArray("screening_signs").getArray()));
     }
 
     private static Double nullableDouble(ResultSet rs, String column) throws SQLException {

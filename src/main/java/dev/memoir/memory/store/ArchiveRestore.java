@@ -19,6 +19,8 @@ import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryArchive.ArchivedPassage;
 import dev.memoir.memory.MemoryArchive.ArchivedRevision;
+import dev.memoir.memory.MemoryScreening;
+import dev.memoir.memory.quarantine.MemoryScreen;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -32,7 +34,11 @@ public class ArchiveRestore {
     private final TextEmbedder embedder;
     private final MemoryPassages passages;
 
-    ArchiveRestore(NamedParameterJdbcTemplate jdbc, TextEmbedder embedder, MemoryPassages passages) {
+    private final MemoryScreen screen;
+
+    ArchiveRestore(
+            NamedParameterJdbcTemplate jdbc, TextEmbedder embedder, MemoryPassages passages, MemoryScreen screen) {
+        this.screen = screen;
         this.jdbc = jdbc;
         this.embedder = embedder;
         this.passages = passages;
@@ -72,7 +78,11 @@ public class ArchiveRestore {
         MapSqlParameterSource[] rows = new MapSqlParameterSource[memories.size()];
         for (int i = 0; i < memories.size(); i++) {
             ArchivedMemory m = memories.get(i);
+            // Screened as if written now: an archive from before the screen, or from another policy, is no exception.
+            MemoryScreening screening = screen.screen(tenant.value(), m.text());
             rows[i] = user(tenant, userId)
+                    .addValue("screening", screening == null ? null : screening.state())
+                    .addValue("screeningSigns", screening == null ? null : SqlValues.wordArray(screening.signs()))
                     .addValue("id", m.id())
                     .addValue("kind", m.kind().wireName())
                     .addValue("topic", m.topic())
@@ -101,10 +111,11 @@ public class ArchiveRestore {
         jdbc.batchUpdate("""
                 insert into memory_records (id, tenant_id, user_id, kind, topic, speaker, text, session_id, turn_ids,
                                             dedup_key, version, created_at, updated_at, occurred_from, occurred_to,
-                                            valid_to, superseded_by, expires_at, embedding, embedding_model)
+                                            valid_to, superseded_by, expires_at, embedding, embedding_model, screening,
+                                            screening_signs)
                 values (:id, :tenantId, :userId, :kind, :topic, :speaker, :text, :sessionId, :turnIds, :dedupKey,
                         :version, :createdAt, :updatedAt, :occurredFrom, :occurredTo, :validTo, :supersededBy,
-                        :expiresAt, :vector, :model)""", rows);
+                        :expiresAt, :vector, :model, :screening, cast(:screeningSigns as text[]))""", rows);
         passages.insert(recomputed, embedder.modelName());
         return missing.size();
     }

@@ -20,6 +20,7 @@ import org.hibernate.type.SqlTypes;
 
 import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.Provenance;
 import dev.memoir.memory.Speaker;
@@ -91,6 +92,11 @@ public class MemoryRecord {
 
     private Instant expiresAt;
 
+    private String screening;
+
+    @Column(columnDefinition = "text[]")
+    private String[] screeningSigns;
+
     protected MemoryRecord() {}
 
     public MemoryRecord(
@@ -144,6 +150,23 @@ public class MemoryRecord {
         this.updatedAt = Instant.now();
     }
 
+    /** Keeps what the poisoning screen found in the current text, or (null) that it found nothing to act on. */
+    public void screen(MemoryScreening found) {
+        this.screening = found == null ? null : found.state();
+        this.screeningSigns = found == null ? null : found.signs().toArray(String[]::new);
+    }
+
+    /** What the poisoning screen found; null when nothing it acts on. */
+    public MemoryScreening getScreening() {
+        return screening == null ? null : new MemoryScreening(screening, List.of(screeningSigns));
+    }
+
+    /** Lets a quarantined memory be read, keeping the signs found. */
+    public void release() {
+        this.screening = MemoryScreening.RELEASED;
+        this.updatedAt = Instant.now();
+    }
+
     /** Sets or clears (null) when the memory expires. */
     public void expireAt(Instant when) {
         // As PostgreSQL stores it, so that the answer to the change is what every later read shows.
@@ -177,6 +200,7 @@ public class MemoryRecord {
                 supersededBy,
                 supersedes,
                 expiresAt,
+                getScreening(),
                 null);
     }
 

@@ -10,7 +10,9 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryEvent;
+import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.quarantine.MemoryScreen;
 
 /**
  * Saves new memories in the caller's transaction: embedded at once, long ones with their passages, and each told to
@@ -23,13 +25,16 @@ public class NewRecords {
     private final TextEmbedder embedder;
     private final MemoryPassages passages;
     private final ApplicationEventPublisher events;
+    private final MemoryScreen screen;
 
     NewRecords(
             MemoryRecordRepository records,
             TextEmbedder embedder,
             MemoryPassages passages,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            MemoryScreen screen) {
         this.records = records;
+        this.screen = screen;
         this.embedder = embedder;
         this.passages = passages;
         this.events = events;
@@ -66,7 +71,7 @@ public class NewRecords {
         List<MemoryPassages.Owner> owners = new ArrayList<>();
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
-            saved.add(records.save(new MemoryRecord(
+            MemoryRecord record = new MemoryRecord(
                     m.tenant().value(),
                     m.userId(),
                     m.kind(),
@@ -79,7 +84,9 @@ public class NewRecords {
                     m.topic(),
                     m.speaker(),
                     m.occurredFrom(),
-                    m.occurredTo())));
+                    m.occurredTo());
+            record.screen(screen.screen(m.tenant().value(), m.text()));
+            saved.add(records.save(record));
             if (!embedded.get(i).passages().isEmpty()) {
                 owners.add(EmbeddingText.passagesOf(saved.get(i), embedded.get(i)));
             }
@@ -89,7 +96,13 @@ public class NewRecords {
             records.flush();
             passages.insert(owners, embedder.modelName());
         }
-        saved.forEach(record -> events.publishEvent(record.event(MemoryEvent.Type.CREATED, null)));
+        for (MemoryRecord record : saved) {
+            events.publishEvent(record.event(MemoryEvent.Type.CREATED, null));
+            MemoryScreening screening = record.getScreening();
+            if (screening != null && screening.state().equals(MemoryScreening.QUARANTINED)) {
+                events.publishEvent(record.event(MemoryEvent.Type.QUARANTINED, String.join(",", screening.signs())));
+            }
+        }
         return saved;
     }
 }

@@ -28,6 +28,11 @@ public final class SqlValues {
                         .stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}")));
     }
 
+    /** A {@code text[]} parameter of plain words (letters, digits, hyphens); null binds null. */
+    public static PGobject wordArray(List<String> words) {
+        return words == null ? null : pgObject("text[]", String.join(",", words).transform(w -> "{" + w + "}"));
+    }
+
     /** A {@code uuid[]} column; null reads as an empty list. */
     public static List<UUID> uuids(Array array) throws SQLException {
         return array == null

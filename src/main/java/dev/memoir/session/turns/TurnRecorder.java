@@ -193,7 +193,7 @@ public class TurnRecorder {
                         sessionId,
                         turns.maxSeq(tenant.value(), sessionId) + 1,
                         Role.ASSISTANT,
-                        redactor.redact(tenant, content),
+                        redactor.redactModelText(tenant, content),
                         notBefore(previous, now),
                         asked.view().id()))
                 .view();
