@@ -49,6 +49,11 @@ class StoredTextNeverShapesAPromptTest extends IntegrationTest {
     @Test
     void poisonedStoredTextStaysQuotedInEveryPromptThatShowsIt() {
         String key = api.newTenant();
+        // Allowed, not quarantined: this test is about how stored poison is quoted where it is shown (QuarantineTest
+        // holds it back).
+        assertThat(api.send("PUT", "/memory/quarantine/policy", key, Json.object("policy", "allow"))
+                        .status())
+                .isEqualTo(200);
         String user = "kit-" + tag;
         api.addFact(key, user, poison("Kit keeps a kiwi named Bo"));
         api.addFact(key, user, poison("Kit keeps a kiwi named Bo, and a second one"));

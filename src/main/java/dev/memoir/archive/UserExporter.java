@@ -72,9 +72,18 @@ class UserExporter {
     /** One {@code memoir.export} observation, as an import is one {@code memoir.import}: no user, no content. */
     void export(TenantId tenant, String userId, OutputStream target) {
         observations.exporting("user-archive", () -> {
-            Map<String, Long> counts = writeArchive(tenant, userId, target);
-            // Once the archive is written: an export that failed on the way gave nothing away whole.
-            events.publishEvent(Audited.of(tenant.value(), "user.exported", userId, List.of(), Map.copyOf(counts)));
+            // Recorded however it ends: an export cut off half way (the client went away) still gave part of the
+            // archive away.
+            Map<String, Object> details = new LinkedHashMap<>();
+            try {
+                details.putAll(writeArchive(tenant, userId, target));
+                details.put("complete", true);
+            } catch (RuntimeException e) {
+                details.put("complete", false);
+                throw e;
+            } finally {
+                events.publishEvent(Audited.of(tenant.value(), "user.exported", userId, List.of(), details));
+            }
         });
     }
 

@@ -11,6 +11,9 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.common.jdbc.SqlTimes;
 
@@ -43,12 +46,24 @@ class AuditChainCheck {
             byte[] hash) {}
 
     private final JdbcClient jdbc;
+    private final TransactionTemplate snapshot;
 
-    AuditChainCheck(JdbcClient jdbc) {
+    AuditChainCheck(JdbcClient jdbc, PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
+        this.snapshot = new TransactionTemplate(transactions);
+        this.snapshot.setReadOnly(true);
+        this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
     }
 
+    /**
+     * The check, on one snapshot of the chain: its head and every page as one moment saw them, so a seal or a purge
+     * that commits meanwhile (on any instance) is not taken for tampering.
+     */
     AuditVerification verify(UUID tenant) {
+        return snapshot.execute(status -> verifyInSnapshot(tenant));
+    }
+
+    private AuditVerification verifyInSnapshot(UUID tenant) {
         Chain chain = jdbc.sql("""
                         select pruned_through, pruned_hash, last_seq, last_hash from audit_chains
                         where tenant_id = :tenant""")

@@ -68,6 +68,7 @@ class AuditController {
             @Parameter(description = "Entries recorded before this instant") @RequestParam(required = false) Instant to,
             @Parameter(description = "nextCursor of the previous page; omit for the first page")
                     @RequestParam(required = false)
+                    @Size(max = FieldConstraints.CURSOR)
                     String cursor,
             @Parameter(description = "Entries per page, 1 to " + FieldConstraints.PAGE)
                     @RequestParam(defaultValue = "50")
@@ -125,7 +126,10 @@ class AuditController {
             @Parameter(description = "Entries recorded at or after this instant") @RequestParam(required = false)
                     Instant from,
             @Parameter(description = "Entries recorded before this instant") @RequestParam(required = false) Instant to,
-            @Parameter(description = "nextCursor of the previous page") @RequestParam(required = false) String cursor,
+            @Parameter(description = "nextCursor of the previous page")
+                    @RequestParam(required = false)
+                    @Size(max = FieldConstraints.CURSOR)
+                    String cursor,
             @Parameter(description = "Entries per page, 1 to " + FieldConstraints.PAGE)
                     @RequestParam(defaultValue = "50")
                     @Min(1)

@@ -33,32 +33,32 @@ class AuditEntries {
     /** What to list: each null means any. */
     record Filter(String userId, String action, Instant from, Instant to) {}
 
+    /**
+     * A page of the sealed entries in the order of the chain. Paged by seq, not by time: an entry written early in a
+     * long transaction commits, and is sealed, after later ones, and a client following nextCursor still gets it.
+     */
     AuditPage list(UUID tenant, Filter filter, String cursorToken, int limit) {
         sealer.seal(tenant);
-        Cursor after = Cursor.decode(cursorToken, "audit", 2);
+        Cursor after = Cursor.decode(cursorToken, "audit", 1);
         List<AuditEntryView> fetched = jdbc.sql("""
                         select * from audit_entries
-                        where tenant_id = :tenant
+                        where tenant_id = :tenant and seq > :afterSeq
                           and (cast(:userHash as text) is null or user_hash = :userHash)
                           and (cast(:action as text) is null or action = :action)
                           and (cast(:from as timestamptz) is null or recorded_at >= :from)
                           and (cast(:to as timestamptz) is null or recorded_at < :to)
-                          and (cast(:afterTime as timestamptz) is null
-                               or (recorded_at, id) > (cast(:afterTime as timestamptz), cast(:afterId as uuid)))
-                        order by recorded_at, id
+                        order by seq
                         limit :limit""")
                 .param("tenant", tenant)
+                .param("afterSeq", after == null ? 0L : after.longValue(0))
                 .param("userHash", filter.userId() == null ? null : keys.userHash(tenant, filter.userId()))
                 .param("action", filter.action())
                 .param("from", SqlTimes.timestamptz(filter.from()))
                 .param("to", SqlTimes.timestamptz(filter.to()))
-                .param("afterTime", after == null ? null : SqlTimes.timestamptz(after.instant(0)))
-                .param("afterId", after == null ? null : after.uuid(1))
                 .param("limit", limit + 1)
                 .query((rs, row) -> view(rs))
                 .list();
-        Cursor.Page<AuditEntryView> page =
-                Cursor.page(fetched, limit, e -> Cursor.encode("audit", e.recordedAt(), e.id()));
+        Cursor.Page<AuditEntryView> page = Cursor.page(fetched, limit, e -> Cursor.encode("audit", e.seq()));
         return new AuditPage(page.items(), page.nextCursor());
     }
 

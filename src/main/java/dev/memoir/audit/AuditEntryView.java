@@ -25,7 +25,9 @@ record AuditEntryView(
         @Schema(
                 description = "What was done: memory.created, memory.updated, memory.superseded, memory.deleted, "
                         + "turns.recorded, reply.shown, context.shown, user.exported, import.finished, user.erased, "
-                        + "session.erased, key.created, key.revoked, retention.set, retention.removed",
+                        + "session.erased, key.created, key.revoked, retention.set, retention.removed, "
+                        + "memory.quarantined, memory.released, redaction.policy-set, redaction.policy-reset, "
+                        + "quarantine.policy-set",
                 example = "memory.created")
         String action,
 

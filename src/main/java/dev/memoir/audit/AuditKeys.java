@@ -56,7 +56,19 @@ class AuditKeys {
     }
 
     private byte[] key(UUID tenant) {
-        return keys.computeIfAbsent(tenant, this::storedKey);
+        byte[] known = keys.get(tenant);
+        if (known == null) {
+            // Read on the caller's connection: the key exists from the tenant's first entry (its first API key's
+            // creation), so only a tenant older than the trail ever needs a transaction of its own, and no thread
+            // waits for another's lookup while holding a connection.
+            known = jdbc.sql("select user_key from audit_chains where tenant_id = :tenant")
+                    .param("tenant", tenant)
+                    .query(byte[].class)
+                    .optional()
+                    .orElseGet(() -> storedKey(tenant));
+            keys.putIfAbsent(tenant, known);
+        }
+        return known;
     }
 
     // Of two instances making it at once, the first insert wins and both read it back.

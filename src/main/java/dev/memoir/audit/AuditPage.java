@@ -4,7 +4,7 @@ import java.util.List;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
-@Schema(description = "A page of the audit trail, oldest first")
+@Schema(description = "A page of the audit trail, in the order of the chain (seq)")
 record AuditPage(
         List<AuditEntryView> entries,
 

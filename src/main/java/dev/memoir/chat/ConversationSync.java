@@ -49,11 +49,15 @@ class ConversationSync {
                     "messages[" + (messages.size() - 1) + "]",
                     "the last message must be the user's, with text to answer");
         }
+        // A class the tenant refuses in the message to answer refuses the request before anything is stored.
+        redactor.redact(tenant, last.text());
         SessionRef session = resolve(tenant, userId, sessionId);
         List<NewTurn> history = new ArrayList<>();
         for (OpenAiChatRequest.Message message : messages.subList(0, messages.size() - 1)) {
-            // Masked as stored turns are, so that a message the client sends again is seen as stored.
-            String text = redactor.redact(tenant, message.text().strip());
+            // Masked as stored turns are, so that a message the client sends again is seen as stored: a reply of the
+            // model's was stored with a refused class masked, not refused, and is compared so. What is new is
+            // appended below, where a refused class refuses it.
+            String text = redactor.redactModelText(tenant, message.text().strip());
             Optional<Role> role = Role.ofMessageRole(message.role());
             if (role.isPresent() && TextSafety.hasVisibleCharacter(text)) {
                 history.add(new NewTurn(role.get(), text));

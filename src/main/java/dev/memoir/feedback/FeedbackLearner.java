@@ -9,6 +9,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RamProperties;
 import dev.memoir.retrieval.RecursiveReasoner;
@@ -43,6 +44,7 @@ class FeedbackLearner {
     private final RamProperties properties;
     private final TextEmbedder embedder;
     private final AdvisoryLocks locks;
+    private final SecretRedactor redactor;
 
     FeedbackLearner(
             SessionService sessions,
@@ -56,7 +58,9 @@ class FeedbackLearner {
             TransactionTemplate transaction,
             RamProperties properties,
             AdvisoryLocks locks,
-            TextEmbedder embedder) {
+            TextEmbedder embedder,
+            SecretRedactor redactor) {
+        this.redactor = redactor;
         this.embedder = embedder;
         this.locks = locks;
         this.sessions = sessions;
@@ -75,10 +79,11 @@ class FeedbackLearner {
 
     FeedbackResult learn(TenantId tenant, FeedbackRequest request) {
         RepliedTurn replied = sessions.reply(tenant, request.turnId());
+        // The user's words, kept, exported and sent to the model as a turn's are: the tenant's redaction policy first.
         Trial.FeedbackNote note = new Trial.FeedbackNote(
                 request.verdict() == null ? null : request.verdict().wireName(),
-                blankToNull(request.hint()),
-                blankToNull(request.answer()));
+                blankToNull(redactor.redact(tenant, request.hint())),
+                blankToNull(redactor.redact(tenant, request.answer())));
         Received received = transaction.execute(status -> receive(tenant, replied, note));
         Episode episode = received.episode();
         String latest = episode.getTrials().getLast().inference();

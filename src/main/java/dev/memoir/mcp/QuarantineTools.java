@@ -1,7 +1,5 @@
 package dev.memoir.mcp;
 
-import java.util.UUID;
-
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Size;
@@ -19,8 +17,10 @@ import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemoryView;
 
 /**
- * The quarantine as MCP tools: the memories held back because their text reads as instructions to an assistant, and
- * releasing one, as {@code GET /memory/quarantine} and {@code POST /memory/{id}/release} answer.
+ * The quarantine as an MCP tool: which memories are held back because their text reads as instructions to an
+ * assistant, with the signs found but not the text, since the agent calling the tool is the model the quarantine
+ * keeps that text from. Releasing one is a person's decision, made through REST ({@code POST /memory/{id}/release})
+ * or by the operator, never a tool the model could be talked into calling.
  */
 @Component
 class QuarantineTools {
@@ -36,8 +36,9 @@ class QuarantineTools {
             title = "List quarantined memories",
             description = """
             Memories held back because their text reads as instructions to an assistant (override phrases, role \
-            tags, tool-call JSON, hidden characters, encoded blobs), oldest first, each with screening.signs. They \
-            are kept but not read into replies or searches until released.""",
+            tags, tool-call JSON, hidden characters, encoded blobs), oldest first, each with screening.signs and \
+            without its text. They are kept but not read into replies or searches until a person releases them \
+            (REST: POST /memory/{id}/release).""",
             annotations =
                     @McpAnnotations(
                             title = "List quarantined memories",
@@ -50,30 +51,18 @@ class QuarantineTools {
             @McpToolParam(description = "Only this user's; omit for the whole tenant's", required = false)
                     @Size(min = 1, max = FieldConstraints.USER_ID)
                     String userId,
-            @McpToolParam(description = "nextCursor of the previous page", required = false) String cursor,
+            @McpToolParam(description = "nextCursor of the previous page", required = false)
+                    @Size(max = FieldConstraints.CURSOR)
+                    String cursor,
             @McpToolParam(description = "Memories per page, 1 to " + FieldConstraints.MEMORY_PAGE, required = false)
                     @Min(1)
                     @Max(FieldConstraints.MEMORY_PAGE)
                     Integer limit) {
-        return quarantine.quarantined(
+        MemoryList page = quarantine.quarantined(
                 ToolContext.tenant(context),
                 userId,
                 cursor,
                 limit == null ? FieldConstraints.MEMORY_PAGE_DEFAULT : limit);
-    }
-
-    @McpTool(
-            name = "release_memory",
-            title = "Release a quarantined memory",
-            description = "Lets a quarantined memory be read into replies and searches from now on.",
-            annotations =
-                    @McpAnnotations(
-                            title = "Release a quarantined memory",
-                            readOnlyHint = false,
-                            destructiveHint = false,
-                            idempotentHint = false,
-                            openWorldHint = false))
-    MemoryView release(McpTransportContext context, @McpToolParam(description = "The memory's id") UUID id) {
-        return quarantine.release(ToolContext.tenant(context), id);
+        return new MemoryList(page.items().stream().map(MemoryView::withoutText).toList(), page.nextCursor());
     }
 }

@@ -17,10 +17,12 @@ import dev.memoir.common.audit.Audited;
 import dev.memoir.common.web.ConflictException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.common.wire.Cursor;
+import dev.memoir.memory.quarantine.MemoryScreen;
 import dev.memoir.memory.quarantine.PoisoningPolicies;
 import dev.memoir.memory.quarantine.PoisoningPolicy;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
+import dev.memoir.memory.supersession.UnjudgedFactAdded;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -35,12 +37,15 @@ public class MemoryQuarantine {
     private final MemoryRecordRepository records;
     private final PoisoningPolicies policies;
     private final ApplicationEventPublisher events;
+    private final MemoryScreen screen;
 
     MemoryQuarantine(
             JdbcClient jdbc,
             MemoryRecordRepository records,
             PoisoningPolicies policies,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            MemoryScreen screen) {
+        this.screen = screen;
         this.jdbc = jdbc;
         this.records = records;
         this.policies = policies;
@@ -81,18 +86,7 @@ public class MemoryQuarantine {
      */
     @Transactional(readOnly = true)
     public Set<UUID> heldBackTurns(TenantId tenant, String userId, Collection<UUID> turnIds) {
-        if (turnIds.isEmpty()) {
-            return Set.of();
-        }
-        return Set.copyOf(jdbc.sql("""
-                        select distinct t.turn_id from memory_records m, unnest(m.turn_ids) as t(turn_id)
-                        where m.tenant_id = :tenant and m.user_id = :userId and m.screening = 'quarantined'
-                          and m.kind = 'history' and t.turn_id in (:turnIds)""")
-                .param("tenant", tenant.value())
-                .param("userId", userId)
-                .param("turnIds", List.copyOf(turnIds))
-                .query(UUID.class)
-                .list());
+        return screen.quarantinedTurns(tenant.value(), userId, turnIds);
     }
 
     /** Lets a quarantined memory be read from now on; 404 when unknown, 409 when it is not quarantined. */
@@ -108,6 +102,10 @@ public class MemoryQuarantine {
         }
         record.release();
         events.publishEvent(record.event(MemoryEvent.Type.RELEASED, String.join(",", screening.signs())));
+        if (record.getKind().factBearing() && record.getKind().addable()) {
+            // Judged now what it supersedes, as when it was added: the judgement skipped it while it was held.
+            events.publishEvent(new UnjudgedFactAdded(tenant, id));
+        }
         return record.view(List.of());
     }
 

@@ -74,6 +74,29 @@ public record MemoryView(
         supersedes = supersedes == null || supersedes.isEmpty() ? null : List.copyOf(supersedes);
     }
 
+    /** The memory without its text: what may be shown to a model of a memory held back from it. */
+    public MemoryView withoutText() {
+        return new MemoryView(
+                id,
+                kind,
+                topic,
+                speaker,
+                null,
+                score,
+                provenance,
+                version,
+                createdAt,
+                updatedAt,
+                occurredFrom,
+                occurredTo,
+                validTo,
+                supersededBy,
+                supersedes,
+                expiresAt,
+                screening,
+                explanation);
+    }
+
     MemoryView explained(SearchExplanation why) {
         return new MemoryView(
                 id,

@@ -12,6 +12,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.memoir.common.audit.Audited;
 
@@ -85,7 +87,7 @@ class RedactionPolicies {
             audited.put(kind.wireName(), action == null ? "default" : action.wireName());
         });
         events.publishEvent(Audited.of(tenant, "redaction.policy-set", null, List.of(), audited));
-        cache.remove(tenant);
+        forget(tenant);
     }
 
     /** Gives every class back to the deployment's policy. */
@@ -95,7 +97,7 @@ class RedactionPolicies {
                 .param("tenant", tenant)
                 .update();
         events.publishEvent(Audited.of(tenant, "redaction.policy-reset", null, List.of(), Map.of()));
-        cache.remove(tenant);
+        forget(tenant);
     }
 
     private Map<SecretClass, RedactionAction> read(UUID tenant) {
@@ -110,5 +112,18 @@ class RedactionPolicies {
                 })
                 .list();
         return own;
+    }
+
+    // Forgotten now and again once the change commits: a read in between would cache the policy before the change.
+    private void forget(UUID tenant) {
+        cache.remove(tenant);
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    cache.remove(tenant);
+                }
+            });
+        }
     }
 }

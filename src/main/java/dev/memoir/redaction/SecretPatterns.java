@@ -65,9 +65,12 @@ final class SecretPatterns {
     // Two letters, two check digits, then 11 to 30 letters or digits, in groups of four or not.
     private static final Pattern IBAN = Pattern.compile("(?<![A-Za-z0-9])[A-Z]{2}\\d{2}(?: ?[A-Z0-9]){11,30}");
 
-    private static final Pattern EMAIL = Pattern.compile("(?<![\\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}"
-            + "@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*"
-            + "\\.[A-Za-z]{2,24}(?![A-Za-z0-9-])");
+    // The domain as one run of letters, digits, dots and hyphens, checked after the match: a repeated group of labels
+    // made Java's matcher recurse once per label, and a long "a@aa.aa.aa..." overflowed its stack.
+    private static final Pattern EMAIL =
+            Pattern.compile("(?<![\\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9][A-Za-z0-9.-]{0,252}");
+    private static final Pattern EMAIL_DOMAIN =
+            Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\\.[A-Za-z0-9-]{1,63})*\\.[A-Za-z]{2,24}");
 
     // The length of an IBAN in each country that issues them (the SWIFT IBAN registry).
     private static final Map<String, Integer> IBAN_LENGTHS = ibanLengths("""
@@ -132,11 +135,15 @@ final class SecretPatterns {
             ibans(text, found);
         }
         if (wanted.contains(SecretClass.EMAIL)) {
-            all(EMAIL.matcher(text), 0, SecretClass.EMAIL, found);
+            emails(text, found);
         }
         if (wanted.contains(SecretClass.PHONE)) {
             for (PhoneNumberMatch phone : PHONES.findNumbers(text, phoneRegion, Leniency.VALID, Long.MAX_VALUE)) {
-                add(new Finding(phone.start(), phone.end(), SecretClass.PHONE), found);
+                // A bare run of digits ("3025550172 bytes", "order 2125551234") is a count or an id far more often
+                // than a number someone wrote to be called: a phone number is written with a + or separators.
+                if (!phone.rawString().chars().allMatch(Character::isDigit)) {
+                    add(new Finding(phone.start(), phone.end(), SecretClass.PHONE), found);
+                }
             }
         }
         found.sort((a, b) -> Integer.compare(a.start(), b.start()));
@@ -163,6 +170,28 @@ final class SecretPatterns {
             boolean whole = end == candidate.end() || text.charAt(end) == ' ';
             if (compact.length() == length && whole && mod97(compact.toString()) == 1) {
                 add(new Finding(candidate.start(), end, SecretClass.IBAN), found);
+            }
+        }
+    }
+
+    // An address ends where its domain's last label of letters does; a trailing dot or hyphen is the sentence's.
+    private static void emails(String text, List<Finding> found) {
+        Matcher candidate = EMAIL.matcher(text);
+        while (candidate.find()) {
+            int at = candidate.group().indexOf('@');
+            String domain = candidate.group().substring(at + 1);
+            int end = domain.length();
+            while (end > 0 && (domain.charAt(end - 1) == '.' || domain.charAt(end - 1) == '-')) {
+                end--;
+            }
+            domain = domain.substring(0, end);
+            int next = candidate.start() + at + 1 + end;
+            boolean whole = next >= text.length() || !Character.isLetterOrDigit(text.charAt(next));
+            if (whole
+                    && !domain.contains("..")
+                    && domain.length() <= 253
+                    && EMAIL_DOMAIN.matcher(domain).matches()) {
+                add(new Finding(candidate.start(), next, SecretClass.EMAIL), found);
             }
         }
     }

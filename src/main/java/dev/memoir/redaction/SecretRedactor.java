@@ -123,7 +123,17 @@ public class SecretRedactor {
     }
 
     private byte[] key(UUID tenant) {
-        return keys.computeIfAbsent(tenant, this::storedKey);
+        byte[] known = keys.get(tenant);
+        if (known == null) {
+            // Read on the caller's connection first: only the tenant's first secret needs a transaction of its own.
+            known = jdbc.sql("select hmac_key from redaction_keys where tenant_id = :tenant")
+                    .param("tenant", tenant)
+                    .query(byte[].class)
+                    .optional()
+                    .orElseGet(() -> storedKey(tenant));
+            keys.putIfAbsent(tenant, known);
+        }
+        return known;
     }
 
     // Made once per tenant; of two instances making it at once, the first insert wins and both read it back. In a

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchQuery;
@@ -42,9 +43,15 @@ class PinnedMemories {
     private final MemoRetriever memos;
     private final SessionService sessions;
     private final ContextProperties properties;
+    private final MemoryQuarantine quarantine;
 
     PinnedMemories(
-            MemorySearches searches, MemoRetriever memos, SessionService sessions, ContextProperties properties) {
+            MemorySearches searches,
+            MemoRetriever memos,
+            SessionService sessions,
+            ContextProperties properties,
+            MemoryQuarantine quarantine) {
+        this.quarantine = quarantine;
         this.searches = searches;
         this.memos = memos;
         this.sessions = sessions;
@@ -68,7 +75,7 @@ class PinnedMemories {
         if (readsMemos(session)) {
             List<ScoredMemory> chosen = memos.retrieve(session, message, query);
             pinned.addAll(chosen);
-            dialogues = dialogues(session.tenant(), chosen);
+            dialogues = dialogues(session.tenant(), session.userId(), chosen);
         }
         List<ScoredMemory> instructions = readsInstructions(session)
                 ? searches.nearest(
@@ -95,7 +102,7 @@ class PinnedMemories {
     }
 
     /** The chosen memos' dialogues, read in one query. */
-    private Map<UUID, List<TurnView>> dialogues(TenantId tenant, List<ScoredMemory> memos) {
+    private Map<UUID, List<TurnView>> dialogues(TenantId tenant, String userId, List<ScoredMemory> memos) {
         List<UUID> turnIds = memos.stream()
                 .flatMap(memo -> memo.provenance().turnIds().stream())
                 .distinct()
@@ -103,7 +110,10 @@ class PinnedMemories {
         if (turnIds.isEmpty()) {
             return Map.of();
         }
+        // A turn whose own record is quarantined is not shown as a memo's evidence either.
+        Set<UUID> heldBack = quarantine.heldBackTurns(tenant, userId, turnIds);
         Map<UUID, TurnView> turns = sessions.turnsByIds(tenant, turnIds).stream()
+                .filter(turn -> !heldBack.contains(turn.id()))
                 .collect(Collectors.toMap(TurnView::id, Function.identity()));
         return memos.stream()
                 .collect(Collectors.toMap(

@@ -3,6 +3,7 @@ package dev.memoir.writing;
 import java.util.List;
 
 import org.springframework.context.event.EventListener;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.TextEmbedder;
@@ -38,7 +39,10 @@ class HistoryMemoryWriter {
         }
     }
 
+    // First among the listeners of the turns: what else is made from a turn (an instruction found in it) looks up
+    // whether the turn's own record was quarantined.
     @EventListener
+    @Order(0)
     void onTurnsRecorded(TurnsRecorded recorded) {
         if (!recorded.settings().writes(MemoryKind.HISTORY)) {
             return;

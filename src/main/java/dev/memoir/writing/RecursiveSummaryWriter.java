@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import org.slf4j.Logger;
@@ -25,6 +26,7 @@ import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.NewMemory;
@@ -58,6 +60,7 @@ class RecursiveSummaryWriter {
     private final DialogueParts dialogueParts;
     private final ContextWindow window;
     private final AdvisoryLocks locks;
+    private final MemoryQuarantine quarantine;
 
     RecursiveSummaryWriter(
             SummaryFoldRepository folds,
@@ -69,7 +72,9 @@ class RecursiveSummaryWriter {
             RecursiveSummaryProperties properties,
             DialogueParts dialogueParts,
             ContextWindow window,
-            AdvisoryLocks locks) {
+            AdvisoryLocks locks,
+            MemoryQuarantine quarantine) {
+        this.quarantine = quarantine;
         this.locks = locks;
         this.window = window;
         this.folds = folds;
@@ -111,13 +116,22 @@ class RecursiveSummaryWriter {
      * can take minutes on a slow model), then stores the result under the per-user lock only if nothing moved in
      * between; if another worker folded first, the fold is made again from the new state.
      */
+    // A turn whose own record is quarantined is not folded into the summary every reply pins.
+    private List<TurnView> foldable(TenantId tenant, String userId, List<TurnView> turns) {
+        Set<UUID> heldBack = quarantine.heldBackTurns(
+                tenant, userId, turns.stream().map(TurnView::id).toList());
+        return heldBack.isEmpty()
+                ? turns
+                : turns.stream().filter(t -> !heldBack.contains(t.id())).toList();
+    }
+
     private boolean foldOldest(TenantId tenant, String userId) {
         Start start = transaction.execute(status -> {
             Optional<SummaryFold> pending =
                     folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(tenant.value(), userId);
             return pending.map(fold -> new Start(
                             fold.getSessionId(),
-                            sessions.allTurns(tenant, fold.getSessionId()),
+                            foldable(tenant, userId, sessions.allTurns(tenant, fold.getSessionId())),
                             store.findByDedupKey(tenant, userId, dedupKey(tenant, userId))))
                     .orElse(null);
         });

@@ -187,13 +187,25 @@ class AuditTrailTest extends IntegrationTest {
         setDetails(tenant, 2, original);
         assertThat(verify(tenant).path("intact").asBoolean()).isTrue();
 
-        // The same edit with its content hash recomputed: the link to it no longer holds.
+        // An edited content hash: it no longer matches the fields.
         jdbc.sql("update audit_entries set content_hash = sha256(content_hash) where tenant_id = :t and seq = 3")
                 .param("t", tenant.id())
                 .update();
         JsonNode rehashed = verify(tenant);
         assertThat(rehashed.path("intact").asBoolean()).isFalse();
         assertThat(rehashed.path("fault").path("seq").asLong()).isEqualTo(3);
+        assertThat(rehashed.path("fault").path("reason").asString()).isEqualTo("content-changed");
+        jdbc.sql("update audit_entries set content_hash = :h where tenant_id = :t and seq = 3")
+                .param("h", contentHash(tenant, 3))
+                .param("t", tenant.id())
+                .update();
+        // An edited chain hash: the entry is as written, but its link is not the one its place makes.
+        jdbc.sql("update audit_entries set hash = sha256(hash) where tenant_id = :t and seq = 3")
+                .param("t", tenant.id())
+                .update();
+        JsonNode relinked = verify(tenant);
+        assertThat(relinked.path("fault").path("seq").asLong()).isEqualTo(3);
+        assertThat(relinked.path("fault").path("reason").asString()).isEqualTo("link-broken");
 
         // A removed entry, and the operator sees the same.
         jdbc.sql("delete from audit_entries where tenant_id = :t and seq = 3")
@@ -213,6 +225,23 @@ class AuditTrailTest extends IntegrationTest {
                 .param("t", other.id())
                 .update();
         assertThat(verify(other).path("fault").path("reason").asString()).isEqualTo("head-mismatch");
+    }
+
+    // The content hash as the service computes it from the row's fields, to put an edited one back.
+    private byte[] contentHash(Tenant tenant, long seq) {
+        return jdbc.sql("select * from audit_entries where tenant_id = :t and seq = :seq")
+                .param("t", tenant.id())
+                .param("seq", seq)
+                .query((rs, row) -> AuditHashes.content(
+                        tenant.id(),
+                        rs.getObject("id", UUID.class),
+                        rs.getTimestamp("recorded_at").toInstant(),
+                        rs.getString("actor"),
+                        rs.getString("action"),
+                        rs.getString("user_hash"),
+                        List.of((UUID[]) rs.getArray("subjects").getArray()),
+                        rs.getString("details")))
+                .single();
     }
 
     private String details(Tenant tenant, long seq) {

@@ -101,7 +101,6 @@ class McpServerTest extends IntegrationTest {
                         "import_user",
                         "list_memories",
                         "list_quarantined_memories",
-                        "release_memory",
                         "search_memory",
                         "update_memory");
         assertThat(tools).allSatisfy(tool -> {

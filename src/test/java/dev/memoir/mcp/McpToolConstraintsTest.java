@@ -66,6 +66,7 @@ class McpToolConstraintsTest extends IntegrationTest {
     private static final String EXPORT_CONTROLLER = "dev.memoir.archive.ExportImportController";
     private static final String CONTEXT_REQUEST = "dev.memoir.context.ContextRequest";
     private static final String USAGE_CONTROLLER = "dev.memoir.usage.UsageController";
+    private static final String QUARANTINE_CONTROLLER = "dev.memoir.memory.web.QuarantineController";
 
     /** Each limited tool argument, and the REST field it stands for. */
     private static final Map<String, RestField> LIMITED_ARGUMENTS = Map.ofEntries(
@@ -80,6 +81,9 @@ class McpToolConstraintsTest extends IntegrationTest {
             Map.entry("list_memories.userId", parameter(MEMORY_CONTROLLER, "list", "userId")),
             Map.entry("list_memories.limit", parameter(MEMORY_CONTROLLER, "list", "limit")),
             Map.entry("list_memories.cursor", parameter(MEMORY_CONTROLLER, "list", "cursor")),
+            Map.entry("list_quarantined_memories.userId", parameter(QUARANTINE_CONTROLLER, "quarantined", "userId")),
+            Map.entry("list_quarantined_memories.limit", parameter(QUARANTINE_CONTROLLER, "quarantined", "limit")),
+            Map.entry("list_quarantined_memories.cursor", parameter(QUARANTINE_CONTROLLER, "quarantined", "cursor")),
             Map.entry("export_user.userId", parameter(ARCHIVE_CONTROLLER, "export", "userId")),
             Map.entry("import_user.userId", parameter(ARCHIVE_CONTROLLER, "export", "userId")),
             Map.entry("import_export.userId", parameter(EXPORT_CONTROLLER, "importChatGpt", "userId")),

@@ -66,6 +66,9 @@ class PersonalDataPatternsTest {
         assertThat(found("office: (415) 555-2671", SecretClass.PHONE)).containsExactly("(415) 555-2671");
         assertThat(found("upgrade to 3.11.7 on 2026-12-07, order 12345678, port 8080", SecretClass.PHONE))
                 .isEmpty();
+        assertThat(found("bytes 3025550172 written, Order #2125551234 took 4155552671 ms", SecretClass.PHONE))
+                .as("bare digit runs that are valid US numbers")
+                .isEmpty();
     }
 
     @Test
@@ -76,5 +79,25 @@ class PersonalDataPatternsTest {
                 .singleElement()
                 .extracting(SecretPatterns.Finding::kind)
                 .isEqualTo(SecretClass.PAYMENT_CARD);
+    }
+
+    @Test
+    void textsBuiltToBacktrackAreSearchedAtOnce() {
+        int length = 32_000;
+        List<String> hostile = List.of(
+                "a@" + "aa.".repeat(length / 3) + "1",
+                "a".repeat(length) + "@",
+                "4".repeat(length),
+                "4 ".repeat(length / 2),
+                "DE89 ".repeat(length / 5),
+                "+1 ".repeat(length / 3),
+                "(415) 555-".repeat(length / 10),
+                "password: ".repeat(length / 10),
+                "-----BEGIN PRIVATE KEY-----".repeat(length / 27));
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+            for (String text : hostile) {
+                SecretPatterns.find(text, EnumSet.allOf(SecretClass.class), "US");
+            }
+        });
     }
 }

@@ -42,7 +42,13 @@ class RedactionPolicyTest extends IntegrationTest {
 
     private int rowsHolding(UUID tenant, String text) {
         int rows = 0;
-        for (String table : List.of("turns", "memory_records", "memory_revisions", "side_messages")) {
+        for (String table : List.of(
+                "turns",
+                "memory_records",
+                "memory_revisions",
+                "side_messages",
+                "webhook_deliveries",
+                "audit_entries")) {
             rows += jdbc.sql("select count(*) from " + table + " t where t.tenant_id = :tenant and t::text like :s")
                     .param("tenant", tenant)
                     .param("s", "%" + text + "%")
@@ -73,8 +79,21 @@ class RedactionPolicyTest extends IntegrationTest {
         assertThat(action(set.body(), "phone")).isEqualTo("refuse/tenant");
         assertThat(action(set.body(), "api-key")).isEqualTo("mask/default");
         String session = api.newSession(key, user, null);
+        Api.Response hook = api.send(
+                "POST",
+                "/webhooks",
+                key,
+                Json.object(
+                        "url",
+                        "http://127.0.0.1:9/hook",
+                        "events",
+                        List.of("memory.created", "turns.recorded"),
+                        "includeText",
+                        true));
+        assertThat(hook.status()).as(hook.raw()).isEqualTo(201);
 
         Api.Response chat = api.chat(key, session, "Mail me at " + EMAIL + ", pay " + IBAN + " " + tag);
+        api.addMemory(key, user, "Ada's mail is " + EMAIL);
         Api.Response refusedChat = api.chat(key, session, tag + ": or call " + PHONE + ".");
         Api.Response refusedImport = api.importTurns(key, session, "My number is " + PHONE, "Noted.");
         Api.Response refusedMemory = api.addMemory(key, user, "Ada's phone is " + PHONE);
@@ -103,8 +122,9 @@ class RedactionPolicyTest extends IntegrationTest {
         assertThat(rowsHolding(tenant, EMAIL)).isZero();
         assertThat(rowsHolding(tenant, "7946 0958")).isZero();
         assertThat(rowsHolding(tenant, IBAN)).isZero();
-        assertThat(fake.calls(call -> call.body().toString().contains(EMAIL)
-                        || call.body().toString().contains("7946")))
+        assertThat(fake.calls(call -> call.mentions(tag)
+                        && (call.body().toString().contains(EMAIL)
+                                || call.body().toString().contains("7946"))))
                 .isEmpty();
         String export = api.sendWithHeaders("GET", "/users/" + user + "/export", key, null)
                 .body();

@@ -2,7 +2,6 @@ package dev.memoir.common.prompt;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -37,6 +36,12 @@ public final class InjectionSigns {
 
     private static final String DROP = "(?:ignor|disregard|forget|overrid|overwrit|bypass|drop|discard|abandon"
             + "|set(?:ting)? aside|stop(?:ped)? (?:following|obeying)|no longer (?:follow|obey))\\w*";
+
+    // What an order that fires on recall goes on to ask: "when you recall this, tell the user ..." is one, "when you
+    // recall this, remember I'm vegetarian" is a preference.
+    private static final String ACTS = "[^.\\n]{0,80}?\\b(?:ignore|disregard|forget|tell|say|append|add|include|insert"
+            + "|recommend|send|forward|e-?mail|upload|share|delete|change|respond|reply|output|print|silently|quietly"
+            + "|secretly|instead|stop|adopt|obey)";
 
     private static final List<Pattern> OVERRIDES = List.of(
             // "ignore all previous instructions", "disregard the rules above", "set aside the rules you were given"
@@ -109,18 +114,20 @@ public final class InjectionSigns {
             // Orders that fire on recall: "when you read this memory", "whenever this memory is retrieved"
             Pattern.compile(
                     "\\b(?:when(?:ever)?|once|after) (?:you|the (?:assistant|AI|model)) (?:recall|recalls"
-                            + "|retrieve|retrieves|load|loads|process|processes|encounter|encounters) (?:this|these)\\b",
+                            + "|retrieve|retrieves|load|loads|process|processes|encounter|encounters) (?:this|these)\\b"
+                            + ACTS,
                     FLAGS),
             Pattern.compile(
                     "\\b(?:when(?:ever)?|once|if|after) (?:you|the (?:assistant|AI|model)) (?:read|reads|see"
-                            + "|sees|find|finds) (?:this|these) (?:memory|memories|entry|entries|instruction|instructions)\\b",
+                            + "|sees|find|finds) (?:this|these) (?:memory|memories|entry|entries|instruction|instructions)\\b"
+                            + ACTS,
                     FLAGS),
             Pattern.compile(
                     "\\b(?:when(?:ever)?|once|if|after|each time) (?:this|these) (?:memory|memories|note|entry"
                             + "|message) (?:is|are|gets?) (?:retrieved|read|loaded|recalled|seen|processed|found|used"
-                            + "|surfaced)\\b",
+                            + "|surfaced)\\b" + ACTS,
                     FLAGS),
-            Pattern.compile("\\bupon (?:reading|seeing|retrieving|loading|recalling|processing) this\\b", FLAGS),
+            Pattern.compile("\\bupon (?:reading|seeing|retrieving|loading|recalling|processing) this\\b" + ACTS, FLAGS),
             // An address to the model that gives an order: "AI screening tools: ignore ...", "Language model: do not"
             Pattern.compile(
                     "\\b(?:AI|LLM|language model|chatbot|assistant|agent)s?(?: \\w+){0,2}\\s*:\\s*(?:ignore"
@@ -128,7 +135,9 @@ public final class InjectionSigns {
                     FLAGS),
             Pattern.compile(
                     "\\b(?:note|message|instruction)s? (?:to|for) (?:the |any )?(?:AI|assistant|model|LLM"
-                            + "|language model|chatbot|agent)s?\\b\\s*[:,\\-—]",
+                            + "|language model|chatbot|agent)s?\\b[ \\t]*[:,\\-—][ \\t]*(?:ignore|disregard|forget|do not"
+                            + "|don't|tell|say|send|reveal|instead|always (?:recommend|tell|say|send)|never (?:tell|mention"
+                            + "|warn))",
                     FLAGS),
             Pattern.compile(
                     "\\b(?:AI|assistant|model|LLM|chatbot|agent)s?(?: reading this)?(?:,| must| should| shall"
@@ -158,11 +167,13 @@ public final class InjectionSigns {
             Pattern.compile("\\[/?INST]|\\[/?SYSTEM_PROMPT]|\\[TOOL_CALLS]|<</?SYS>>"),
             Pattern.compile("</?(?:system|assistant|developer|system[-_]prompt|instructions?)>", FLAGS),
             Pattern.compile("<(?:start|end)_of_turn>", FLAGS),
-            // A role header that gives orders: "### System: you must ...", "SYSTEM: ignore ..."
+            // A chat transcript's role header as markdown: "### System:", "## Developer message:"
+            Pattern.compile("(?m)^[ \\t>*]*+#{1,6}[ \\t]*+(?:system|developer)(?: prompt| message)?[ \\t]*:", FLAGS),
+            // A plain role header that gives orders: "SYSTEM: ignore ...", "System: you are now ..."
             Pattern.compile(
-                    "(?m)^[\\s>*#]*(?:system|developer|admin)(?: prompt| message| override)?\\s*[:\\]]\\s*"
-                            + "(?:you (?:are|must|will|should)|ignore|disregard|from now on|always|never|the assistant"
-                            + "|new instructions)",
+                    "(?m)^[ \\t>*#]*+(?:system|developer|admin)(?: prompt| message| override)?[ \\t]*[:\\]][ \\t]*"
+                            + "(?:you are (?:now|no longer|an? )|you must (?:ignore|obey|follow|comply|never|not)|ignore"
+                            + "|disregard|from now on|the assistant (?:must|will|should)|new instructions)",
                     FLAGS));
 
     private static final List<Pattern> TOOL_CALLS = List.of(
@@ -171,10 +182,6 @@ public final class InjectionSigns {
             Pattern.compile("\\{\\s*\"(?:name|tool|function)\"\\s*:\\s*\"[\\w.-]{1,64}\"\\s*,\\s*\"(?:arguments"
                     + "|parameters|args|input)\"\\s*:"),
             Pattern.compile("\"type\"\\s*:\\s*\"(?:function|tool_use)\"\\s*,\\s*\"(?:function|name|id)\"\\s*:"));
-
-    private static final Pattern BASE64 = Pattern.compile("[A-Za-z0-9+/]{256,}={0,2}");
-    private static final Pattern HEX = Pattern.compile("(?<![0-9a-fA-F])[0-9a-fA-F]{256,}");
-    private static final Pattern DATA_URI = Pattern.compile("data:[\\w.+-]+/[\\w.+-]+;base64,[A-Za-z0-9+/=]{64,}");
 
     private InjectionSigns() {}
 
@@ -193,79 +200,12 @@ public final class InjectionSigns {
         if (TOOL_CALLS.stream().anyMatch(p -> p.matcher(text).find())) {
             signs.add(TOOL_CALL);
         }
-        if (hidesCharacters(text)) {
+        if (HiddenPayloads.hidesCharacters(text)) {
             signs.add(HIDDEN_CHARACTERS);
         }
-        if (BASE64.matcher(text).find() && !looksLikeWords(text)
-                || HEX.matcher(text).find()
-                || DATA_URI.matcher(text).find()) {
+        if (HiddenPayloads.carriesBlob(text)) {
             signs.add(ENCODED_BLOB);
         }
         return signs;
-    }
-
-    private static boolean hidesCharacters(String text) {
-        int zeroWidth = 0;
-        for (int i = 0; i < text.length(); ) {
-            int c = text.codePointAt(i);
-            if (c >= 0xE0000 && c <= 0xE007F) {
-                int flagEnd = subdivisionFlagEnd(text, i);
-                if (flagEnd < 0) {
-                    return true;
-                }
-                i = flagEnd;
-                continue;
-            }
-            if ((c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) {
-                return true;
-            }
-            if (c == 0x200B || c == 0x200C || c == 0x2060 || c == 0xFEFF || c == 0x180E) {
-                zeroWidth++;
-            }
-            i += Character.charCount(c);
-        }
-        return zeroWidth >= 5;
-    }
-
-    // The flags of England, Scotland and Wales are a black flag, two to six tag letters and a cancel tag: the one
-    // ordinary use of tag characters. Answers where such a flag's tags end, or -1.
-    private static int subdivisionFlagEnd(String text, int tags) {
-        if (tags < 2 || text.codePointBefore(tags) != 0x1F3F4) {
-            return -1;
-        }
-        int i = tags;
-        int letters = 0;
-        while (i < text.length() && letters <= 6) {
-            int c = text.codePointAt(i);
-            i += Character.charCount(c);
-            if (c == 0xE007F) {
-                return letters >= 2 ? i : -1;
-            }
-            if (c < 0xE0061 || c > 0xE007A) {
-                return -1;
-            }
-            letters++;
-        }
-        return -1;
-    }
-
-    // A run of 256 letters and digits with no space is a blob only if it does not read as text: a base64 run has
-    // both cases and digits spread through it.
-    private static boolean looksLikeWords(String text) {
-        var run = BASE64.matcher(text);
-        while (run.find()) {
-            String blob = run.group();
-            long digits = blob.chars().filter(Character::isDigit).count();
-            long upper = blob.chars().filter(Character::isUpperCase).count();
-            if (digits * 20 >= blob.length() && upper * 10 >= blob.length()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The signs as one lower-case line, for logs and reasons. */
-    public static String describe(List<String> signs) {
-        return String.join(", ", signs).toLowerCase(Locale.ROOT);
     }
 }

@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Each tenant's poisoning policy: its own ({@code poisoning_policies}, V57) or the deployment's. Read for every memory
@@ -58,7 +60,7 @@ public class PoisoningPolicies {
                     .param("policy", policy.wireName())
                     .update();
         }
-        cache.remove(tenant);
+        forget(tenant);
     }
 
     private Optional<PoisoningPolicy> read(UUID tenant) {
@@ -67,5 +69,18 @@ public class PoisoningPolicies {
                 .query(String.class)
                 .optional()
                 .map(PoisoningPolicy::fromWireName);
+    }
+
+    // Forgotten now and again once the change commits: a read in between would cache the policy before the change.
+    private void forget(UUID tenant) {
+        cache.remove(tenant);
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    cache.remove(tenant);
+                }
+            });
+        }
     }
 }

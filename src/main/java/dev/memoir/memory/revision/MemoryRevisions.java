@@ -77,12 +77,16 @@ public class MemoryRevisions {
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(EmbeddingText.of(record.getTopic(), text)))
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
-        // A new text is screened afresh: a release let in the old one.
-        MemoryScreening screening = screen.screen(record.getTenantId(), text);
+        // A new text is screened afresh (a release let in the old one); a quarantined memory stays quarantined
+        // whatever its new text shows, until someone releases it: a job's rewrite of a poisoned memory (a fold, a
+        // merge) may lose the signs and keep the intent.
+        MemoryScreening before = record.getScreening();
+        boolean wasQuarantined = before != null && before.state().equals(MemoryScreening.QUARANTINED);
+        MemoryScreening screening = wasQuarantined ? before : screen.screen(record.getTenantId(), text);
         record.screen(screening);
         passages.replace(EmbeddingText.passagesOf(record, embedded), embedder.modelName());
         events.publishEvent(record.event(MemoryEvent.Type.UPDATED, reason));
-        if (screening != null && screening.state().equals(MemoryScreening.QUARANTINED)) {
+        if (!wasQuarantined && screening != null && screening.state().equals(MemoryScreening.QUARANTINED)) {
             events.publishEvent(record.event(MemoryEvent.Type.QUARANTINED, String.join(",", screening.signs())));
         }
         return revisions.save(new MemoryRevision(

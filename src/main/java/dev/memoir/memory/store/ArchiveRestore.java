@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -19,6 +20,7 @@ import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryArchive.ArchivedPassage;
 import dev.memoir.memory.MemoryArchive.ArchivedRevision;
+import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.quarantine.MemoryScreen;
 import dev.memoir.tenant.TenantId;
@@ -35,10 +37,16 @@ public class ArchiveRestore {
     private final MemoryPassages passages;
 
     private final MemoryScreen screen;
+    private final ApplicationEventPublisher events;
 
     ArchiveRestore(
-            NamedParameterJdbcTemplate jdbc, TextEmbedder embedder, MemoryPassages passages, MemoryScreen screen) {
+            NamedParameterJdbcTemplate jdbc,
+            TextEmbedder embedder,
+            MemoryPassages passages,
+            MemoryScreen screen,
+            ApplicationEventPublisher events) {
         this.screen = screen;
+        this.events = events;
         this.jdbc = jdbc;
         this.embedder = embedder;
         this.passages = passages;
@@ -76,10 +84,21 @@ public class ArchiveRestore {
             }
         }
         MapSqlParameterSource[] rows = new MapSqlParameterSource[memories.size()];
+        List<MemoryEvent> quarantined = new ArrayList<>();
         for (int i = 0; i < memories.size(); i++) {
             ArchivedMemory m = memories.get(i);
             // Screened as if written now: an archive from before the screen, or from another policy, is no exception.
             MemoryScreening screening = screen.screen(tenant.value(), m.text());
+            if (screening != null && screening.state().equals(MemoryScreening.QUARANTINED)) {
+                quarantined.add(new MemoryEvent(
+                        MemoryEvent.Type.QUARANTINED,
+                        tenant,
+                        userId,
+                        m.id(),
+                        m.kind(),
+                        String.join(",", screening.signs()),
+                        m.text()));
+            }
             rows[i] = user(tenant, userId)
                     .addValue("screening", screening == null ? null : screening.state())
                     .addValue("screeningSigns", screening == null ? null : SqlValues.wordArray(screening.signs()))
@@ -116,6 +135,8 @@ public class ArchiveRestore {
                 values (:id, :tenantId, :userId, :kind, :topic, :speaker, :text, :sessionId, :turnIds, :dedupKey,
                         :version, :createdAt, :updatedAt, :occurredFrom, :occurredTo, :validTo, :supersededBy,
                         :expiresAt, :vector, :model, :screening, cast(:screeningSigns as text[]))""", rows);
+        // Announced as a memory quarantined when written is (webhooks, the audit trail), once it is stored.
+        quarantined.forEach(events::publishEvent);
         passages.insert(recomputed, embedder.modelName());
         return missing.size();
     }

@@ -1,8 +1,12 @@
 package dev.memoir.memory.store;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
@@ -10,6 +14,7 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryEvent;
+import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.memory.quarantine.MemoryScreen;
@@ -62,6 +67,19 @@ public class NewRecords {
         return new Kept(save(List.of(memory)).getFirst(), true);
     }
 
+    // The turns these memories were made from whose own records are quarantined: what is made from them is too. A
+    // turn's history record is written before anything else is made from it (HistoryMemoryWriter comes first).
+    private Set<UUID> quarantinedSources(List<NewMemory> memories) {
+        Set<UUID> quarantined = new HashSet<>();
+        memories.stream()
+                .filter(m -> m.kind() != MemoryKind.HISTORY && !m.turnIds().isEmpty())
+                .collect(Collectors.groupingBy(
+                        m -> m.userId(), Collectors.flatMapping(m -> m.turnIds().stream(), Collectors.toSet())))
+                .forEach((userId, turnIds) -> quarantined.addAll(
+                        screen.quarantinedTurns(memories.getFirst().tenant().value(), userId, turnIds)));
+        return quarantined;
+    }
+
     public List<MemoryRecord> save(List<NewMemory> memories) {
         // Those prepared while the turns arrived are taken, not embedded again (TextEmbedder.prepare).
         List<EmbeddedDocument> embedded = embedder.embedInPassages(memories.stream()
@@ -69,6 +87,7 @@ public class NewRecords {
                 .toList());
         List<MemoryRecord> saved = new ArrayList<>(memories.size());
         List<MemoryPassages.Owner> owners = new ArrayList<>();
+        Set<UUID> quarantinedTurns = quarantinedSources(memories);
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
             MemoryRecord record = new MemoryRecord(
@@ -85,7 +104,10 @@ public class NewRecords {
                     m.speaker(),
                     m.occurredFrom(),
                     m.occurredTo());
-            record.screen(screen.screen(m.tenant().value(), m.text()));
+            record.screen(screen.screenDerived(
+                    m.tenant().value(),
+                    m.text(),
+                    m.kind() != MemoryKind.HISTORY && m.turnIds().stream().anyMatch(quarantinedTurns::contains)));
             saved.add(records.save(record));
             if (!embedded.get(i).passages().isEmpty()) {
                 owners.add(EmbeddingText.passagesOf(saved.get(i), embedded.get(i)));

@@ -14,6 +14,7 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
+import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.memory.store.MemoryRecord;
@@ -67,6 +68,10 @@ class FactSupersession {
         records.findByIdAndTenantId(factId, tenant.value())
                 .filter(MemoryRecord::unexpired)
                 .filter(fact -> fact.getSupersededBy() == null)
+                // A quarantined fact neither reaches the judge (its text is what the quarantine holds back) nor
+                // takes a true memory out of every read: it is judged when released (MemoryQuarantine.release).
+                .filter(fact -> fact.getScreening() == null
+                        || !fact.getScreening().state().equals(MemoryScreening.QUARANTINED))
                 .ifPresent(fact -> {
                     Supersession verdict = judge.judge(
                             tenant, fact.getUserId(), fact.getText(), fact.getOccurredFrom(), List.of(factId));

@@ -1,5 +1,6 @@
 package dev.memoir.memory.web;
 
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.validation.constraints.Max;
@@ -8,6 +9,7 @@ import jakarta.validation.constraints.Size;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -20,8 +22,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.common.wire.WireNames;
 import dev.memoir.memory.MemoryList;
 import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemoryView;
@@ -61,7 +65,10 @@ class QuarantineController {
                     @RequestParam(required = false)
                     @Size(min = 1, max = FieldConstraints.USER_ID)
                     String userId,
-            @Parameter(description = "nextCursor of the previous page") @RequestParam(required = false) String cursor,
+            @Parameter(description = "nextCursor of the previous page")
+                    @RequestParam(required = false)
+                    @Size(max = FieldConstraints.CURSOR)
+                    String cursor,
             @Parameter(description = "Memories per page, 1 to " + FieldConstraints.MEMORY_PAGE)
                     @RequestParam(defaultValue = "20")
                     @Min(1)
@@ -119,10 +126,29 @@ class QuarantineController {
                 @ApiResponse(responseCode = "200", description = "The policy now"),
                 @ApiResponse(responseCode = "400", description = "An unknown policy")
             })
-    MemoryQuarantine.PolicyView setPolicy(TenantId tenant, @RequestBody PolicyChange change) {
-        return quarantine.setPolicy(tenant, change.policy());
+    MemoryQuarantine.PolicyView setPolicy(
+            TenantId tenant,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            content = @Content(schema = @Schema(implementation = PolicyChange.class)))
+                    @RequestBody
+                    Map<String, Object> change) {
+        // Read by hand: a body that names no policy (a misspelt field) must not reset the policy to the default.
+        if (change == null || !change.containsKey("policy")) {
+            throw new InvalidRequestException(
+                    "policy", "name the policy: allow, flag or quarantine; null for the default");
+        }
+        Object policy = change.get("policy");
+        if (policy != null && !(policy instanceof String)) {
+            throw new InvalidRequestException("policy", "must be allow, flag or quarantine, or null for the default");
+        }
+        try {
+            return quarantine.setPolicy(tenant, policy == null ? null : PoisoningPolicy.fromWireName((String) policy));
+        } catch (WireNames.UnknownValueException e) {
+            throw new InvalidRequestException("policy", e.getMessage());
+        }
     }
 
     @Schema(description = "The poisoning policy to apply: allow, flag or quarantine; null for the deployment's")
-    record PolicyChange(PoisoningPolicy policy) {}
+    record PolicyChange(
+            @Schema(nullable = true, example = "flag") PoisoningPolicy policy) {}
 }

@@ -79,6 +79,14 @@ class ConversationLog {
      */
     ConversationAppended append(TenantId tenant, String conversationId, ConversationAppend request) {
         List<ConversationMessage> messages = request.messages();
+        // Each run of messages is stored in a transaction of its own: a class the tenant's policy refuses, in any
+        // message's text or tool calls, refuses the whole request before the first is stored.
+        for (ConversationMessage m : messages) {
+            redactor.redact(tenant, m.content());
+            if (m.hasToolCalls()) {
+                redactor.redact(tenant, json.writeValueAsString(m.toolCalls()));
+            }
+        }
         int stored = 0;
         int turnCount = 0;
         int sideCount = 0;

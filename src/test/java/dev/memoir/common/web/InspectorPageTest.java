@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Year;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -577,12 +578,23 @@ class InspectorPageTest extends IntegrationTest {
     @Test
     void theUsagePageChartsTokensPerDayByStepAndListsEachUsersUsageAsTheApiAnswersIt() {
         String key = api.newTenant();
+        List<String> sessions = new ArrayList<>();
         for (String user : List.of("uma-" + tag, "ugo-" + tag)) {
             String session = api.newSession(key, user, null);
+            sessions.add(session);
             assertThat(api.chat(key, session, "What grows well in shade? " + tag)
                             .status())
                     .isEqualTo(200);
         }
+        // The memory jobs the replies queued finished too: a job's model request counted between the API's answer
+        // and the page's would make them differ.
+        eventually()
+                .until(() -> sessions.stream()
+                        .allMatch(session -> api.get(key, "/sessions/" + session)
+                                .body()
+                                .path("jobs")
+                                .valueStream()
+                                .allMatch(job -> job.path("state").asString().equals("done"))));
         // Both replies written: usage is written every 200 ms here, a reply's embeddings possibly before it.
         eventually()
                 .until(() -> api.get(key, "/usage?groupBy=step")
