@@ -2,24 +2,20 @@ package dev.memoir.redaction;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.jdbc.TenantKeys;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -32,18 +28,12 @@ import dev.memoir.tenant.TenantId;
 @Component
 public class SecretRedactor {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
-
     private final RedactionPolicies policies;
-    private final JdbcClient jdbc;
-    private final TransactionTemplate own;
-    private final Map<UUID, byte[]> keys = new ConcurrentHashMap<>();
+    private final TenantKeys keys;
 
     SecretRedactor(RedactionPolicies policies, JdbcClient jdbc, PlatformTransactionManager transactions) {
         this.policies = policies;
-        this.jdbc = jdbc;
-        this.own = new TransactionTemplate(transactions);
-        this.own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        this.keys = new TenantKeys(jdbc, transactions, "redaction_keys", "hmac_key");
     }
 
     /**
@@ -114,43 +104,11 @@ public class SecretRedactor {
         };
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key(tenant.value()), "HmacSHA256"));
+            mac.init(new SecretKeySpec(keys.of(tenant.value()), "HmacSHA256"));
             byte[] digest = mac.doFinal((kind.wireName() + ':' + value).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 4);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
         }
-    }
-
-    private byte[] key(UUID tenant) {
-        byte[] known = keys.get(tenant);
-        if (known == null) {
-            // Read on the caller's connection first: only the tenant's first secret needs a transaction of its own.
-            known = jdbc.sql("select hmac_key from redaction_keys where tenant_id = :tenant")
-                    .param("tenant", tenant)
-                    .query(byte[].class)
-                    .optional()
-                    .orElseGet(() -> storedKey(tenant));
-            keys.putIfAbsent(tenant, known);
-        }
-        return known;
-    }
-
-    // Made once per tenant; of two instances making it at once, the first insert wins and both read it back. In a
-    // transaction of its own: made in the caller's, which may roll back, it would be remembered here and lost in the
-    // database, and the next instance would mask the same secret with another token.
-    private byte[] storedKey(UUID tenant) {
-        byte[] fresh = new byte[32];
-        RANDOM.nextBytes(fresh);
-        return own.execute(status -> {
-            jdbc.sql("insert into redaction_keys (tenant_id, hmac_key) values (:tenant, :key) on conflict do nothing")
-                    .param("tenant", tenant)
-                    .param("key", fresh)
-                    .update();
-            return jdbc.sql("select hmac_key from redaction_keys where tenant_id = :tenant")
-                    .param("tenant", tenant)
-                    .query(byte[].class)
-                    .single();
-        });
     }
 }
