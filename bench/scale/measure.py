@@ -94,7 +94,7 @@ class Query:
             vec = "[" + ",".join("%.6f" % x for x in self.vector) + "]"
         return {"tenantId": search_sql.Cast(tenant, "uuid"), "userId": self.user, "kinds": KINDS,
                 "excludedTurnIds": search_sql.Cast("{}", "uuid[]"), "speaker": None, "sessionId": None,
-                "from": None, "to": None, "asOf": None, "includeSuperseded": False,
+                "from": None, "to": None, "minTrust": None, "asOf": None, "includeSuperseded": False,
                 "vector": search_sql.Cast(vec, "vector"), "model": datagen.EMBEDDING_MODEL, "text": self.text,
                 "normalization": 0, "denseCandidates": CANDIDATES, "lexicalCandidates": CANDIDATES,
                 "denseWeight": 1.0, "lexicalWeight": 1.0, "rrfK": 20, "periodWeight": 1.0, "recencyWeight": 0.0,

@@ -56,7 +56,9 @@ function memoryCard(userId, memory, extra = null) {
         saidWhen(memory)),
       h('span', { class: 'meta', 'data-time': 'stored' }, 'stored ', time(memory.createdAt)),
       memory.version > 1 ? h('span', { class: 'meta' }, `version ${memory.version}`) : null,
-      memory.supersededBy ? h('span', { class: 'badge', 'data-superseded': '' }, 'superseded') : null),
+      memory.supersededBy ? h('span', { class: 'badge', 'data-superseded': '' }, 'superseded') : null,
+      memory.provenance?.trust === 'low'
+        ? h('span', { class: 'badge', 'data-trust': 'low', title: `source: ${memory.provenance.source}` }, 'low trust') : null),
     h('p', { class: 'text memory-text' }, memory.text),
     extra);
 }
@@ -210,25 +212,37 @@ function backToMemories(userId) {
   return h('p', {}, h('a', { href: route('users', userId, 'memories') }, `← Memories of ${userId}`));
 }
 
+/** Where the memory came from and how far it is trusted (docs/trust.md). */
+function sourceLine(memory) {
+  const p = memory.provenance ?? {};
+  if (!p.source) {
+    return null;
+  }
+  return h('p', { 'data-source': p.source },
+    'Source: ', h('strong', {}, p.source), p.sourceDetail ? ` (${p.sourceDetail})` : '',
+    ' · trust ', h('span', { class: 'badge', 'data-trust': p.trust }, p.trust));
+}
+
 async function loadProvenance(section, userId, memory) {
   const title = section.firstChild;
+  const origin = sourceLine(memory);
   const sessionId = memory.provenance?.sessionId;
   const turnIds = memory.provenance?.turnIds ?? [];
   if (!sessionId) {
-    replace(section, title, h('p', { class: 'muted' },
+    replace(section, title, origin, h('p', { class: 'muted' },
       memory.kind === 'fact' ? 'Added directly through the API; it rests on no dialogue.' : 'It rests on no session.'));
     return;
   }
   const sessionLink = h('a', { href: route('users', userId, 'sessions', sessionId) }, 'this session');
   if (turnIds.length === 0) {
-    replace(section, title, h('p', {}, 'Written from ', sessionLink, '.'));
+    replace(section, title, origin, h('p', {}, 'Written from ', sessionLink, '.'));
     return;
   }
   try {
     const session = await get(path('sessions', sessionId));
     const byId = new Map(session.turns.map((t) => [t.id, t]));
     const found = turnIds.map((id) => byId.get(id)).filter(Boolean);
-    replace(section, title,
+    replace(section, title, origin,
       h('p', {}, `Rests on ${plural(turnIds.length, 'turn')} of `, sessionLink,
         ', said ', dialogueSpan(session), ':'),
       h('ol', { class: 'cards provenance-turns' }, found.map((turn) => h('li', { class: 'card' },
@@ -241,9 +255,9 @@ async function loadProvenance(section, userId, memory) {
         ? h('p', { class: 'muted' }, `${plural(turnIds.length - found.length, 'turn')} no longer stored.`) : null);
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) {
-      replace(section, title, h('p', { class: 'muted' }, 'The session it was written from has been deleted.'));
+      replace(section, title, origin, h('p', { class: 'muted' }, 'The session it was written from has been deleted.'));
     } else {
-      replace(section, title, errorBox(e));
+      replace(section, title, origin, errorBox(e));
     }
   }
 }

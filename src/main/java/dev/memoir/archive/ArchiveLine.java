@@ -132,7 +132,10 @@ sealed interface ArchiveLine {
                         ids.map(m.supersededBy()),
                         m.expiresAt(),
                         m.embeddingModel(),
-                        m.embedding()));
+                        m.embedding(),
+                        m.source(),
+                        m.sourceDetail(),
+                        m.trust()));
             case RevisionLine(ArchivedRevision r) ->
                 new RevisionLine(new ArchivedRevision(
                         ids.map(r.id()),

@@ -121,7 +121,7 @@ class ExportImporter {
             });
             MemorySettingsOverride memory = strategy == null
                     ? null
-                    : new MemorySettingsOverride(strategy, null, null, null, null, null, null, null, null);
+                    : new MemorySettingsOverride(strategy, null, null, null, null, null, null, null, null, null);
             slots.sort(Comparator.comparing(Slot::firstTurnAt, Comparator.nullsLast(Comparator.naturalOrder()))
                     .thenComparingInt(Slot::position));
             for (Slot slot : slots) {
@@ -183,6 +183,7 @@ class ExportImporter {
                         planned.runs().stream()
                                 .map(run -> new ImportedSession(planned.title(), turns(run)))
                                 .toList(),
+                        source.turnOrigin(),
                         () -> {
                             if (!imports.lockedParts(tenant, userId, source, conversation.id())
                                     .equals(plannedFrom)) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 import dev.memoir.common.wire.WireNames;
+import dev.memoir.memory.TurnOrigin;
 
 /** The assistants whose data exports Memoir imports, each with its own {@code conversations.json}. */
 public enum ExportSource {
@@ -16,6 +17,11 @@ public enum ExportSource {
 
     ExportSource(String product) {
         this.product = product;
+    }
+
+    /** How its turns reached Memoir: from this export, trusted low (docs/trust.md). */
+    TurnOrigin turnOrigin() {
+        return TurnOrigin.fromWireName(wireName());
     }
 
     @JsonValue

@@ -168,7 +168,7 @@ class ChatResponder {
 
         boolean remembered = decision.remember() && session.settings().writes(MemoryKind.CONDITIONAL);
         List<UsedMemory> used = memory.included().stream()
-                .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), cited.contains(m.id())))
+                .map(m -> UsedMemory.of(m, cited.contains(m.id())))
                 .toList();
         return new ChatReply(
                 decision.reply(), reply.id(), turn.userTurn().id(), used, remembered, null, answered.model());

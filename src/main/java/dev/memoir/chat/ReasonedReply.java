@@ -50,8 +50,13 @@ class ReasonedReply {
         List<UUID> inView = sessions.turnsEndingWith(session.tenant(), userTurn.id(), properties.recentTurns()).stream()
                 .map(TurnView::id)
                 .toList();
-        RecursiveReasoner.Reasoning reasoning =
-                reasoner.reason(session.tenant(), session.userId(), userTurn.content(), List.of(), inView);
+        RecursiveReasoner.Reasoning reasoning = reasoner.reason(
+                session.tenant(),
+                session.userId(),
+                userTurn.content(),
+                List.of(),
+                inView,
+                session.settings().minTrust());
         String answer = reasoning.inference().isBlank() ? UNANSWERED : reasoning.inference();
 
         record Stored(TurnView turn, UUID episodeId) {}
@@ -60,9 +65,8 @@ class ReasonedReply {
             return new Stored(reply, outcomes.recordReasoned(session, userTurn, reply.id(), reasoning));
         });
 
-        List<UsedMemory> used = reasoning.memories().stream()
-                .map(m -> new UsedMemory(m.id(), m.kind(), m.topic(), m.text(), m.score(), false))
-                .toList();
+        List<UsedMemory> used =
+                reasoning.memories().stream().map(m -> UsedMemory.of(m, false)).toList();
         return new ChatReply(
                 answer, stored.turn().id(), userTurn.id(), used, false, stored.episodeId(), model.configuredModel());
     }

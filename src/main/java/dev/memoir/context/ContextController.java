@@ -75,7 +75,8 @@ class ContextController {
                         request.sessionId(),
                         request.excludeRecentTurns() == null ? 0 : request.excludeRecentTurns(),
                         request.tokenBudget(),
-                        request.memory()));
+                        request.memory(),
+                        request.minTrust()));
     }
 
     /** The request's query, or its last user message's: exactly one of the two. */

@@ -3,6 +3,7 @@ package dev.memoir.context;
 import java.util.UUID;
 
 import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.memory.Trust;
 
 /**
  * What a client asks the reply context for, as REST and MCP both hand it on: whose memory, for what message, and how
@@ -16,6 +17,7 @@ import dev.memoir.memory.MemorySettingsOverride;
  *                           client's prompt sends them verbatim
  * @param tokenBudget        the most memory tokens; null for the settings' {@code promptTokenBudget}
  * @param memory             memory settings as a session takes them, without a session; null for the defaults
+ * @param minTrust           the least trust of a memory shown; null for the settings' (any by default)
  */
 public record ContextQuery(
         String userId,
@@ -23,4 +25,5 @@ public record ContextQuery(
         UUID sessionId,
         int excludeRecentTurns,
         Integer tokenBudget,
-        MemorySettingsOverride memory) {}
+        MemorySettingsOverride memory,
+        Trust minTrust) {}

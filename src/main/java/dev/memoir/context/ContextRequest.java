@@ -16,6 +16,7 @@ import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.common.wire.VisibleText;
 import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.memory.Trust;
 
 @Schema(description = "Whose memory, for which message, read how")
 record ContextRequest(
@@ -61,7 +62,14 @@ record ContextRequest(
                 description = "Memory settings as a session takes them, without a sessionId; omitted, the defaults",
                 example = "{\"strategy\": \"multi-view\"}")
         @Valid
-        MemorySettingsOverride memory) {
+        MemorySettingsOverride memory,
+
+        @Schema(
+                description = "The least trust of a memory shown: low, medium or high (docs/trust.md); omitted, the "
+                        + "settings' minTrust (any by default). With high, only the user's live words and what "
+                        + "clients told through the REST API, and what was made from them alone.",
+                example = "medium")
+        Trust minTrust) {
 
     /** One message of the conversation. */
     record Message(

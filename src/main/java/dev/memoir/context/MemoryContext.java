@@ -7,6 +7,8 @@ import java.util.UUID;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemorySource;
+import dev.memoir.memory.Trust;
 
 /**
  * The memory a reply request would carry, as {@code POST /chat} lays it out, for a client to put in its own system
@@ -77,11 +79,23 @@ public record MemoryContext(
             String shown,
 
             @Schema(description = "Its cosine similarity to the query", example = "0.71")
-            double score) {}
+            double score,
+
+            @Schema(
+                    description = "Where it came from: user-turn, assistant-turn, import, client, mcp, feedback, "
+                            + "archive, derived or unrecorded (docs/trust.md)",
+                    example = "user-turn")
+            MemorySource source,
+
+            @Schema(description = "How far it is trusted: low, medium or high", example = "high")
+            Trust trust) {}
 
     /** A memory the text holds outside the numbered entries. */
     public record Pinned(
             UUID id,
             @Schema(example = "instruction") MemoryKind kind,
-            @Schema(description = "A memo's topic") String topic) {}
+            @Schema(description = "A memo's topic") String topic,
+
+            @Schema(description = "How far it is trusted: low, medium or high", example = "high")
+            Trust trust) {}
 }

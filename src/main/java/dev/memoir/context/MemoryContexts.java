@@ -123,7 +123,9 @@ public class MemoryContexts {
                             ? List.of()
                             : memory.provenance().turnIds(),
                     context.shown().get(i),
-                    memory.score()));
+                    memory.score(),
+                    memory.provenance() == null ? null : memory.provenance().source(),
+                    memory.provenance() == null ? null : memory.provenance().trust()));
         }
         return new MemoryContext(
                 id,
@@ -134,13 +136,25 @@ public class MemoryContexts {
                 budget,
                 entries,
                 pinned.stream()
-                        .map(memory -> new MemoryContext.Pinned(memory.id(), memory.kind(), memory.topic()))
+                        .map(memory -> new MemoryContext.Pinned(
+                                memory.id(),
+                                memory.kind(),
+                                memory.topic(),
+                                memory.provenance() == null
+                                        ? null
+                                        : memory.provenance().trust()))
                         .toList(),
                 context.searches(),
                 context.keywords());
     }
 
     private SessionRef sessionFor(TenantId tenant, ContextQuery query) {
+        SessionRef session = settingsFor(tenant, query);
+        return new SessionRef(
+                tenant, session.id(), session.userId(), session.settings().trustingAtLeast(query.minTrust()));
+    }
+
+    private SessionRef settingsFor(TenantId tenant, ContextQuery query) {
         if (query.sessionId() == null) {
             return new SessionRef(tenant, null, query.userId(), defaults.resolve(query.memory()));
         }

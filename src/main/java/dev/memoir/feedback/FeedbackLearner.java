@@ -1,6 +1,7 @@
 package dev.memoir.feedback;
 
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Service;
@@ -9,6 +10,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.Trust;
 import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RamProperties;
@@ -148,6 +150,15 @@ class FeedbackLearner {
         return new Received(episode, row);
     }
 
+    // A retried answer is a reply of the session: it reads no memory the session's replies may not.
+    private Trust minTrustOf(TenantId tenant, UUID sessionId) {
+        try {
+            return sessions.require(tenant, sessionId).settings().minTrust();
+        } catch (NotFoundException gone) {
+            return null;
+        }
+    }
+
     private FeedbackResult retry(TenantId tenant, Received received) {
         Episode episode = received.episode();
         RecursiveReasoner.Reasoning reasoning = reasoner.reason(
@@ -155,7 +166,8 @@ class FeedbackLearner {
                 episode.getUserId(),
                 episode.getQuestion(),
                 Trial.asEarlierAnswers(episode.getTrials()),
-                List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()));
+                List.of(episode.getQuestionTurnId(), episode.getReplyTurnId()),
+                minTrustOf(tenant, episode.getSessionId()));
         Trial trial = Trial.reasoned(episode.getTrials().size() + 1, reasoning);
         String inference = trial.inference();
         boolean repeats = episode.getTrials().stream()

@@ -14,6 +14,7 @@ import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
@@ -145,7 +146,8 @@ class LessonWriter {
                             episode.getSessionId(),
                             misled.provenance().turnIds(),
                             DedupKey.reflected(episode.getId()))
-                    .occurred(now, now));
+                    .occurred(now, now)
+                    .from(MemoryOrigin.feedback()));
             store.supersede(
                     tenant,
                     episode.getUserId(),
@@ -163,13 +165,14 @@ class LessonWriter {
             return new Learned("edited", edited.id(), reflected, target.text(), null);
         }
         MemoryView added = store.write(new NewMemory(
-                tenant,
-                episode.getUserId(),
-                MemoryKind.REFLECTED,
-                reflected,
-                episode.getSessionId(),
-                List.of(),
-                DedupKey.reflected(episode.getId())));
+                        tenant,
+                        episode.getUserId(),
+                        MemoryKind.REFLECTED,
+                        reflected,
+                        episode.getSessionId(),
+                        List.of(),
+                        DedupKey.reflected(episode.getId()))
+                .from(MemoryOrigin.feedback()));
         store.supersede(
                 tenant,
                 episode.getUserId(),

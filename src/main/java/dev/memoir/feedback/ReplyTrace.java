@@ -41,6 +41,10 @@ class ReplyTrace extends NewUntilStored<UUID> {
     @Column(columnDefinition = "uuid[]")
     private UUID[] citedIds;
 
+    // Null for replies traced before trust was recorded (V59).
+    @Column(columnDefinition = "text[]")
+    private String[] memoryTrust;
+
     protected ReplyTrace() {}
 
     @Override
@@ -48,8 +52,15 @@ class ReplyTrace extends NewUntilStored<UUID> {
         return turnId;
     }
 
-    ReplyTrace(UUID tenantId, UUID turnId, List<UUID> memoryIds, double[] scores, List<UUID> citedIds) {
+    ReplyTrace(
+            UUID tenantId,
+            UUID turnId,
+            List<UUID> memoryIds,
+            double[] scores,
+            List<UUID> citedIds,
+            List<String> memoryTrust) {
         this.tenantId = tenantId;
+        this.memoryTrust = memoryTrust.toArray(String[]::new);
         this.turnId = turnId;
         this.memoryIds = memoryIds.toArray(UUID[]::new);
         this.scores = scores;
@@ -62,6 +73,11 @@ class ReplyTrace extends NewUntilStored<UUID> {
 
     double[] getScores() {
         return scores.clone();
+    }
+
+    /** Each given memory's trust when it was given, by position; empty for a trace from before V59. */
+    List<String> getMemoryTrust() {
+        return memoryTrust == null ? List.of() : Arrays.asList(memoryTrust);
     }
 
     List<UUID> getCitedIds() {

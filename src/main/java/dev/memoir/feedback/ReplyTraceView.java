@@ -7,6 +7,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.memoir.memory.Trust;
+
 @Schema(description = "What an assistant reply was given and what it cited, and the learning episode about it")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record ReplyTraceView(
@@ -34,5 +36,11 @@ record ReplyTraceView(
             double score,
 
             @Schema(description = "Whether the reply cited it")
-            boolean cited) {}
+            boolean cited,
+
+            @Schema(
+                    description = "How far it was trusted when given: low, medium or high (docs/trust.md); absent for "
+                            + "replies traced before trust was recorded",
+                    example = "high")
+            Trust trust) {}
 }

@@ -12,6 +12,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.Trust;
 import dev.memoir.session.RepliedTurn;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
@@ -49,7 +50,12 @@ class ReplyTraces {
                 replyTurnId,
                 shown,
                 given.stream().mapToDouble(ScoredMemory::score).toArray(),
-                cited));
+                cited,
+                given.stream()
+                        .map(m -> m.provenance().trust() == null
+                                ? null
+                                : m.provenance().trust().wireName())
+                        .toList()));
         events.publishEvent(Audited.of(
                 session.tenant().value(),
                 "reply.shown",
@@ -73,10 +79,14 @@ class ReplyTraces {
                     List<UUID> given = trace.getMemoryIds();
                     double[] scores = trace.getScores();
                     List<UUID> cited = trace.getCitedIds();
+                    List<String> trust = trace.getMemoryTrust();
                     List<ReplyTraceView.GivenMemory> memories = new ArrayList<>();
                     for (int i = 0; i < given.size(); i++) {
                         memories.add(new ReplyTraceView.GivenMemory(
-                                given.get(i), i < scores.length ? scores[i] : 0, cited.contains(given.get(i))));
+                                given.get(i),
+                                i < scores.length ? scores[i] : 0,
+                                cited.contains(given.get(i)),
+                                i < trust.size() && trust.get(i) != null ? Trust.fromWireName(trust.get(i)) : null));
                     }
                     return new ReplyTraceView(replyTurnId, reply.session().id(), true, memories, episodeId);
                 })

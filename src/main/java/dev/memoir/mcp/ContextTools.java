@@ -21,6 +21,7 @@ import dev.memoir.common.wire.VisibleText;
 import dev.memoir.context.ContextQuery;
 import dev.memoir.context.MemoryContext;
 import dev.memoir.context.MemoryContexts;
+import dev.memoir.memory.Trust;
 
 /** The reply's memory for an agent that calls its model itself: what POST /context answers. */
 @Component
@@ -67,7 +68,12 @@ class ContextTools {
                             required = false)
                     @Min(FieldConstraints.PROMPT_TOKEN_BUDGET_MIN)
                     @Max(FieldConstraints.PROMPT_TOKEN_BUDGET_MAX)
-                    Integer tokenBudget) {
+                    Integer tokenBudget,
+            @McpToolParam(
+                            description = "The least trust of a memory shown: low, medium or high; the settings' "
+                                    + "(any by default) when omitted",
+                            required = false)
+                    Trust minTrust) {
         if (excludeRecentTurns != null && sessionId == null) {
             throw new InvalidRequestException(
                     "excludeRecentTurns", "needs a sessionId: it counts that session's turns");
@@ -80,6 +86,7 @@ class ContextTools {
                         sessionId,
                         excludeRecentTurns == null ? 0 : excludeRecentTurns,
                         tokenBudget,
-                        null));
+                        null,
+                        minTrust));
     }
 }

@@ -29,11 +29,13 @@ import dev.memoir.memory.DialogueWindow;
 import dev.memoir.memory.MemoryChange;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryList;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
+import dev.memoir.memory.Trust;
 import dev.memoir.memory.Validity;
 import dev.memoir.tenant.TenantId;
 
@@ -53,6 +55,8 @@ class MemoryTools {
     private static final String FROM = "Only memories whose dialogue time ends at or after this instant (ISO-8601)";
     private static final String TO = "Only memories whose dialogue time starts before this instant (ISO-8601)";
     private static final String SESSION = "Only memories of this session";
+    private static final String MIN_TRUST =
+            "Only memories trusted at least so much: low, medium or high; any when omitted";
     private static final String AS_OF =
             "Answer as the memory stood at this instant: memories said by then and not " + "yet superseded then";
     private static final String INCLUDE_SUPERSEDED =
@@ -106,8 +110,15 @@ class MemoryTools {
             @McpToolParam(description = SUPERSEDES, required = false) @Size(max = FieldConstraints.SUPERSEDED_MEMORIES)
                     List<UUID> supersedes,
             @McpToolParam(description = EXPIRES_AT, required = false) Instant expiresAt) {
-        AddedMemory added =
-                store.add(ToolContext.tenant(context), userId, kind, text.strip(), occurredAt, supersedes, expiresAt);
+        AddedMemory added = store.add(
+                ToolContext.tenant(context),
+                userId,
+                kind,
+                text.strip(),
+                occurredAt,
+                supersedes,
+                expiresAt,
+                MemoryOrigin.mcp());
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("created", added.created());
         answer.put("memory", added.memory());
@@ -149,13 +160,15 @@ class MemoryTools {
             @McpToolParam(
                             description = "hybrid (the default) fuses both rankings; dense or lexical uses one alone",
                             required = false)
-                    SearchMode mode) {
+                    SearchMode mode,
+            @McpToolParam(description = MIN_TRUST, required = false) Trust minTrust) {
         TenantId tenant = ToolContext.tenant(context);
         MemorySearch search = MemorySearch.of(
                         tenant, userId, kinds(kind), searches.query(query.strip()), limit == null ? PAGE : limit)
                 .using(mode)
                 .at(Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)))
-                .within(sessionId, new DialogueWindow(from, to));
+                .within(sessionId, new DialogueWindow(from, to))
+                .trustedAtLeast(minTrust);
         return Map.of("items", searches.views(search, false));
     }
 
@@ -187,7 +200,8 @@ class MemoryTools {
                     Integer limit,
             @McpToolParam(description = "The previous page's nextCursor; omit for the first page", required = false)
                     @Size(max = FieldConstraints.CURSOR)
-                    String cursor) {
+                    String cursor,
+            @McpToolParam(description = MIN_TRUST, required = false) Trust minTrust) {
         DialogueWindow window = new DialogueWindow(from, to);
         return searches.newest(
                 ToolContext.tenant(context),
@@ -196,6 +210,7 @@ class MemoryTools {
                 sessionId,
                 window,
                 Validity.of(asOf, Boolean.TRUE.equals(includeSuperseded)),
+                minTrust,
                 cursor,
                 limit == null ? PAGE : limit);
     }
@@ -249,7 +264,7 @@ class MemoryTools {
                     Boolean neverExpires) {
         MemoryChange change = new MemoryChange(
                 text == null ? null : text.strip(), supersedes, expiresAt, Boolean.TRUE.equals(neverExpires));
-        return store.update(ToolContext.tenant(context), id, change);
+        return store.update(ToolContext.tenant(context), id, change, MemoryOrigin.mcp());
     }
 
     @McpTool(

@@ -56,7 +56,10 @@ public class MemoryArchive {
             UUID supersededBy,
             Instant expiresAt,
             String embeddingModel,
-            String embedding) {}
+            String embedding,
+            MemorySource source,
+            String sourceDetail,
+            Trust trust) {}
 
     /** One of a memory's earlier versions, as archived. */
     public record ArchivedRevision(
@@ -91,7 +94,8 @@ public class MemoryArchive {
                                 where t.id = u.id and t.tenant_id = :tenantId and s.user_id = m.user_id)
                   order by u.n) as turn_ids,
             m.dedup_key, m.version, m.created_at, m.updated_at, m.occurred_from, m.occurred_to, m.valid_to,
-            m.superseded_by, m.expires_at, m.embedding_model, m.embedding::text as embedding""";
+            m.superseded_by, m.expires_at, m.embedding_model, m.embedding::text as embedding, m.source, m.source_detail,
+            m.trust""";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TextEmbedder embedder;
@@ -186,7 +190,10 @@ public class MemoryArchive {
                         rs.getObject("superseded_by", UUID.class),
                         instant(rs, "expires_at"),
                         rs.getString("embedding_model"),
-                        ArchivedVectors.base64(rs.getString("embedding"))));
+                        ArchivedVectors.base64(rs.getString("embedding")),
+                        MemorySource.fromWireName(rs.getString("source")),
+                        rs.getString("source_detail"),
+                        Trust.ofRank(rs.getInt("trust"))));
     }
 
     /**

@@ -39,6 +39,7 @@ public class MemoryDefaults {
                 stored.promptTokenBudget(),
                 stored.rerank(),
                 stored.reasoning(),
-                stored.contextSelection() != null ? stored.contextSelection() : defaults.contextSelection());
+                stored.contextSelection() != null ? stored.contextSelection() : defaults.contextSelection(),
+                stored.minTrust());
     }
 }

@@ -67,6 +67,7 @@ record MemoryProperties(
                 promptTokenBudget,
                 strategy.rerank(),
                 false,
-                contextSelection);
+                contextSelection,
+                null);
     }
 }

@@ -12,7 +12,8 @@ import dev.memoir.tenant.TenantId;
  * One search of one user's memory. Optional filters narrow it: the speaker of topic memories, the session a
  * memory came from, and a time window that the memory's dialogue span must overlap ({@code from} inclusive,
  * {@code to} exclusive). A null mode means the configured default. Every search reads live memories only
- * ({@link Validity#LIVE}) unless it asks for another {@link Validity}.
+ * ({@link Validity#LIVE}) unless it asks for another {@link Validity}, and memories of any trust unless it asks for a
+ * minimum.
  */
 public record MemorySearch(
         TenantId tenant,
@@ -26,7 +27,8 @@ public record MemorySearch(
         Instant from,
         Instant to,
         SearchMode mode,
-        Validity validity) {
+        Validity validity,
+        Trust minTrust) {
 
     public MemorySearch {
         kinds = Set.copyOf(kinds);
@@ -36,22 +38,46 @@ public record MemorySearch(
 
     public static MemorySearch of(TenantId tenant, String userId, Set<MemoryKind> kinds, SearchQuery query, int limit) {
         return new MemorySearch(
-                tenant, userId, kinds, query, limit, List.of(), null, null, null, null, null, Validity.LIVE);
+                tenant, userId, kinds, query, limit, List.of(), null, null, null, null, null, Validity.LIVE, null);
     }
 
     public MemorySearch at(Validity which) {
         return new MemorySearch(
-                tenant, userId, kinds, query, limit, excludedTurnIds, speaker, sessionId, from, to, mode, which);
+                tenant,
+                userId,
+                kinds,
+                query,
+                limit,
+                excludedTurnIds,
+                speaker,
+                sessionId,
+                from,
+                to,
+                mode,
+                which,
+                minTrust);
     }
 
     public MemorySearch excludingTurns(Collection<UUID> turnIds) {
         return new MemorySearch(
-                tenant, userId, kinds, query, limit, turnIds, speaker, sessionId, from, to, mode, validity);
+                tenant, userId, kinds, query, limit, turnIds, speaker, sessionId, from, to, mode, validity, minTrust);
     }
 
     public MemorySearch ofSpeaker(Speaker only) {
         return new MemorySearch(
-                tenant, userId, kinds, query, limit, excludedTurnIds, only, sessionId, from, to, mode, validity);
+                tenant,
+                userId,
+                kinds,
+                query,
+                limit,
+                excludedTurnIds,
+                only,
+                sessionId,
+                from,
+                to,
+                mode,
+                validity,
+                minTrust);
     }
 
     public MemorySearch within(UUID session, DialogueWindow window) {
@@ -67,7 +93,8 @@ public record MemorySearch(
                 window.from(),
                 window.to(),
                 mode,
-                validity);
+                validity,
+                minTrust);
     }
 
     public MemorySearch using(SearchMode searchMode) {
@@ -83,6 +110,25 @@ public record MemorySearch(
                 from,
                 to,
                 searchMode,
-                validity);
+                validity,
+                minTrust);
+    }
+
+    /** Only memories trusted at least so much (docs/trust.md); null for any. */
+    public MemorySearch trustedAtLeast(Trust minimum) {
+        return new MemorySearch(
+                tenant,
+                userId,
+                kinds,
+                query,
+                limit,
+                excludedTurnIds,
+                speaker,
+                sessionId,
+                from,
+                to,
+                mode,
+                validity,
+                minimum);
     }
 }

@@ -106,8 +106,22 @@ public class MemorySearches {
             SearchQuery query,
             int limit,
             Collection<UUID> excludedTurnIds) {
-        return search(
-                MemorySearch.of(tenant, userId, Set.copyOf(kinds), query, limit).excludingTurns(excludedTurnIds));
+        return nearest(tenant, userId, kinds, query, limit, excludedTurnIds, null);
+    }
+
+    /** As {@link #nearest(TenantId, String, Collection, SearchQuery, int, Collection)}, of memories trusted at least so. */
+    @Transactional(readOnly = true)
+    public List<ScoredMemory> nearest(
+            TenantId tenant,
+            String userId,
+            Collection<MemoryKind> kinds,
+            SearchQuery query,
+            int limit,
+            Collection<UUID> excludedTurnIds,
+            Trust minTrust) {
+        return search(MemorySearch.of(tenant, userId, Set.copyOf(kinds), query, limit)
+                .excludingTurns(excludedTurnIds)
+                .trustedAtLeast(minTrust));
     }
 
     /** The user's memories of one kind and speaker that best match a query, best first. */
@@ -127,7 +141,8 @@ public class MemorySearches {
     }
 
     /**
-     * A page of the user's memories, newest first, optionally of one session and overlapping a time window.
+     * A page of the user's memories, newest first, optionally of one session, overlapping a time window and trusted at
+     * least so much (null: any).
      *
      * @param cursor the previous page's {@code nextCursor}; null for the first page (400 naming cursor if garbled)
      */
@@ -139,13 +154,15 @@ public class MemorySearches {
             UUID sessionId,
             DialogueWindow window,
             Validity validity,
+            Trust minTrust,
             String cursor,
             int limit) {
         Cursor after = Cursor.decode(cursor, "memory", 2);
         List<MemoryView> fetched = hybridSearch.newest(
                 MemorySearch.of(tenant, userId, Set.copyOf(kinds), null, limit + 1)
                         .within(sessionId, window)
-                        .at(validity),
+                        .at(validity)
+                        .trustedAtLeast(minTrust),
                 after == null ? null : after.instant(0),
                 after == null ? null : after.uuid(1));
         return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));

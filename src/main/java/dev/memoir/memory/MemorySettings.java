@@ -9,7 +9,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 /**
  * How a session remembers: the strategy it started from, the kinds it writes and reads, how many memories of
  * each kind retrieval considers, how many self-reflection rounds may search again, and how many tokens of memory
- * a reply prompt may carry. Fully resolved: every field is set.
+ * a reply prompt may carry, and the least trust of a memory it reads. Fully resolved: every field is set but
+ * {@code minTrust}, which is null for any.
  */
 @Schema(description = "A session's memory strategy, resolved against the service defaults")
 public record MemorySettings(
@@ -44,7 +45,13 @@ public record MemorySettings(
                         + "shown until promptTokenBudget is full; self-reflection orders and adds) or per-kind (the "
                         + "papers' reading: topK of each kind, narrowed by self-reflection or the reranker)",
                 example = "budget")
-        ContextSelection contextSelection) {
+        ContextSelection contextSelection,
+
+        @Schema(
+                description = "The least trust a memory needs to reach this session's replies (low, medium, high; "
+                        + "docs/trust.md); absent for any",
+                example = "medium")
+        Trust minTrust) {
 
     public boolean writes(MemoryKind kind) {
         return write.contains(kind);
@@ -79,6 +86,25 @@ public record MemorySettings(
                 override.promptTokenBudget() != null ? override.promptTokenBudget() : promptTokenBudget,
                 override.rerank() != null ? override.rerank() : override.strategy() != null ? chosen.rerank() : rerank,
                 override.reasoning() != null ? override.reasoning() : reasoning,
-                override.contextSelection() != null ? override.contextSelection() : contextSelection);
+                override.contextSelection() != null ? override.contextSelection() : contextSelection,
+                override.minTrust() != null ? override.minTrust() : minTrust);
+    }
+
+    /** The same settings, reading only memories trusted at least so much (null: as they were). */
+    public MemorySettings trustingAtLeast(Trust minimum) {
+        if (minimum == null) {
+            return this;
+        }
+        return new MemorySettings(
+                strategy,
+                write,
+                read,
+                topK,
+                reflectionRounds,
+                promptTokenBudget,
+                rerank,
+                reasoning,
+                contextSelection,
+                minimum);
     }
 }

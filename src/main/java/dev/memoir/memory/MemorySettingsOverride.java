@@ -54,4 +54,10 @@ public record MemorySettingsOverride(
                         + "kind read, filled to promptTokenBudget) or per-kind (the papers' top K per kind, pruned by "
                         + "self-reflection)",
                 example = "budget")
-        ContextSelection contextSelection) {}
+        ContextSelection contextSelection,
+
+        @Schema(
+                description = "The least trust a memory needs to reach the replies: low, medium or high "
+                        + "(docs/trust.md); omitted, any",
+                example = "medium")
+        Trust minTrust) {}

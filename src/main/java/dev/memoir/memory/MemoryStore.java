@@ -21,6 +21,7 @@ import dev.memoir.memory.revision.MemoryRevisions;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.memory.store.NewRecords;
+import dev.memoir.memory.store.TurnTrust;
 import dev.memoir.memory.supersession.SupersessionRules;
 import dev.memoir.memory.supersession.Supersessions;
 import dev.memoir.memory.supersession.UnjudgedFactAdded;
@@ -45,6 +46,7 @@ public class MemoryStore {
     private final AdvisoryLocks locks;
     private final ApplicationEventPublisher events;
     private final SecretRedactor redactor;
+    private final TurnTrust turnTrust;
 
     MemoryStore(
             MemoryRecordRepository records,
@@ -55,8 +57,10 @@ public class MemoryStore {
             MemoryRevisions revisions,
             AdvisoryLocks locks,
             ApplicationEventPublisher events,
-            SecretRedactor redactor) {
+            SecretRedactor redactor,
+            TurnTrust turnTrust) {
         this.records = records;
+        this.turnTrust = turnTrust;
         this.clientValues = clientValues;
         this.newRecords = newRecords;
         this.supersessions = supersessions;
@@ -82,19 +86,10 @@ public class MemoryStore {
      * @param kind       null for {@link MemoryKind#FACT}; a kind that is not addable is refused, 400 naming kind
      * @param occurredAt when what it states was said or became true; null for now; in the future beyond the
      *                   allowed clock skew, 400 naming occurredAt
-     */
-    @Transactional
-    public AddedMemory add(TenantId tenant, String userId, MemoryKind kind, String text, Instant occurredAt) {
-        return add(tenant, userId, kind, text, occurredAt, null, null);
-    }
-
-    /**
-     * As {@link #add(TenantId, String, MemoryKind, String, Instant)}, superseding some of the user's memories and
-     * expiring at a given instant.
-     *
      * @param supersedes the user's live fact-bearing memories the new one supersedes; null or empty for none (400
      *                   naming supersedes for any other memory)
      * @param expiresAt  when the memory expires; null for never (400 naming expiresAt if not in the future)
+     * @param origin     who tells it: {@link MemoryOrigin#client()} or {@link MemoryOrigin#mcp()}
      */
     @Transactional
     public AddedMemory add(
@@ -104,15 +99,17 @@ public class MemoryStore {
             String text,
             Instant occurredAt,
             List<UUID> supersedes,
-            Instant expiresAt) {
+            Instant expiresAt,
+            MemoryOrigin origin) {
         clientValues.requireAddable(kind, occurredAt, expiresAt);
         text = redactor.redact(tenant, text);
         kind = kind == null ? MemoryKind.FACT : kind;
         locks.lockShared(AdvisoryLocks.Space.USER_MEMORY, AdvisoryLocks.userKey(tenant.value(), userId));
         DedupKey dedupKey = DedupKey.added(kind, tenant, userId, text);
         locks.lock(AdvisoryLocks.Space.DEDUP_KEY, dedupKey.value());
-        AddedMemory added = store(
-                new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey).occurred(occurredAt, occurredAt));
+        AddedMemory added = store(new NewMemory(tenant, userId, kind, text, null, List.of(), dedupKey)
+                .occurred(occurredAt, occurredAt)
+                .from(origin));
         boolean changed = false;
         MemoryRecord record = null;
         if (expiresAt != null || (supersedes != null && !supersedes.isEmpty())) {
@@ -181,11 +178,12 @@ public class MemoryStore {
     }
 
     /**
-     * A client's change of a memory: a new text makes a new version (re-embedded); {@code supersedes} replaces the
-     * set of memories it supersedes (empty: none); the expiry is set or cleared. Parts left null stay as they are.
+     * A client's change of a memory: a new text makes a new version (re-embedded) whose source is the editor
+     * ({@link MemoryOrigin#client()} or {@link MemoryOrigin#mcp()}); {@code supersedes} replaces the set of memories
+     * it supersedes (empty: none); the expiry is set or cleared. Parts left null stay as they are.
      */
     @Transactional
-    public MemoryView update(TenantId tenant, UUID id, MemoryChange change) {
+    public MemoryView update(TenantId tenant, UUID id, MemoryChange change, MemoryOrigin editor) {
         if (change.supersedes() != null) {
             supersessionRules.lockForChange(tenant.value(), id, change.supersedes());
         }
@@ -195,6 +193,7 @@ public class MemoryStore {
         String text = redactor.redact(tenant, change.text());
         if (text != null && !text.equals(record.getText())) {
             revisions.revise(record, text, null, "edit");
+            record.recordOrigin(editor);
         }
         if (change.expiresAt() != null) {
             ClientMemoryValues.requireFuture(change.expiresAt());
@@ -261,6 +260,7 @@ public class MemoryStore {
         MemoryRevision revision = revisions.revise(record, mergedText, sessionId, "merge");
         revision.absorbing(absorbedText, absorbedTurnIds);
         record.addProvenance(absorbedTurnIds);
+        record.recordOrigin(record.getOrigin().atMost(turnTrust.lowestOf(tenant.value(), absorbedTurnIds)));
         return view(record);
     }
 

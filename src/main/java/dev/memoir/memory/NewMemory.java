@@ -8,7 +8,8 @@ import dev.memoir.tenant.TenantId;
 
 /**
  * A memory to store. {@code dedupKey}, when given, makes the write idempotent: a second write with the same key
- * returns the first record instead of adding another (retried jobs rely on this).
+ * returns the first record instead of adding another (retried jobs rely on this). {@code origin}, when null, is that
+ * of a memory a job made from its turns: derived, trusted as the least of them (docs/trust.md).
  */
 public record NewMemory(
         TenantId tenant,
@@ -21,7 +22,8 @@ public record NewMemory(
         String topic,
         Speaker speaker,
         Instant occurredFrom,
-        Instant occurredTo) {
+        Instant occurredTo,
+        MemoryOrigin origin) {
 
     public NewMemory(
             TenantId tenant,
@@ -33,7 +35,7 @@ public record NewMemory(
             DedupKey dedupKey,
             String topic,
             Speaker speaker) {
-        this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, null, null);
+        this(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, null, null, null);
     }
 
     /**
@@ -41,7 +43,25 @@ public record NewMemory(
      * looks them up when it stores the memory), or by when it was written if it rests on none.
      */
     public NewMemory occurred(Instant from, Instant to) {
-        return new NewMemory(tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, from, to);
+        return new NewMemory(
+                tenant, userId, kind, text, sessionId, turnIds, dedupKey, topic, speaker, from, to, origin);
+    }
+
+    /** The same memory from a known source (a turn, a client, MCP, feedback) rather than made by a job. */
+    public NewMemory from(MemoryOrigin known) {
+        return new NewMemory(
+                tenant,
+                userId,
+                kind,
+                text,
+                sessionId,
+                turnIds,
+                dedupKey,
+                topic,
+                speaker,
+                occurredFrom,
+                occurredTo,
+                known);
     }
 
     public NewMemory(

@@ -80,8 +80,14 @@ class BudgetedReplyContext implements ReplyContextBuilder {
         Set<MemoryKind> kinds = RecordRetriever.readKinds(session);
         // A message about the arc of the dialogue is shown many short openings: it gets more candidates to draw on.
         int candidates = OverviewQuestion.asks(message) ? properties.overviewCandidates() : properties.candidates();
-        List<ScoredMemory> found =
-                searches.nearest(session.tenant(), session.userId(), kinds, query, candidates, turnsInPrompt);
+        List<ScoredMemory> found = searches.nearest(
+                session.tenant(),
+                session.userId(),
+                kinds,
+                query,
+                candidates,
+                turnsInPrompt,
+                session.settings().minTrust());
         List<ScoredMemory> ranking;
         int searchCount = 1;
         List<String> keywords = List.of();
@@ -102,7 +108,8 @@ class BudgetedReplyContext implements ReplyContextBuilder {
                             kinds,
                             searches.query(extended),
                             candidates,
-                            turnsInPrompt));
+                            turnsInPrompt,
+                            session.settings().minTrust()));
             ranking = namedFirst(reflected.named(), reflected.ranking());
             searchCount = reflected.searches();
             keywords = reflected.keywords();
@@ -111,11 +118,12 @@ class BudgetedReplyContext implements ReplyContextBuilder {
         memories.addAll(ranking);
         MemoryPrompt prompt = BudgetedLayout.build(
                 new Recalled(
-                        memories,
-                        pins.dialogues(),
-                        surroundings(session, ranking, turnsInPrompt),
-                        pins.instructions(),
-                        message),
+                                memories,
+                                pins.dialogues(),
+                                surroundings(session, ranking, turnsInPrompt),
+                                pins.instructions(),
+                                message)
+                        .trustedAtLeast(session.settings().minTrust()),
                 tokenBudget,
                 properties.limits(),
                 tokens);

@@ -45,7 +45,8 @@ class MemoRetriever {
                 Set.of(MemoryKind.MEMO),
                 query,
                 session.settings().topK(MemoryKind.MEMO),
-                List.of());
+                List.of(),
+                session.settings().minTrust());
         if (candidates.isEmpty()) {
             return List.of();
         }

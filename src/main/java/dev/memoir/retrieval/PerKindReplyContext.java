@@ -77,7 +77,8 @@ class PerKindReplyContext implements ReplyContextBuilder {
                     RecordRetriever.readKinds(session),
                     query,
                     reranker.candidateCount(),
-                    turnsInPrompt);
+                    turnsInPrompt,
+                    session.settings().minTrust());
             Reranker.Reranked ordered = reranker.order(session.tenant(), query.embedding(), candidates);
             // The first K of the reranker's (sampled) order: its top K.
             chosen = ordered.shown()
@@ -98,7 +99,8 @@ class PerKindReplyContext implements ReplyContextBuilder {
         List<ScoredMemory> memories = new ArrayList<>(pins.memories());
         memories.addAll(chosen);
         MemoryPrompt prompt = PerKindLayout.build(
-                new Recalled(memories, pins.dialogues(), Map.of(), pins.instructions(), message),
+                new Recalled(memories, pins.dialogues(), Map.of(), pins.instructions(), message)
+                        .trustedAtLeast(session.settings().minTrust()),
                 tokenBudget,
                 properties.instructionShare(),
                 tokens);

@@ -70,7 +70,13 @@ class PinnedMemories {
         if (readsRecursive(session)) {
             // One per user: the nearest is the one.
             pinned.addAll(searches.nearest(
-                    session.tenant(), session.userId(), Set.of(MemoryKind.RECURSIVE_SUMMARY), query, 1, List.of()));
+                    session.tenant(),
+                    session.userId(),
+                    Set.of(MemoryKind.RECURSIVE_SUMMARY),
+                    query,
+                    1,
+                    List.of(),
+                    session.settings().minTrust()));
         }
         if (readsMemos(session)) {
             List<ScoredMemory> chosen = memos.retrieve(session, message, query);
@@ -84,7 +90,8 @@ class PinnedMemories {
                         Set.of(MemoryKind.INSTRUCTION),
                         query,
                         properties.instructions(),
-                        turnsInPrompt)
+                        turnsInPrompt,
+                        session.settings().minTrust())
                 : List.of();
         return new Pinned(pinned, dialogues, instructions);
     }

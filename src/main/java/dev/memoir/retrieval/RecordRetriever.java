@@ -51,7 +51,8 @@ class RecordRetriever {
                     Set.of(kind),
                     search,
                     session.settings().topK(kind),
-                    excludedTurnIds));
+                    excludedTurnIds,
+                    session.settings().minTrust()));
         }
         return found;
     }

@@ -25,6 +25,7 @@ import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.Trust;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -71,13 +72,15 @@ public class RecursiveReasoner {
      *
      * @param earlier         earlier answers to the question, with the user's feedback on them
      * @param excludedTurnIds turns whose memories are not searched: the question and replies already in view
+     * @param minTrust        the least trust of a memory searched; null for any
      */
     public Reasoning reason(
             TenantId tenant,
             String userId,
             String question,
             List<EarlierAnswer> earlier,
-            Collection<UUID> excludedTurnIds) {
+            Collection<UUID> excludedTurnIds,
+            Trust minTrust) {
         List<Step> steps = new ArrayList<>();
         Map<UUID, ScoredMemory> found = new LinkedHashMap<>();
         List<String> earlierTrials = describe(earlier);
@@ -107,7 +110,8 @@ public class RecursiveReasoner {
                     EnumSet.allOf(MemoryKind.class),
                     searches.query(reasoning.argument()),
                     properties.searchResults(),
-                    excludedTurnIds);
+                    excludedTurnIds,
+                    minTrust);
             results.forEach(m -> found.merge(m.id(), m, (a, b) -> a.score() >= b.score() ? a : b));
             steps.add(new Step(
                     reasoning.thought(),

@@ -166,9 +166,9 @@ public class SessionArchive {
         jdbc.batchUpdate(
                 """
                 insert into turns (id, tenant_id, session_id, seq, role, speaker_name, content, created_at, occurred_at,
-                                   reply_to)
+                                   reply_to, origin)
                 values (:id, :tenantId, :sessionId, :seq, :role, :speaker, :content, :createdAt, :occurredAt,
-                        :replyTo)""",
+                        :replyTo, 'archive')""",
                 turns.stream()
                         .map(t -> new MapSqlParameterSource()
                                 .addValue("id", t.id())

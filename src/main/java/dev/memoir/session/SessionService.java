@@ -13,6 +13,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.store.Session;
 import dev.memoir.session.store.SessionDeletion;
 import dev.memoir.session.store.SessionLocks;
@@ -110,7 +111,7 @@ public class SessionService {
      * the session, nor a transaction.
      */
     public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
-        return recorder.append(tenant, sessionId, newTurns);
+        return recorder.append(tenant, sessionId, newTurns, TurnOrigin.LIVE);
     }
 
     /**
@@ -129,9 +130,10 @@ public class SessionService {
             String userId,
             MemorySettingsOverride memory,
             List<ImportedSession> imported,
+            TurnOrigin origin,
             Runnable underLock,
             Consumer<List<SessionRef>> alsoInTransaction) {
-        return recorder.importClosed(tenant, userId, memory, imported, underLock, alsoInTransaction);
+        return recorder.importClosed(tenant, userId, memory, imported, origin, underLock, alsoInTransaction);
     }
 
     /**

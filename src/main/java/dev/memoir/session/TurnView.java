@@ -5,6 +5,12 @@ import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+import dev.memoir.memory.MemoryOrigin;
+import dev.memoir.memory.Trust;
+import dev.memoir.memory.TurnOrigin;
+
 @Schema(description = "One utterance of a session")
 public record TurnView(
         UUID id,
@@ -29,7 +35,35 @@ public record TurnView(
         @Schema(
                 description = "For a reply: the user turn it answers (for a reply Memoir made, the message it "
                         + "answered; for an imported reply, the user turn right before it); null otherwise")
-        UUID replyTo) {
+        UUID replyTo,
+
+        @Schema(
+                description = "How the turn reached Memoir: live (said in a conversation: chat, /v1, a conversation "
+                        + "log, or recorded by its client through the session's turns), chatgpt or claude (an "
+                        + "export), archive (restored); it sets the trust of what is remembered from it "
+                        + "(docs/trust.md)",
+                example = "live")
+        TurnOrigin origin) {
+
+    /** A turn said live, as tests and layouts make them. */
+    public TurnView(
+            UUID id,
+            UUID sessionId,
+            int seq,
+            Role role,
+            String speaker,
+            String content,
+            Instant createdAt,
+            Instant occurredAt,
+            UUID replyTo) {
+        this(id, sessionId, seq, role, speaker, content, createdAt, occurredAt, replyTo, TurnOrigin.LIVE);
+    }
+
+    /** How far its words are trusted (docs/trust.md). */
+    @JsonIgnore
+    public Trust trust() {
+        return MemoryOrigin.ofTurn(role == Role.USER, origin).trust();
+    }
 
     /** The utterance as history memory writes it: "Caroline: ..." for a named speaker, else "User: ...". */
     public String asLine() {

@@ -9,9 +9,11 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
 import dev.memoir.session.NewTurn;
+import dev.memoir.session.Role;
 import dev.memoir.session.TurnsArriving;
 import dev.memoir.session.TurnsRecorded;
 
@@ -56,7 +58,8 @@ class HistoryMemoryWriter {
                                 recorded.sessionId(),
                                 List.of(turn.id()),
                                 DedupKey.history(turn.id()))
-                        .occurred(turn.occurredAt(), turn.occurredAt()))
+                        .occurred(turn.occurredAt(), turn.occurredAt())
+                        .from(MemoryOrigin.ofTurn(turn.role() == Role.USER, turn.origin())))
                 .toList());
     }
 }

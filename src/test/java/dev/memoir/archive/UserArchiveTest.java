@@ -140,6 +140,14 @@ class UserArchiveTest extends IntegrationTest {
      * find, as sets: the dense ranking comes from an approximate (HNSW) index, whose graph differs between the two
      * users' partitions, so the order of near ties may too.
      */
+    private static final Pattern ORIGIN =
+            Pattern.compile(",\"source\":\"([^\"]*)\",\"sourceDetail\":(null|\"[^\"]*\"),\"trust\":\"([a-z]+)\"");
+
+    /** The listing without where each turn and memory came from, which a restore records anew. */
+    private static String withoutOrigins(String listed) {
+        return ORIGIN.matcher(listed).replaceAll("").replaceAll(",\"origin\":\"[a-z]+\"", "");
+    }
+
     private String listings(String key, String userId) {
         List<String> parts = new ArrayList<>();
         JsonNode sessions = api.get(key, "/sessions?userId=" + userId).body();
@@ -211,7 +219,30 @@ class UserArchiveTest extends IntegrationTest {
         assertThat(imported.body().path("reembedded").asInt())
                 .as("same embedding model: vectors reused")
                 .isZero();
-        assertThat(listings(otherKey, "ada-moved").replace("ada-moved", "ada")).isEqualTo(listings(key, "ada"));
+        String moved = listings(otherKey, "ada-moved").replace("ada-moved", "ada");
+        String original = listings(key, "ada");
+        assertThat(withoutOrigins(moved)).isEqualTo(withoutOrigins(original));
+        // Apart from where each turn and memory came from: restored from an archive, trusted at most medium.
+        assertThat(moved).doesNotContain("\"origin\":\"live\"").contains("\"origin\":\"archive\"");
+        assertThat(ORIGIN.matcher(moved)
+                        .results()
+                        .map(m -> m.group(1))
+                        .distinct()
+                        .toList())
+                .containsExactly("archive");
+        assertThat(ORIGIN.matcher(moved)
+                        .results()
+                        .map(m -> m.group(3))
+                        .distinct()
+                        .toList())
+                .doesNotContain("high");
+        assertThat(ORIGIN.matcher(original)
+                        .results()
+                        .map(m -> m.group(1))
+                        .distinct()
+                        .toList())
+                .contains("user-turn", "client")
+                .doesNotContain("archive");
         String again = export(otherKey, "ada-moved");
         assertThat(again.lines().count()).isEqualTo(archive.lines().count());
         assertThat(UUID_TEXT.matcher(again).results().map(MatchResult::group).collect(Collectors.toSet()))

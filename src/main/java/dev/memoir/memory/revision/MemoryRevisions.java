@@ -15,11 +15,13 @@ import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryScreening;
+import dev.memoir.memory.Trust;
 import dev.memoir.memory.quarantine.MemoryScreen;
 import dev.memoir.memory.store.EmbeddingText;
 import dev.memoir.memory.store.MemoryPassages;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
+import dev.memoir.memory.store.TurnTrust;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -36,6 +38,7 @@ public class MemoryRevisions {
     private final MemoryPassages passages;
     private final ApplicationEventPublisher events;
     private final MemoryScreen screen;
+    private final TurnTrust turnTrust;
 
     MemoryRevisions(
             MemoryRecordRepository records,
@@ -43,8 +46,10 @@ public class MemoryRevisions {
             TextEmbedder embedder,
             MemoryPassages passages,
             ApplicationEventPublisher events,
-            MemoryScreen screen) {
+            MemoryScreen screen,
+            TurnTrust turnTrust) {
         this.screen = screen;
+        this.turnTrust = turnTrust;
         this.records = records;
         this.revisions = revisions;
         this.embedder = embedder;
@@ -77,6 +82,11 @@ public class MemoryRevisions {
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(EmbeddingText.of(record.getTopic(), text)))
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
+        if (!reason.equals("edit") && sessionId != null) {
+            // A job's rewrite carries what the session said: trusted no more than the least of its turns.
+            Trust session = turnTrust.lowestOfSession(record.getTenantId(), sessionId);
+            record.recordOrigin(record.getOrigin().atMost(session));
+        }
         // A new text is screened afresh (a release let in the old one); a quarantined memory stays quarantined
         // whatever its new text shows, until someone releases it: a job's rewrite of a poisoned memory (a fold, a
         // merge) may lose the signs and keep the intent.

@@ -20,11 +20,13 @@ import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.MemorySearch;
+import dev.memoir.memory.MemorySource;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.Provenance;
 import dev.memoir.memory.SearchExplanation;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Speaker;
+import dev.memoir.memory.Trust;
 
 /**
  * Hybrid memory search in one SQL statement: a dense ranking (cosine distance on the HNSW index) and a full-text
@@ -169,6 +171,9 @@ public class HybridSearchRepository {
                         search.sessionId() == null ? null : search.sessionId().toString())
                 .addValue("from", timestamp(search.from()))
                 .addValue("to", timestamp(search.to()))
+                .addValue(
+                        "minTrust",
+                        search.minTrust() == null ? null : search.minTrust().rank())
                 .addValue("asOf", timestamp(search.validity().asOf()))
                 .addValue("includeSuperseded", search.validity().includeSuperseded());
     }
@@ -196,7 +201,12 @@ public class HybridSearchRepository {
                 speaker == null ? null : Speaker.fromWireName(speaker),
                 rs.getString("text"),
                 similarity,
-                new Provenance(rs.getObject("session_id", UUID.class), uuids(rs.getArray("turn_ids"))),
+                new Provenance(
+                        rs.getObject("session_id", UUID.class),
+                        uuids(rs.getArray("turn_ids")),
+                        MemorySource.fromWireName(rs.getString("source")),
+                        rs.getString("source_detail"),
+                        Trust.ofRank(rs.getInt("trust"))),
                 rs.getInt("version"),
                 SqlTimes.instant(rs, "created_at"),
                 SqlTimes.instant(rs, "updated_at"),

@@ -21,6 +21,7 @@ import dev.memoir.memory.MemoryArchive.ArchivedMemory;
 import dev.memoir.memory.MemoryArchive.ArchivedPassage;
 import dev.memoir.memory.MemoryArchive.ArchivedRevision;
 import dev.memoir.memory.MemoryEvent;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.quarantine.MemoryScreen;
 import dev.memoir.tenant.TenantId;
@@ -99,7 +100,11 @@ public class ArchiveRestore {
                         String.join(",", screening.signs()),
                         m.text()));
             }
+            MemoryOrigin origin = MemoryOrigin.restored(m.source(), m.trust());
             rows[i] = user(tenant, userId)
+                    .addValue("source", origin.source().wireName())
+                    .addValue("sourceDetail", origin.sourceDetail())
+                    .addValue("trust", origin.trust().rank())
                     .addValue("screening", screening == null ? null : screening.state())
                     .addValue("screeningSigns", screening == null ? null : SqlValues.wordArray(screening.signs()))
                     .addValue("id", m.id())
@@ -131,10 +136,11 @@ public class ArchiveRestore {
                 insert into memory_records (id, tenant_id, user_id, kind, topic, speaker, text, session_id, turn_ids,
                                             dedup_key, version, created_at, updated_at, occurred_from, occurred_to,
                                             valid_to, superseded_by, expires_at, embedding, embedding_model, screening,
-                                            screening_signs)
+                                            screening_signs, source, source_detail, trust)
                 values (:id, :tenantId, :userId, :kind, :topic, :speaker, :text, :sessionId, :turnIds, :dedupKey,
                         :version, :createdAt, :updatedAt, :occurredFrom, :occurredTo, :validTo, :supersededBy,
-                        :expiresAt, :vector, :model, :screening, cast(:screeningSigns as text[]))""", rows);
+                        :expiresAt, :vector, :model, :screening, cast(:screeningSigns as text[]), :source, :sourceDetail,
+                        :trust)""", rows);
         // Announced as a memory quarantined when written is (webhooks, the audit trail), once it is stored.
         quarantined.forEach(events::publishEvent);
         passages.insert(recomputed, embedder.modelName());

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Embedded;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.Id;
@@ -20,6 +21,7 @@ import org.hibernate.type.SqlTypes;
 
 import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.Provenance;
@@ -97,6 +99,9 @@ public class MemoryRecord {
     @Column(columnDefinition = "text[]")
     private String[] screeningSigns;
 
+    @Embedded
+    private StoredOrigin origin;
+
     protected MemoryRecord() {}
 
     public MemoryRecord(
@@ -112,8 +117,10 @@ public class MemoryRecord {
             String topic,
             Speaker speaker,
             Instant occurredFrom,
-            Instant occurredTo) {
+            Instant occurredTo,
+            MemoryOrigin origin) {
         this.tenantId = tenantId;
+        this.origin = new StoredOrigin(origin);
         this.userId = userId;
         this.kind = kind;
         this.text = text;
@@ -148,6 +155,15 @@ public class MemoryRecord {
         this.embeddingModel = model;
         this.version++;
         this.updatedAt = Instant.now();
+    }
+
+    public MemoryOrigin getOrigin() {
+        return origin.value();
+    }
+
+    /** A new source (a client's edit) or a lower trust (a job's merge of less trusted memories). */
+    public void recordOrigin(MemoryOrigin changed) {
+        this.origin = new StoredOrigin(changed);
     }
 
     /** Keeps what the poisoning screen found in the current text, or (null) that it found nothing to act on. */
@@ -190,7 +206,7 @@ public class MemoryRecord {
                 speaker,
                 text,
                 null,
-                new Provenance(sessionId, getTurnIds()),
+                new Provenance(sessionId, getTurnIds(), getOrigin()),
                 version,
                 createdAt,
                 updatedAt,
@@ -210,24 +226,12 @@ public class MemoryRecord {
                 type, new TenantId(tenantId), userId, id, kind, reason, type == MemoryEvent.Type.DELETED ? null : text);
     }
 
-    public Instant getExpiresAt() {
-        return expiresAt;
-    }
-
-    public Instant getValidTo() {
-        return validTo;
-    }
-
     public UUID getSupersededBy() {
         return supersededBy;
     }
 
     public Instant getOccurredFrom() {
         return occurredFrom;
-    }
-
-    public Instant getOccurredTo() {
-        return occurredTo;
     }
 
     public UUID getTenantId() {

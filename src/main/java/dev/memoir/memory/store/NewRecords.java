@@ -3,6 +3,7 @@ package dev.memoir.memory.store;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -15,8 +16,10 @@ import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.Trust;
 import dev.memoir.memory.quarantine.MemoryScreen;
 
 /**
@@ -31,14 +34,17 @@ public class NewRecords {
     private final MemoryPassages passages;
     private final ApplicationEventPublisher events;
     private final MemoryScreen screen;
+    private final TurnTrust turnTrust;
 
     NewRecords(
             MemoryRecordRepository records,
             TextEmbedder embedder,
             MemoryPassages passages,
             ApplicationEventPublisher events,
-            MemoryScreen screen) {
+            MemoryScreen screen,
+            TurnTrust turnTrust) {
         this.records = records;
+        this.turnTrust = turnTrust;
         this.screen = screen;
         this.embedder = embedder;
         this.passages = passages;
@@ -80,6 +86,29 @@ public class NewRecords {
         return quarantined;
     }
 
+    // Where each memory came from: as its writer says, or (null) made by a job; either way, one made from turns is
+    // trusted no more than the least of them. A history memory's writer read its turn, so it is not looked up again.
+    private List<MemoryOrigin> origins(List<NewMemory> memories) {
+        Map<UUID, Trust> trust = turnTrust.of(
+                memories.getFirst().tenant().value(),
+                memories.stream()
+                        .filter(m -> m.origin() == null || m.kind() != MemoryKind.HISTORY)
+                        .flatMap(m -> m.turnIds().stream())
+                        .collect(Collectors.toSet()));
+        return memories.stream()
+                .map(m -> {
+                    MemoryOrigin given = m.origin() != null
+                            ? m.origin()
+                            : MemoryOrigin.derived(m.kind(), m.turnIds().isEmpty() ? Trust.MEDIUM : Trust.HIGH);
+                    if (m.turnIds().isEmpty() || m.origin() != null && m.kind() == MemoryKind.HISTORY) {
+                        return given;
+                    }
+                    Trust fromTurns = TurnTrust.lowest(trust, m.turnIds());
+                    return given.atMost(fromTurns == null ? Trust.MEDIUM : fromTurns);
+                })
+                .toList();
+    }
+
     public List<MemoryRecord> save(List<NewMemory> memories) {
         // Those prepared while the turns arrived are taken, not embedded again (TextEmbedder.prepare).
         List<EmbeddedDocument> embedded = embedder.embedInPassages(memories.stream()
@@ -88,6 +117,7 @@ public class NewRecords {
         List<MemoryRecord> saved = new ArrayList<>(memories.size());
         List<MemoryPassages.Owner> owners = new ArrayList<>();
         Set<UUID> quarantinedTurns = quarantinedSources(memories);
+        List<MemoryOrigin> origins = origins(memories);
         for (int i = 0; i < memories.size(); i++) {
             NewMemory m = memories.get(i);
             MemoryRecord record = new MemoryRecord(
@@ -103,7 +133,8 @@ public class NewRecords {
                     m.topic(),
                     m.speaker(),
                     m.occurredFrom(),
-                    m.occurredTo());
+                    m.occurredTo(),
+                    origins.get(i));
             record.screen(screen.screenDerived(
                     m.tenant().value(),
                     m.text(),

@@ -37,11 +37,13 @@ import dev.memoir.memory.AddedMemory;
 import dev.memoir.memory.DialogueWindow;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryList;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.MemoryView;
 import dev.memoir.memory.SearchMode;
+import dev.memoir.memory.Trust;
 import dev.memoir.memory.Validity;
 import dev.memoir.memory.revision.MemoryRevisionList;
 import dev.memoir.memory.revision.MemoryRevisions;
@@ -93,7 +95,8 @@ class MemoryController {
                 request.text().strip(),
                 request.occurredAt(),
                 request.supersedes(),
-                request.expiresAt());
+                request.expiresAt(),
+                MemoryOrigin.client());
         // Relative, so that a forged Host header cannot point clients elsewhere.
         URI location = URI.create("/memory/" + added.memory().id());
         return added.created()
@@ -173,12 +176,18 @@ class MemoryController {
                     Instant asOf,
             @Parameter(description = "Also show superseded memories, each with validTo and supersededBy")
                     @RequestParam(defaultValue = "false")
-                    boolean includeSuperseded) {
+                    boolean includeSuperseded,
+            @Parameter(
+                            description = "Only memories trusted at least so much: low, medium or high "
+                                    + "(docs/trust.md); any when omitted",
+                            schema = @Schema(allowableValues = {"low", "medium", "high"}))
+                    @RequestParam(required = false)
+                    Trust minTrust) {
         DialogueWindow window = new DialogueWindow(from, to);
         Validity validity = Validity.of(asOf, includeSuperseded);
         Set<MemoryKind> kinds = kind == null || kind.isEmpty() ? EnumSet.allOf(MemoryKind.class) : kind;
         if (query == null || query.isBlank()) {
-            return searches.newest(tenant, userId, kinds, sessionId, window, validity, cursor, limit);
+            return searches.newest(tenant, userId, kinds, sessionId, window, validity, minTrust, cursor, limit);
         }
         if (cursor != null) {
             throw new InvalidRequestException(
@@ -188,7 +197,8 @@ class MemoryController {
         MemorySearch search = MemorySearch.of(tenant, userId, kinds, searches.query(query), limit)
                 .within(sessionId, window)
                 .using(mode)
-                .at(validity);
+                .at(validity)
+                .trustedAtLeast(minTrust);
         return MemoryList.ranked(searches.views(search, explain));
     }
 
@@ -249,7 +259,7 @@ class MemoryController {
                 @ApiResponse(responseCode = "404", description = "No such memory for this tenant")
             })
     MemoryView update(TenantId tenant, @PathVariable UUID id, @Valid @RequestBody MemoryUpdate update) {
-        return store.update(tenant, id, update.change());
+        return store.update(tenant, id, update.change(), MemoryOrigin.client());
     }
 
     @DeleteMapping("/{id}")

@@ -1,10 +1,12 @@
 package dev.memoir.retrieval.layout;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.Trust;
 import dev.memoir.session.TurnView;
 
 /**
@@ -24,6 +26,36 @@ public record Recalled(
         Map<UUID, List<TurnView>> surroundings,
         List<ScoredMemory> instructions,
         String message) {
+
+    /**
+     * Without what is trusted less than {@code minimum} (null: as it is): the memories, and the turns shown beside
+     * them, so that a session's or a context request's minTrust holds for every line the layout shows.
+     */
+    public Recalled trustedAtLeast(Trust minimum) {
+        if (minimum == null) {
+            return this;
+        }
+        return new Recalled(
+                trusted(memories, minimum),
+                trustedTurns(dialogues, minimum),
+                trustedTurns(surroundings, minimum),
+                trusted(instructions, minimum),
+                message);
+    }
+
+    private static List<ScoredMemory> trusted(List<ScoredMemory> memories, Trust minimum) {
+        return memories.stream()
+                .filter(m ->
+                        m.provenance().trust() != null && m.provenance().trust().atLeast(minimum))
+                .toList();
+    }
+
+    private static Map<UUID, List<TurnView>> trustedTurns(Map<UUID, List<TurnView>> turns, Trust minimum) {
+        Map<UUID, List<TurnView>> kept = new LinkedHashMap<>();
+        turns.forEach((id, list) -> kept.put(
+                id, list.stream().filter(t -> t.trust().atLeast(minimum)).toList()));
+        return kept;
+    }
 
     /** The dialogue a memo rests on; empty for other memories. */
     public List<TurnView> dialogueOf(ScoredMemory memory) {

@@ -14,6 +14,7 @@ import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.ConflictException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.memory.MemoryDefaults;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
@@ -187,7 +188,8 @@ class ConversationLog {
                 sessionId,
                 run.stream()
                         .map(m -> new NewTurn(Role.fromWireName(m.role().wireName()), m.content()))
-                        .toList());
+                        .toList(),
+                TurnOrigin.LIVE);
         List<SideMessage> calls = new ArrayList<>();
         for (int i = 0; i < run.size(); i++) {
             if (run.get(i).hasToolCalls()) {

@@ -15,6 +15,7 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.wire.TextSafety;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
@@ -71,8 +72,9 @@ public class TurnImport {
             sessions.requireOpen(tenant, sessionId);
             return new TurnsImported(List.of(), skipped);
         }
+        // A client that calls its own model records the exchange here (POST /context's counterpart): live, as chat.
         try {
-            return new TurnsImported(recorder.append(tenant, sessionId, dialogue), skipped);
+            return new TurnsImported(recorder.append(tenant, sessionId, dialogue, TurnOrigin.LIVE), skipped);
         } catch (InvalidRequestException e) {
             // The recorder names the stored turns by their place among themselves; the client sent them elsewhere.
             throw e.withFieldsRenamed(field -> renumbered(field, positions));

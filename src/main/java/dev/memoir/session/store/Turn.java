@@ -13,6 +13,7 @@ import jakarta.persistence.Table;
 
 import org.hibernate.annotations.PartitionKey;
 
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
@@ -50,6 +51,8 @@ public class Turn {
 
     private UUID replyTo;
 
+    private TurnOrigin origin = TurnOrigin.LIVE;
+
     protected Turn() {}
 
     public Turn(UUID tenantId, UUID sessionId, int seq, Role role, String content, Instant occurredAt) {
@@ -68,13 +71,21 @@ public class Turn {
         this.replyTo = question;
     }
 
-    /** An imported turn, with its speaker's name where the dialogue gives one. */
-    public Turn(UUID tenantId, UUID sessionId, int seq, NewTurn turn, Instant occurredAt, UUID question) {
+    /** A client's or an imported turn, with its speaker's name where the dialogue gives one. */
+    public Turn(
+            UUID tenantId,
+            UUID sessionId,
+            int seq,
+            NewTurn turn,
+            Instant occurredAt,
+            UUID question,
+            TurnOrigin origin) {
         this(tenantId, sessionId, seq, turn.role(), turn.content(), occurredAt, question);
         this.speakerName = turn.speaker();
+        this.origin = origin;
     }
 
     public TurnView view() {
-        return new TurnView(id, sessionId, seq, role, speakerName, content, createdAt, occurredAt, replyTo);
+        return new TurnView(id, sessionId, seq, role, speakerName, content, createdAt, occurredAt, replyTo, origin);
     }
 }

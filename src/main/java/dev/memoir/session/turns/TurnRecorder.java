@@ -19,6 +19,7 @@ import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettings;
 import dev.memoir.memory.MemorySettingsOverride;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.session.ImportedSession;
 import dev.memoir.session.NewTurn;
@@ -81,15 +82,12 @@ public class TurnRecorder {
      * Appends turns to an open session; listeners prepare first ({@link TurnsArriving}), before the session is
      * locked, since embedding a large import must not hold the session, nor a transaction.
      */
-    public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> given) {
+    public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> given, TurnOrigin origin) {
         List<NewTurn> newTurns = redacted(tenant, given);
         Session unlocked = sessions.require(tenant, sessionId).requireOpen();
         events.publishEvent(new TurnsArriving(tenant, sessionId, unlocked.getSettings(), newTurns));
-        return transaction.execute(status -> appendLocked(tenant, sessionId, newTurns));
-    }
-
-    private List<TurnView> appendLocked(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
-        return storeTurns(tenant, locks.lockedWithUser(tenant, sessionId).requireOpen(), newTurns);
+        return transaction.execute(status ->
+                storeTurns(tenant, locks.lockedWithUser(tenant, sessionId).requireOpen(), newTurns, origin));
     }
 
     /**
@@ -101,6 +99,7 @@ public class TurnRecorder {
             String userId,
             MemorySettingsOverride memory,
             List<ImportedSession> given,
+            TurnOrigin origin,
             Runnable underLock,
             Consumer<List<SessionRef>> alsoInTransaction) {
         MemorySettings settings = memoryDefaults.resolve(memory);
@@ -125,7 +124,7 @@ public class TurnRecorder {
                         settings,
                         imported.get(i).title()));
                 List<TurnView> stored =
-                        storeTurns(tenant, session, imported.get(i).turns());
+                        storeTurns(tenant, session, imported.get(i).turns(), origin);
                 session.close();
                 events.publishEvent(new SessionClosed(
                         tenant,
@@ -143,7 +142,7 @@ public class TurnRecorder {
     }
 
     /** Stores turns at the end of a session locked (or created) by the caller's transaction, and publishes them. */
-    private List<TurnView> storeTurns(TenantId tenant, Session session, List<NewTurn> newTurns) {
+    private List<TurnView> storeTurns(TenantId tenant, Session session, List<NewTurn> newTurns, TurnOrigin origin) {
         UUID sessionId = session.getId();
         int seq = turns.maxSeq(tenant.value(), sessionId);
         List<Instant> times = dialogueTimes(
@@ -165,7 +164,7 @@ public class TurnRecorder {
             UUID question = turn.role() == Role.ASSISTANT && previous != null && previous.role() == Role.USER
                     ? previous.id()
                     : null;
-            previous = turns.save(new Turn(tenant.value(), sessionId, ++seq, turn, times.get(i), question))
+            previous = turns.save(new Turn(tenant.value(), sessionId, ++seq, turn, times.get(i), question, origin))
                     .view();
             stored.add(previous);
         }

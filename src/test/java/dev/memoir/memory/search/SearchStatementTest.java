@@ -85,7 +85,8 @@ class SearchStatementTest {
             null,
             null,
             null,
-            Validity.LIVE);
+            Validity.LIVE,
+            null);
 
     private static SearchProperties settings(
             SearchProperties.LexicalRanking ranking, SearchProperties.Fusion fusion, double recencyWeight) {

@@ -13,14 +13,18 @@ import org.junit.jupiter.api.Test;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.Provenance;
 import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchExplanation;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
 
 /** The reply's memory filled to its token budget from one ranking, without a database or Spring. */
 class BudgetedLayoutTest {
+
+    private static final MemoryOrigin LIVE = MemoryOrigin.ofTurn(true, TurnOrigin.LIVE);
 
     private static final UUID MAY = UUID.randomUUID();
     private static final UUID JUNE = UUID.randomUUID();
@@ -41,7 +45,7 @@ class BudgetedLayoutTest {
                 null,
                 turn.asLine(),
                 0.5,
-                new Provenance(turn.sessionId(), List.of(turn.id())),
+                new Provenance(turn.sessionId(), List.of(turn.id()), LIVE),
                 turn.occurredAt(),
                 null,
                 null);
@@ -54,7 +58,7 @@ class BudgetedLayoutTest {
                 null,
                 text,
                 0.5,
-                new Provenance(from.sessionId(), List.of(from.id())),
+                new Provenance(from.sessionId(), List.of(from.id()), LIVE),
                 from.occurredAt(),
                 null,
                 null);
@@ -67,7 +71,7 @@ class BudgetedLayoutTest {
                 null,
                 text,
                 0.5,
-                new Provenance(null, List.of()),
+                new Provenance(null, List.of(), LIVE),
                 JUNE_2,
                 null,
                 null);
@@ -255,7 +259,7 @@ class BudgetedLayoutTest {
                 null,
                 text,
                 0.8,
-                new Provenance(MAY, List.of(UUID.randomUUID())),
+                new Provenance(MAY, List.of(UUID.randomUUID()), LIVE),
                 MAY_8,
                 null,
                 matched);

@@ -11,13 +11,17 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.Provenance;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
 
 /** A ranking reordered so that its front covers the arc of the dialogue. */
 class DialogueSpreadTest {
+
+    private static final MemoryOrigin LIVE = MemoryOrigin.ofTurn(true, TurnOrigin.LIVE);
 
     private static final UUID SESSION = UUID.randomUUID();
     private static final UUID OTHER = UUID.randomUUID();
@@ -36,7 +40,7 @@ class DialogueSpreadTest {
                 null,
                 "User: turn " + seq,
                 0.5,
-                new Provenance(session, List.of(turn.id())),
+                new Provenance(session, List.of(turn.id()), LIVE),
                 when,
                 null,
                 null);
@@ -81,7 +85,7 @@ class DialogueSpreadTest {
                 null,
                 "Note: the user deploys on Render.",
                 0.4,
-                new Provenance(SESSION, List.of()),
+                new Provenance(SESSION, List.of(), LIVE),
                 null,
                 null,
                 null);

@@ -12,14 +12,18 @@ import org.junit.jupiter.api.Test;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.Provenance;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
 
 /** The memory part of the reply prompt, laid out from what retrieval recalled, without a database or Spring. */
 class PerKindLayoutTest {
+
+    private static final MemoryOrigin LIVE = MemoryOrigin.ofTurn(true, TurnOrigin.LIVE);
 
     private static final String HEADERS =
             "[What you know about the user and yourself]:\n\n\n[Related evidences]:\n\n\n" + "[Memory]:\n";
@@ -34,7 +38,7 @@ class PerKindLayoutTest {
                 kind == MemoryKind.MEMO ? "Music" : null,
                 text,
                 0.5,
-                new Provenance(SESSION, List.of(turnIds)),
+                new Provenance(SESSION, List.of(turnIds), LIVE),
                 from,
                 to,
                 null);
