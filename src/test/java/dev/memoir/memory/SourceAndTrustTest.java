@@ -119,6 +119,14 @@ class SourceAndTrustTest extends IntegrationTest {
                         .asString())
                 .isEqualTo("chatgpt");
 
+        // The export's sessions are closed as they are imported: their summary is made from its turns alone.
+        List<JsonNode> summaries = eventually()
+                .until(
+                        () -> items(
+                                api.get(key, "/memory?userId=" + user + "&kind=summary&sessionId=" + exportedSession)),
+                        found -> !found.isEmpty());
+        assertThat(origin(summaries.getFirst().path("provenance"))).isEqualTo("derived(summary)/low");
+
         // A client's edit makes the text the client's own.
         String assistantMemory = turns.stream()
                 .filter(m -> m.path("provenance").path("source").asString().equals("assistant-turn"))

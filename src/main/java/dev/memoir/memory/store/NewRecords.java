@@ -97,14 +97,21 @@ public class NewRecords {
                         .collect(Collectors.toSet()));
         return memories.stream()
                 .map(m -> {
-                    MemoryOrigin given = m.origin() != null
-                            ? m.origin()
-                            : MemoryOrigin.derived(m.kind(), m.turnIds().isEmpty() ? Trust.MEDIUM : Trust.HIGH);
-                    if (m.turnIds().isEmpty() || m.origin() != null && m.kind() == MemoryKind.HISTORY) {
-                        return given;
+                    if (m.origin() != null && (m.turnIds().isEmpty() || m.kind() == MemoryKind.HISTORY)) {
+                        return m.origin();
                     }
-                    Trust fromTurns = TurnTrust.lowest(trust, m.turnIds());
-                    return given.atMost(fromTurns == null ? Trust.MEDIUM : fromTurns);
+                    MemoryOrigin given = m.origin() != null ? m.origin() : MemoryOrigin.derived(m.kind(), Trust.HIGH);
+                    Trust made;
+                    if (!m.turnIds().isEmpty()) {
+                        made = TurnTrust.lowest(trust, m.turnIds());
+                    } else if (m.sessionId() != null) {
+                        // Made from a whole session (the first recursive summary): as the least of its turns.
+                        made = turnTrust.lowestOfSession(m.tenant().value(), m.sessionId());
+                    } else {
+                        made = null;
+                    }
+                    // Made from nothing Memoir can still read (turns erased since): no more than medium.
+                    return given.atMost(made == null ? Trust.MEDIUM : made);
                 })
                 .toList();
     }
