@@ -2,7 +2,7 @@
 -- reached Memoir; a memory its source, which one (a key, an export, a kind) and its trust as a rank (1 low, 2 medium,
 -- 3 high) that a search's minimum compares. Constant defaults: adding the columns rewrites no row.
 alter table turns add column origin text not null default 'live'
-    check (origin in ('live', 'chatgpt', 'claude', 'archive'));
+    check (origin in ('live', 'mcp', 'chatgpt', 'claude', 'archive'));
 
 alter table memory_records add column source text not null default 'unrecorded'
     check (source in ('user-turn', 'assistant-turn', 'import', 'client', 'mcp', 'feedback', 'archive', 'derived',
@@ -18,10 +18,10 @@ update turns t set origin = ci.source
 
 -- A history memory by its turn: the user's live words high, the assistant's medium, an export's low.
 update memory_records m
-   set source = case when t.origin <> 'live' then 'import'
+   set source = case when t.origin in ('chatgpt', 'claude') then 'import'
                      when t.role = 'USER' then 'user-turn' else 'assistant-turn' end,
-       source_detail = case when t.origin <> 'live' then t.origin end,
-       trust = case when t.origin <> 'live' then 1 when t.role = 'USER' then 3 else 2 end
+       source_detail = case when t.origin in ('chatgpt', 'claude') then t.origin end,
+       trust = case when t.origin in ('chatgpt', 'claude') then 1 when t.role = 'USER' then 3 else 2 end
   from turns t
  where m.kind = 'history' and t.tenant_id = m.tenant_id and t.id = m.turn_ids[1];
 
@@ -30,7 +30,7 @@ update memory_records m
 update memory_records m
    set source = 'derived', source_detail = m.kind, trust = lowest.trust
   from (select r.id, r.tenant_id,
-               min(case when t.origin <> 'live' then 1 when t.role = 'USER' then 3 else 2 end) as trust
+               min(case when t.origin in ('chatgpt', 'claude') then 1 when t.role = 'USER' then 3 else 2 end) as trust
           from memory_records r
           join turns t on t.tenant_id = r.tenant_id and t.id = any (r.turn_ids)
          where r.kind <> 'history'

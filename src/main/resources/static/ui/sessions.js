@@ -110,6 +110,7 @@ function turnCard(userId, turn, focused) {
     h('span', { class: ['badge', turn.role] }, turn.role),
     turn.speaker ? h('span', { class: 'speaker' }, turn.speaker) : null,
     h('span', { class: 'meta' }, `Turn ${turn.seq + 1}`),
+    turn.origin && turn.origin !== 'live' ? h('span', { class: 'badge', 'data-origin': turn.origin }, turn.origin) : null,
     time(turn.occurredAt)),
   h('p', { class: 'text' }, turn.content));
   if (turn.role === 'assistant') {
@@ -169,9 +170,11 @@ async function drawTrace(panel, userId, turn) {
             memory
               ? [h('a', { href: route('users', userId, 'memories', memory.id) }, kindLabel(memory.kind)),
                 h('span', { class: 'meta' }, ` · similarity ${formatNumber(given.score)}`),
+                given.trust ? h('span', { class: 'meta', 'data-trust': given.trust }, ` · trust ${given.trust}`) : null,
                 h('p', { class: 'text' }, excerpt(memory.text, 300))]
               : [h('span', { class: 'muted' }, 'a memory deleted since'),
-                h('span', { class: 'meta' }, ` · similarity ${formatNumber(given.score)}`)]))),
+                h('span', { class: 'meta' }, ` · similarity ${formatNumber(given.score)}`),
+                given.trust ? h('span', { class: 'meta', 'data-trust': given.trust }, ` · trust ${given.trust}`) : null]))),
         ],
       episode));
   if (trace.episodeId) {

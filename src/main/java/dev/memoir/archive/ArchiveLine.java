@@ -112,7 +112,8 @@ sealed interface ArchiveLine {
                         t.content(),
                         t.createdAt(),
                         t.occurredAt(),
-                        ids.map(t.replyTo())));
+                        ids.map(t.replyTo()),
+                        t.origin()));
             case MemoryLine(ArchivedMemory m) ->
                 new MemoryLine(new ArchivedMemory(
                         ids.map(m.id()),

@@ -12,6 +12,7 @@ import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.retrieval.ReplyMemory;
 import dev.memoir.session.NewTurn;
@@ -57,7 +58,12 @@ class ChatResponder {
     }
 
     ChatReply respond(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
-        return answer(prepare(tenant, sessionId, message, reasoning));
+        return respond(tenant, sessionId, message, reasoning, TurnOrigin.LIVE);
+    }
+
+    /** As above, for a message that reached Memoir another way than from its client (an MCP tool's). */
+    ChatReply respond(TenantId tenant, UUID sessionId, String message, Boolean reasoning, TurnOrigin origin) {
+        return answer(prepare(tenant, sessionId, message, reasoning, origin));
     }
 
     /**
@@ -76,16 +82,22 @@ class ChatResponder {
      * session) or fail before the reply call (a recall step's model call) happens here.
      */
     PreparedTurn prepare(TenantId tenant, UUID sessionId, String message, Boolean reasoning) {
+        return prepare(tenant, sessionId, message, reasoning, TurnOrigin.LIVE);
+    }
+
+    private PreparedTurn prepare(
+            TenantId tenant, UUID sessionId, String message, Boolean reasoning, TurnOrigin origin) {
         SessionRef session = sessions.requireOpen(tenant, sessionId);
         try (UsageScope scope = usageOf(tenant, session)) {
-            return prepare(tenant, session, message, reasoning);
+            return prepare(tenant, session, message, reasoning, origin);
         }
     }
 
-    private PreparedTurn prepare(TenantId tenant, SessionRef session, String message, Boolean reasoning) {
+    private PreparedTurn prepare(
+            TenantId tenant, SessionRef session, String message, Boolean reasoning, TurnOrigin origin) {
         UUID sessionId = session.id();
         replyPrompts.requireFits(message);
-        TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message)))
+        TurnView userTurn = sessions.append(tenant, sessionId, List.of(new NewTurn(Role.USER, message)), origin)
                 .getFirst();
         if (reasoning != null ? reasoning : session.settings().reasoning()) {
             return new PreparedTurn(tenant, session, userTurn, true, null);

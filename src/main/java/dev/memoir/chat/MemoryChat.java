@@ -7,6 +7,7 @@ import org.springframework.stereotype.Service;
 
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
@@ -57,7 +58,9 @@ public class MemoryChat {
         } else {
             throw new InvalidRequestException("userId", "is required without a sessionId");
         }
-        ChatReply reply = responder.respond(tenant, session, message, null);
+        // Relayed by a model through an MCP tool: trusted as an MCP write is, not as the user's own words
+        // (docs/trust.md).
+        ChatReply reply = responder.respond(tenant, session, message, null, TurnOrigin.MCP);
         List<Memory> memories = reply.memories().stream()
                 .map(m -> new Memory(m.id(), m.kind(), m.topic(), m.text(), m.score(), m.cited()))
                 .toList();

@@ -150,12 +150,13 @@ class FeedbackLearner {
         return new Received(episode, row);
     }
 
-    // A retried answer is a reply of the session: it reads no memory the session's replies may not.
+    // A retried answer is a reply of the session: it reads no memory the session's replies may not. A session gone
+    // since leaves no minimum to read: the strictest holds.
     private Trust minTrustOf(TenantId tenant, UUID sessionId) {
         try {
             return sessions.require(tenant, sessionId).settings().minTrust();
         } catch (NotFoundException gone) {
-            return null;
+            return Trust.HIGH;
         }
     }
 

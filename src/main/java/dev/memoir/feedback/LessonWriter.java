@@ -24,6 +24,7 @@ import dev.memoir.memory.ScoredMemory;
 import dev.memoir.memory.SearchMode;
 import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
+import dev.memoir.memory.Trust;
 import dev.memoir.retrieval.RamProperties;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.tenant.TenantId;
@@ -59,10 +60,16 @@ class LessonWriter {
     }
 
     /**
-     * A reflected memory, with the texts of the memories the model was shown beside it (by id), and what it
-     * supersedes if it is added rather than written over the memory it corrects.
+     * A reflected memory, with the texts of the memories the model was shown beside it (by id), the least trust among
+     * them (what the lesson may be made from: it is trusted no more), and what it supersedes if it is added rather
+     * than written over the memory it corrects.
      */
-    record Reflection(String text, Map<UUID, String> shown, Supersession supersession) {}
+    record Reflection(String text, Map<UUID, String> shown, Trust shownTrust, Supersession supersession) {
+
+        MemoryOrigin origin() {
+            return MemoryOrigin.feedback().atMost(shownTrust);
+        }
+    }
 
     /** The model's reflected memory for an ended episode, if it has one (asks the model; no database writes). */
     Optional<Reflection> reflect(Episode episode, String truth) {
@@ -110,7 +117,12 @@ class LessonWriter {
                         reflected.text(),
                         Instant.now(),
                         List.of());
-        return Optional.of(new Reflection(reflected.text(), shown, supersedes));
+        Trust shownTrust = existing.stream()
+                .map(memory -> memory.provenance().trust() == null
+                        ? Trust.MEDIUM
+                        : memory.provenance().trust())
+                .reduce(Trust.HIGH, Trust::atMost);
+        return Optional.of(new Reflection(reflected.text(), shown, shownTrust, supersedes));
     }
 
     /**
@@ -147,7 +159,7 @@ class LessonWriter {
                             misled.provenance().turnIds(),
                             DedupKey.reflected(episode.getId()))
                     .occurred(now, now)
-                    .from(MemoryOrigin.feedback()));
+                    .from(reflection.origin()));
             store.supersede(
                     tenant,
                     episode.getUserId(),
@@ -172,7 +184,7 @@ class LessonWriter {
                         episode.getSessionId(),
                         List.of(),
                         DedupKey.reflected(episode.getId()))
-                .from(MemoryOrigin.feedback()));
+                .from(reflection.origin()));
         store.supersede(
                 tenant,
                 episode.getUserId(),

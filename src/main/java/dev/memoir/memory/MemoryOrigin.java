@@ -59,6 +59,8 @@ public record MemoryOrigin(
                 userSpoke
                         ? new MemoryOrigin(MemorySource.USER_TURN, null, Trust.HIGH)
                         : new MemoryOrigin(MemorySource.ASSISTANT_TURN, null, Trust.MEDIUM);
+            case MCP ->
+                new MemoryOrigin(userSpoke ? MemorySource.USER_TURN : MemorySource.ASSISTANT_TURN, "mcp", Trust.MEDIUM);
             case CHATGPT, CLAUDE -> new MemoryOrigin(MemorySource.IMPORT, origin.wireName(), Trust.LOW);
             case ARCHIVE -> new MemoryOrigin(MemorySource.ARCHIVE, null, Trust.MEDIUM);
         };

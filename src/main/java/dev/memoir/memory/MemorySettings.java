@@ -90,9 +90,12 @@ public record MemorySettings(
                 override.minTrust() != null ? override.minTrust() : minTrust);
     }
 
-    /** The same settings, reading only memories trusted at least so much (null: as they were). */
+    /**
+     * The same settings, reading only memories trusted at least so much: the stricter of this minimum and their own
+     * (a request can raise a session's minimum, never lower it; null: as they were).
+     */
     public MemorySettings trustingAtLeast(Trust minimum) {
-        if (minimum == null) {
+        if (minimum == null || minTrust != null && minTrust.atLeast(minimum)) {
             return this;
         }
         return new MemorySettings(

@@ -260,7 +260,9 @@ public class MemoryStore {
         MemoryRevision revision = revisions.revise(record, mergedText, sessionId, "merge");
         revision.absorbing(absorbedText, absorbedTurnIds);
         record.addProvenance(absorbedTurnIds);
-        record.recordOrigin(record.getOrigin().atMost(turnTrust.lowestOf(tenant.value(), absorbedTurnIds)));
+        Trust absorbed = turnTrust.lowestOf(tenant.value(), absorbedTurnIds);
+        // Absorbed turns erased since: what they said is no longer there to vouch for, so no more than medium.
+        record.recordOrigin(record.getOrigin().atMost(absorbed == null ? Trust.MEDIUM : absorbed));
         return view(record);
     }
 

@@ -9,12 +9,14 @@ import dev.memoir.common.wire.WireNames;
 
 /**
  * How a turn reached Memoir: said in a conversation (chat, /v1, a client's conversation log, or a client recording
- * its own exchange through the turns endpoint), imported afterwards from a ChatGPT or a Claude export, or restored from
- * an archive. It sets the trust of the turn's history memory and of what is made from
+ * its own exchange through the turns endpoint), relayed by a model through the MCP {@code chat} tool, imported
+ * afterwards from a ChatGPT or a Claude export, or restored from an archive. It sets the trust of the turn's history memory and of what is made from
  * the turn ({@link MemoryOrigin#ofTurn}).
  */
 public enum TurnOrigin {
     LIVE,
+    /** Relayed by a model through the MCP {@code chat} tool. */
+    MCP,
     CHATGPT,
     CLAUDE,
     ARCHIVE;

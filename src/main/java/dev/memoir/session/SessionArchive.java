@@ -23,6 +23,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.jdbc.StreamingJdbc;
 import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.store.MemorySettingsConverter;
 import dev.memoir.tenant.TenantId;
 
@@ -58,7 +59,17 @@ public class SessionArchive {
             String content,
             Instant createdAt,
             Instant occurredAt,
-            UUID replyTo) {}
+            UUID replyTo,
+            TurnOrigin origin) {
+
+        /**
+         * How the restored turn reached Memoir: an export's turn stays an export's (its words are no more trusted for
+         * the trip), every other one is the archive's, whatever the file claims (docs/trust.md).
+         */
+        TurnOrigin restoredOrigin() {
+            return origin == TurnOrigin.CHATGPT || origin == TurnOrigin.CLAUDE ? origin : TurnOrigin.ARCHIVE;
+        }
+    }
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -124,7 +135,7 @@ public class SessionArchive {
     public Stream<ArchivedTurn> turns(TenantId tenant, String userId) {
         return jdbc.queryForStream("""
                 select t.id, t.session_id, t.seq, t.role, t.speaker_name, t.content, t.created_at, t.occurred_at,
-                       t.reply_to
+                       t.reply_to, t.origin
                 from sessions s join turns t on t.session_id = s.id and t.tenant_id = s.tenant_id
                 where s.tenant_id = :tenantId and s.user_id = :userId
                 order by s.created_at, s.id, t.seq""", user(tenant, userId), SessionArchive::turn);
@@ -168,7 +179,7 @@ public class SessionArchive {
                 insert into turns (id, tenant_id, session_id, seq, role, speaker_name, content, created_at, occurred_at,
                                    reply_to, origin)
                 values (:id, :tenantId, :sessionId, :seq, :role, :speaker, :content, :createdAt, :occurredAt,
-                        :replyTo, 'archive')""",
+                        :replyTo, :origin)""",
                 turns.stream()
                         .map(t -> new MapSqlParameterSource()
                                 .addValue("id", t.id())
@@ -180,7 +191,8 @@ public class SessionArchive {
                                 .addValue("content", t.content())
                                 .addValue("createdAt", timestamptz(t.createdAt()))
                                 .addValue("occurredAt", timestamptz(t.occurredAt()))
-                                .addValue("replyTo", t.replyTo()))
+                                .addValue("replyTo", t.replyTo())
+                                .addValue("origin", t.restoredOrigin().wireName()))
                         .toArray(MapSqlParameterSource[]::new));
     }
 
@@ -194,7 +206,8 @@ public class SessionArchive {
                 rs.getString("content"),
                 instant(rs, "created_at"),
                 instant(rs, "occurred_at"),
-                rs.getObject("reply_to", UUID.class));
+                rs.getObject("reply_to", UUID.class),
+                TurnOrigin.fromWireName(rs.getString("origin")));
     }
 
     private static String uuidArray(Collection<UUID> ids) {

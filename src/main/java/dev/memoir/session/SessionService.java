@@ -111,7 +111,12 @@ public class SessionService {
      * the session, nor a transaction.
      */
     public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns) {
-        return recorder.append(tenant, sessionId, newTurns, TurnOrigin.LIVE);
+        return append(tenant, sessionId, newTurns, TurnOrigin.LIVE);
+    }
+
+    /** As above, for turns that reached Memoir another way than from the session's client (an MCP tool's). */
+    public List<TurnView> append(TenantId tenant, UUID sessionId, List<NewTurn> newTurns, TurnOrigin origin) {
+        return recorder.append(tenant, sessionId, newTurns, origin);
     }
 
     /**

@@ -62,7 +62,8 @@ public record TurnView(
     /** How far its words are trusted (docs/trust.md). */
     @JsonIgnore
     public Trust trust() {
-        return MemoryOrigin.ofTurn(role == Role.USER, origin).trust();
+        return MemoryOrigin.ofTurn(role == Role.USER, origin == null ? TurnOrigin.LIVE : origin)
+                .trust();
     }
 
     /** The utterance as history memory writes it: "Caroline: ..." for a named speaker, else "User: ...". */

@@ -20,8 +20,10 @@ import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.DedupKey;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemoryStore;
 import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.Trust;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
@@ -89,7 +91,7 @@ class SessionSummaryWriter {
 
     private static NewMemory instruction(SessionRef session, List<TurnView> turns, String text) {
         TurnView source = StatingTurn.of(turns, text);
-        return new NewMemory(
+        NewMemory instruction = new NewMemory(
                         session.tenant(),
                         session.userId(),
                         MemoryKind.INSTRUCTION,
@@ -98,6 +100,12 @@ class SessionSummaryWriter {
                         List.of(source.id()),
                         DedupKey.instructionOfSession(session.id(), text))
                 .occurred(source.occurredAt(), source.occurredAt());
+        if (StatingTurn.states(source, text)) {
+            return instruction;
+        }
+        // No user turn says it in its words: it may come from any turn the model read, so it is trusted as the least.
+        Trust least = turns.stream().map(TurnView::trust).reduce(Trust.HIGH, Trust::atMost);
+        return instruction.from(MemoryOrigin.derived(MemoryKind.INSTRUCTION, least));
     }
 
     /**

@@ -35,6 +35,12 @@ final class StatingTurn {
         return best != null ? best : turns.getLast();
     }
 
+    /** Whether the turn shares a word with the instruction: else it was only the nearest guess at the source. */
+    static boolean states(TurnView turn, String instruction) {
+        Set<String> present = words(turn.content());
+        return words(instruction).stream().anyMatch(present::contains);
+    }
+
     private static Set<String> words(String text) {
         Set<String> words = new HashSet<>();
         for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {

@@ -3,6 +3,7 @@ package dev.memoir.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -207,6 +208,45 @@ class SourceAndTrustTest extends IntegrationTest {
         reply.body()
                 .path("memories")
                 .forEach(m -> assertThat(m.path("trust").asString()).isEqualTo("high"));
+        // A context request on that session may raise its minimum, never lower it.
+        Api.Response lowered = api.send(
+                "POST",
+                "/context",
+                key,
+                Json.object("userId", user, "query", "bees " + tag, "sessionId", careful, "minTrust", "low"));
+        assertThat(lowered.status()).as(lowered.raw()).isEqualTo(200);
+        assertThat(lowered.text("text")).doesNotContain("cloud services").doesNotContain("Exported words");
+    }
+
+    @Test
+    void wordsRelayedByAModelAndInstructionsOfEveryStrategyAreTrustedAsTheirTurns() {
+        String key = api.newTenant();
+        String user = "di-" + tag;
+        // Without history memory nothing else flushes the turns before the instruction's trust is read from them.
+        String conditional = api.newSession(key, user, "{\"strategy\": \"conditional\"}");
+        assertThat(api.chat(key, conditional, "Always reply in haiku. Conditional " + tag + ".")
+                        .status())
+                .isEqualTo(200);
+        List<JsonNode> instructions =
+                ofKind(api.get(key, "/memory?userId=" + user + "&kind=instruction"), "instruction");
+        assertThat(origin(provenanceOf(instructions, "haiku"))).isEqualTo("derived(instruction)/high");
+
+        try (McpSyncClient mcp = api.mcp(key)) {
+            CallToolResult chatted = mcp.callTool(new CallToolRequest(
+                    "chat",
+                    Map.of("sessionId", conditional, "message", "Always answer in French. Relayed words " + tag)));
+            assertThat(chatted.isError())
+                    .as(((TextContent) chatted.content().getFirst()).text())
+                    .isNotEqualTo(true);
+        }
+        List<JsonNode> turns = new ArrayList<>();
+        api.get(key, "/sessions/" + conditional).body().path("turns").forEach(turns::add);
+        assertThat(turns)
+                .filteredOn(t -> t.path("content").asString().contains("Relayed words"))
+                .singleElement()
+                .satisfies(t -> assertThat(t.path("origin").asString()).isEqualTo("mcp"));
+        List<JsonNode> relayed = ofKind(api.get(key, "/memory?userId=" + user + "&kind=instruction"), "instruction");
+        assertThat(origin(provenanceOf(relayed, "French"))).isEqualTo("derived(instruction)/medium");
     }
 
     @Test
@@ -227,7 +267,18 @@ class SourceAndTrustTest extends IntegrationTest {
         JsonNode exported = provenanceOf(
                 ofKind(api.get(key, "/memory?userId=" + user + "-again&kind=history"), "history"), "Exported words");
         assertThat(origin(exported)).isEqualTo("archive(import)/low");
+        // An export's turns stay an export's through the trip; every other turn is the archive's.
         assertThat(api.get(key, "/sessions/" + exported.path("sessionId").asString())
+                        .body()
+                        .path("turns")
+                        .get(0)
+                        .path("origin")
+                        .asString())
+                .isEqualTo("chatgpt");
+        JsonNode live = provenanceOf(
+                ofKind(api.get(key, "/memory?userId=" + user + "-again&kind=history"), "history"), "Live words");
+        assertThat(origin(live)).isEqualTo("archive(user-turn)/medium");
+        assertThat(api.get(key, "/sessions/" + live.path("sessionId").asString())
                         .body()
                         .path("turns")
                         .get(0)

@@ -82,8 +82,9 @@ public class MemoryRevisions {
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(EmbeddingText.of(record.getTopic(), text)))
                 .getFirst();
         record.revise(text, embedded.embedding(), embedder.modelName());
-        if (!reason.equals("edit") && sessionId != null) {
-            // A job's rewrite carries what the session said: trusted no more than the least of its turns.
+        if (!reason.equals("edit") && !reason.equals("merge") && sessionId != null) {
+            // A job's rewrite carries what the session said: trusted no more than the least of its turns. A merge is
+            // capped by the turns it absorbs alone (MemoryStore.merge).
             Trust session = turnTrust.lowestOfSession(record.getTenantId(), sessionId);
             record.recordOrigin(record.getOrigin().atMost(session));
         }

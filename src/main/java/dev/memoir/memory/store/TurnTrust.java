@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.persistence.EntityManager;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.Trust;
@@ -21,9 +24,20 @@ import dev.memoir.memory.TurnOrigin;
 public class TurnTrust {
 
     private final JdbcClient jdbc;
+    private final EntityManager entities;
 
-    TurnTrust(JdbcClient jdbc) {
+    TurnTrust(JdbcClient jdbc, EntityManager entities) {
         this.jdbc = jdbc;
+        this.entities = entities;
+    }
+
+    // The turns a memory is made from may have been stored in this very transaction (an instruction found as the
+    // turns are recorded) and not yet written: Hibernate flushes before its own queries only when they touch a table
+    // with pending writes, and never before a JDBC one.
+    private void flushPending() {
+        if (TransactionSynchronizationManager.isActualTransactionActive() && entities.isJoinedToTransaction()) {
+            entities.flush();
+        }
     }
 
     Map<UUID, Trust> of(UUID tenant, Collection<UUID> turnIds) {
@@ -31,6 +45,7 @@ public class TurnTrust {
         if (turnIds.isEmpty()) {
             return trust;
         }
+        flushPending();
         jdbc.sql("select id, role, origin from turns where tenant_id = :tenant and id in (:ids)")
                 .param("tenant", tenant)
                 .param("ids", List.copyOf(turnIds))
