@@ -23,6 +23,8 @@ import org.springframework.validation.annotation.Validated;
  * @param contextSelection  how a reply's memory context is chosen: {@code budget} fills the budget from one ranking
  *                          over every kind read; {@code per-kind} is the papers' top K per kind, pruned by
  *                          self-reflection
+ * @param minTrust          the least trust of a memory a session's replies read unless it says otherwise; null (the
+ *                          default) for any (docs/trust.md)
  */
 @Validated
 @ConfigurationProperties("memoir.memory")
@@ -31,7 +33,8 @@ record MemoryProperties(
         Map<MemoryKind, @Min(0) @Max(20) Integer> topK,
         @DefaultValue("1") @Min(0) @Max(5) int reflectionRounds,
         @DefaultValue("2000") @Min(100) @Max(100_000) int promptTokenBudget,
-        @DefaultValue("budget") @NotNull ContextSelection contextSelection) {
+        @DefaultValue("budget") @NotNull ContextSelection contextSelection,
+        Trust minTrust) {
 
     static final Map<MemoryKind, Integer> DEFAULT_TOP_K = Map.of(
             MemoryKind.HISTORY,
@@ -68,6 +71,6 @@ record MemoryProperties(
                 strategy.rerank(),
                 false,
                 contextSelection,
-                null);
+                minTrust);
     }
 }

@@ -35,4 +35,17 @@ class MemoryPropertiesTest {
                 .containsEntry(MemoryKind.SUMMARY, 1)
                 .hasSize(MemoryProperties.DEFAULT_TOP_K.size());
     }
+
+    @Test
+    void aDeploymentsMinimumTrustIsEverySessionsDefaultAndNoneReadsAny() {
+        assertThat(bind(Map.of()).asSettings().minTrust()).isNull();
+        MemorySettings strict = bind(Map.of("memoir.memory.min-trust", "high")).asSettings();
+        assertThat(strict.minTrust()).isEqualTo(Trust.HIGH);
+        assertThat(strict.overriddenBy(null).minTrust()).isEqualTo(Trust.HIGH);
+        assertThat(strict.trustingAtLeast(Trust.LOW).minTrust())
+                .as("a request never lowers it")
+                .isEqualTo(Trust.HIGH);
+        assertThat(bind(Map.of()).asSettings().trustingAtLeast(Trust.MEDIUM).minTrust())
+                .isEqualTo(Trust.MEDIUM);
+    }
 }
