@@ -51,6 +51,13 @@ class ContextTrace extends NewUntilStored<UUID> {
     @Column(columnDefinition = "uuid[]")
     private UUID[] citedIds;
 
+    // Both null for traces from before V60.
+    @Column(columnDefinition = "text[]", updatable = false)
+    private String[] entryTrust;
+
+    @Column(updatable = false)
+    private String minTrust;
+
     @Column(updatable = false, insertable = false)
     private Instant createdAt;
 
@@ -63,8 +70,12 @@ class ContextTrace extends NewUntilStored<UUID> {
             UUID sessionId,
             List<UUID> entryIds,
             double[] scores,
-            List<UUID> pinnedIds) {
+            List<UUID> pinnedIds,
+            List<String> entryTrust,
+            String minTrust) {
         this.id = id;
+        this.entryTrust = entryTrust.toArray(String[]::new);
+        this.minTrust = minTrust;
         this.tenantId = tenantId;
         this.userId = userId;
         this.sessionId = sessionId;
@@ -97,6 +108,15 @@ class ContextTrace extends NewUntilStored<UUID> {
 
     List<UUID> getPinnedIds() {
         return Arrays.asList(pinnedIds);
+    }
+
+    /** Each entry's trust when shown, by position; empty for a trace from before V60. */
+    List<String> getEntryTrust() {
+        return entryTrust == null ? List.of() : Arrays.asList(entryTrust);
+    }
+
+    String getMinTrust() {
+        return minTrust;
     }
 
     List<UUID> getCitedIds() {

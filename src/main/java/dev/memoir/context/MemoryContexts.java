@@ -97,7 +97,16 @@ public class MemoryContexts {
                 query.sessionId(),
                 context.numbered().stream().map(ScoredMemory::id).toList(),
                 context.numbered().stream().mapToDouble(ScoredMemory::score).toArray(),
-                pinned.stream().map(ScoredMemory::id).toList());
+                pinned.stream().map(ScoredMemory::id).toList(),
+                context.numbered().stream()
+                        .map(memory -> memory.provenance() == null
+                                        || memory.provenance().trust() == null
+                                ? null
+                                : memory.provenance().trust().wireName())
+                        .toList(),
+                session.settings().minTrust() == null
+                        ? null
+                        : session.settings().minTrust().wireName());
         // The trace and the audit trail's record of what was shown commit together.
         transaction.executeWithoutResult(status -> {
             traces.save(trace);

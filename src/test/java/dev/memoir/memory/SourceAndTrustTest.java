@@ -189,6 +189,11 @@ class SourceAndTrustTest extends IntegrationTest {
         strict.body()
                 .path("pinned")
                 .forEach(p -> assertThat(p.path("trust").asString()).isEqualTo("high"));
+        JsonNode shown = api.get(key, "/context/" + strict.text("id")).body();
+        assertThat(shown.path("minTrust").asString()).isEqualTo("high");
+        assertThat(shown.path("entries")).hasSameSizeAs(strict.body().path("entries"));
+        shown.path("entries")
+                .forEach(e -> assertThat(e.path("trust").asString()).isEqualTo("high"));
 
         // A session that asks for it: its replies are given nothing trusted less, and the trace keeps their trust.
         String careful = api.newSession(key, user, "{\"minTrust\": \"high\"}");
