@@ -36,8 +36,4 @@ public record Provenance(
     public Provenance(UUID sessionId, List<UUID> turnIds, MemoryOrigin origin) {
         this(sessionId, turnIds, origin.source(), origin.sourceDetail(), origin.trust());
     }
-
-    public MemoryOrigin origin() {
-        return new MemoryOrigin(source, sourceDetail, trust);
-    }
 }

@@ -1,21 +1,18 @@
 package dev.memoir.redaction;
 
-import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.memoir.common.audit.Audited;
+import dev.memoir.common.jdbc.TenantPolicyCache;
 
 /**
  * Each tenant's redaction policy: the deployment's ({@code memoir.redaction.*}) with the tenant's own choices over
@@ -25,16 +22,15 @@ import dev.memoir.common.audit.Audited;
 @Component
 class RedactionPolicies {
 
-    private record Cached(Map<SecretClass, RedactionAction> own, Instant readAt) {}
-
     private final JdbcClient jdbc;
     private final RedactionProperties properties;
     private final ApplicationEventPublisher events;
-    private final Map<UUID, Cached> cache = new ConcurrentHashMap<>();
+    private final TenantPolicyCache<Map<SecretClass, RedactionAction>> cache;
 
     RedactionPolicies(JdbcClient jdbc, RedactionProperties properties, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
         this.properties = properties;
+        this.cache = new TenantPolicyCache<>(this::read, properties::policyRefresh);
         this.events = events;
     }
 
@@ -47,12 +43,7 @@ class RedactionPolicies {
 
     /** The classes the tenant chose for itself. */
     Map<SecretClass, RedactionAction> own(UUID tenant) {
-        Cached cached = cache.get(tenant);
-        if (cached == null || cached.readAt().plus(properties.policyRefresh()).isBefore(Instant.now())) {
-            cached = new Cached(read(tenant), Instant.now());
-            cache.put(tenant, cached);
-        }
-        return cached.own();
+        return cache.get(tenant);
     }
 
     Map<SecretClass, RedactionAction> defaults() {
@@ -87,7 +78,7 @@ class RedactionPolicies {
             audited.put(kind.wireName(), action == null ? "default" : action.wireName());
         });
         events.publishEvent(Audited.of(tenant, "redaction.policy-set", null, List.of(), audited));
-        forget(tenant);
+        cache.forget(tenant);
     }
 
     /** Gives every class back to the deployment's policy. */
@@ -97,7 +88,7 @@ class RedactionPolicies {
                 .param("tenant", tenant)
                 .update();
         events.publishEvent(Audited.of(tenant, "redaction.policy-reset", null, List.of(), Map.of()));
-        forget(tenant);
+        cache.forget(tenant);
     }
 
     private Map<SecretClass, RedactionAction> read(UUID tenant) {
@@ -112,18 +103,5 @@ class RedactionPolicies {
                 })
                 .list();
         return own;
-    }
-
-    // Forgotten now and again once the change commits: a read in between would cache the policy before the change.
-    private void forget(UUID tenant) {
-        cache.remove(tenant);
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCompletion(int status) {
-                    cache.remove(tenant);
-                }
-            });
-        }
     }
 }

@@ -45,20 +45,6 @@ public record TurnView(
                 example = "live")
         TurnOrigin origin) {
 
-    /** A turn said live, as tests and layouts make them. */
-    public TurnView(
-            UUID id,
-            UUID sessionId,
-            int seq,
-            Role role,
-            String speaker,
-            String content,
-            Instant createdAt,
-            Instant occurredAt,
-            UUID replyTo) {
-        this(id, sessionId, seq, role, speaker, content, createdAt, occurredAt, replyTo, TurnOrigin.LIVE);
-    }
-
     /** How far its words are trusted (docs/trust.md). */
     @JsonIgnore
     public Trust trust() {

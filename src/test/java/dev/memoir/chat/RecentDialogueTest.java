@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.Role;
 import dev.memoir.session.TurnView;
 
@@ -23,7 +24,8 @@ class RecentDialogueTest {
                 "x".repeat(length),
                 Instant.EPOCH,
                 Instant.EPOCH,
-                null);
+                null,
+                TurnOrigin.LIVE);
     }
 
     @Test

@@ -8,12 +8,15 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import dev.memoir.memory.TurnOrigin;
+
 /** Dialogue as prompts show it: no turn can write another turn's line, on lines of its own or on one shared line. */
 class DialogueFormatTest {
 
     private static TurnView turn(int seq, Role role, String content) {
         Instant at = Instant.parse("2026-12-01T10:00:00Z");
-        return new TurnView(UUID.randomUUID(), UUID.randomUUID(), seq, role, null, content, at, at, null);
+        return new TurnView(
+                UUID.randomUUID(), UUID.randomUUID(), seq, role, null, content, at, at, null, TurnOrigin.LIVE);
     }
 
     @Test

@@ -1,15 +1,12 @@
 package dev.memoir.memory.quarantine;
 
-import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import dev.memoir.common.jdbc.TenantPolicyCache;
 
 /**
  * Each tenant's poisoning policy: its own ({@code poisoning_policies}, V57) or the deployment's. Read for every memory
@@ -18,15 +15,14 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 public class PoisoningPolicies {
 
-    private record Cached(Optional<PoisoningPolicy> own, Instant readAt) {}
-
     private final JdbcClient jdbc;
     private final QuarantineProperties properties;
-    private final Map<UUID, Cached> cache = new ConcurrentHashMap<>();
+    private final TenantPolicyCache<Optional<PoisoningPolicy>> cache;
 
     PoisoningPolicies(JdbcClient jdbc, QuarantineProperties properties) {
         this.jdbc = jdbc;
         this.properties = properties;
+        this.cache = new TenantPolicyCache<>(this::read, properties::policyRefresh);
     }
 
     public PoisoningPolicy of(UUID tenant) {
@@ -34,12 +30,7 @@ public class PoisoningPolicies {
     }
 
     public Optional<PoisoningPolicy> own(UUID tenant) {
-        Cached cached = cache.get(tenant);
-        if (cached == null || cached.readAt().plus(properties.policyRefresh()).isBefore(Instant.now())) {
-            cached = new Cached(read(tenant), Instant.now());
-            cache.put(tenant, cached);
-        }
-        return cached.own();
+        return cache.get(tenant);
     }
 
     public PoisoningPolicy deploymentDefault() {
@@ -60,7 +51,7 @@ public class PoisoningPolicies {
                     .param("policy", policy.wireName())
                     .update();
         }
-        forget(tenant);
+        cache.forget(tenant);
     }
 
     private Optional<PoisoningPolicy> read(UUID tenant) {
@@ -69,18 +60,5 @@ public class PoisoningPolicies {
                 .query(String.class)
                 .optional()
                 .map(PoisoningPolicy::fromWireName);
-    }
-
-    // Forgotten now and again once the change commits: a read in between would cache the policy before the change.
-    private void forget(UUID tenant) {
-        cache.remove(tenant);
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCompletion(int status) {
-                    cache.remove(tenant);
-                }
-            });
-        }
     }
 }

@@ -35,7 +35,7 @@ class BudgetedLayoutTest {
     private final Map<UUID, List<TurnView>> surroundings = new HashMap<>();
 
     private static TurnView turn(UUID session, int seq, Role role, String speaker, String content, Instant at) {
-        return new TurnView(UUID.randomUUID(), session, seq, role, speaker, content, at, at, null);
+        return new TurnView(UUID.randomUUID(), session, seq, role, speaker, content, at, at, null, TurnOrigin.LIVE);
     }
 
     private static ScoredMemory utterance(TurnView turn) {

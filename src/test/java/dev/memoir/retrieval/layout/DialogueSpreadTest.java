@@ -33,7 +33,8 @@ class DialogueSpreadTest {
 
     private ScoredMemory at(UUID session, int seq, Role role) {
         Instant when = Instant.parse("2024-03-01T10:00:00Z").plusSeconds(seq * 60L);
-        TurnView turn = new TurnView(UUID.randomUUID(), session, seq, role, null, "turn " + seq, when, when, null);
+        TurnView turn = new TurnView(
+                UUID.randomUUID(), session, seq, role, null, "turn " + seq, when, when, null, TurnOrigin.LIVE);
         ScoredMemory memory = new ScoredMemory(
                 UUID.randomUUID(),
                 MemoryKind.HISTORY,

@@ -49,7 +49,17 @@ class PerKindLayoutTest {
     }
 
     private static TurnView turn(Role role, String content) {
-        return new TurnView(UUID.randomUUID(), SESSION, 0, role, null, content, Instant.EPOCH, Instant.EPOCH, null);
+        return new TurnView(
+                UUID.randomUUID(),
+                SESSION,
+                0,
+                role,
+                null,
+                content,
+                Instant.EPOCH,
+                Instant.EPOCH,
+                null,
+                TurnOrigin.LIVE);
     }
 
     private static Recalled recalled(List<ScoredMemory> memories, Map<UUID, List<TurnView>> dialogues) {
