@@ -1,11 +1,19 @@
 package dev.memoir;
 
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+
 import jakarta.persistence.Entity;
+
+import io.micrometer.observation.Observation;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.repository.Repository;
@@ -13,6 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.AccessTarget.CodeUnitCallTarget;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -71,6 +81,31 @@ class ArchitectureTest {
             .andShould()
             .beDeclaredInClassesThat()
             .areNestedClasses();
+
+    /** Memoir's own observations are made by name through common.web.Observed, with one set of keys each. */
+    @ArchTest
+    static final ArchRule observationsAreMadeThroughObserved = noClasses()
+            .that()
+            .doNotHaveFullyQualifiedName("dev.memoir.common.web.Observed")
+            .should()
+            .callMethodWhere(target(owner(assignableTo(Observation.class)))
+                    .and(target(name("createNotStarted")
+                            .or(DescribedPredicate.describe(
+                                    "Observation.start(name, ...)",
+                                    (CodeUnitCallTarget call) -> call.getName().equals("start")
+                                            && !call.getRawParameterTypes().isEmpty())))))
+            .as("no class but common.web.Observed makes an observation (Observation.createNotStarted or start)");
+
+    /** A webhook delivery's body is typed (WebhookData, one record per event), never a map built by hand. */
+    @ArchTest
+    static final ArchRule webhookPayloadsAreTyped = noClasses()
+            .that()
+            .resideInAPackage("dev.memoir.webhook..")
+            .should()
+            .callConstructor(LinkedHashMap.class)
+            .orShould()
+            .callConstructor(HashMap.class)
+            .as("no webhook class builds a delivery's data as a map (WebhookData has a record per event)");
 
     @ArchTest
     static final ArchRule controllersAreNotPublic = classes()

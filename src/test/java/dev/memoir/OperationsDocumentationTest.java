@@ -49,6 +49,25 @@ class OperationsDocumentationTest extends IntegrationTest {
     }
 
     @Test
+    void backgroundJobsMdTablesAndCountsEveryJobTypeAndGuaranteesMdCountsThemToo() throws IOException {
+        String jobs = Files.readString(Path.of("docs/background-jobs.md"));
+        String table = jobs.substring(jobs.indexOf("| job | declared by"));
+        Set<String> listed = new TreeSet<>();
+        Matcher row = Pattern.compile("(?m)^\\| `([a-z-]+)` \\|").matcher(table);
+        while (row.find()) {
+            listed.add(row.group(1));
+        }
+        Set<String> declared = tasks.stream().map(Task::getName).collect(Collectors.toCollection(TreeSet::new));
+        String count = NUMBER_WORDS.get(declared.size());
+
+        assertThat(listed).as("the job table of docs/background-jobs.md").isEqualTo(declared);
+        assertThat(jobs).as("background-jobs.md's count").contains(capitalized(count) + " job types.");
+        assertThat(Files.readString(Path.of("docs/guarantees.md")))
+                .as("guarantees.md's count")
+                .contains("Each of the " + count + " job types");
+    }
+
+    @Test
     void theWebhookEventsApiMdListsAreTheEventsAnEndpointCanAskFor() throws Exception {
         String api = Files.readString(Path.of("docs/api.md"));
         String webhooks =
@@ -83,6 +102,38 @@ class OperationsDocumentationTest extends IntegrationTest {
         assertThat(undocumented)
                 .as("memoir meters neither running.md nor api.md names")
                 .isEmpty();
+    }
+
+    private static final List<String> NUMBER_WORDS = List.of(
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+            "twenty-one",
+            "twenty-two",
+            "twenty-three",
+            "twenty-four",
+            "twenty-five");
+
+    private static String capitalized(String word) {
+        return Character.toUpperCase(word.charAt(0)) + word.substring(1);
     }
 
     private static Set<String> backticked(String text) {

@@ -2,9 +2,9 @@ package dev.memoir.archive;
 
 import dev.memoir.feedback.FeedbackArchive.ArchivedEpisode;
 import dev.memoir.feedback.FeedbackArchive.ArchivedFeedback;
-import dev.memoir.memory.MemoryArchive.ArchivedMemory;
-import dev.memoir.memory.MemoryArchive.ArchivedPassage;
-import dev.memoir.memory.MemoryArchive.ArchivedRevision;
+import dev.memoir.memory.ArchivedMemory;
+import dev.memoir.memory.ArchivedPassage;
+import dev.memoir.memory.ArchivedRevision;
 import dev.memoir.session.SessionArchive.ArchivedSession;
 import dev.memoir.session.SessionArchive.ArchivedTurn;
 
@@ -91,89 +91,110 @@ sealed interface ArchiveLine {
     /** The line as it will be stored: every id it holds, and every id in its texts, mapped to the import's own. */
     default ArchiveLine remapped(IdRemap ids) {
         return switch (this) {
-            case SessionLine(ArchivedSession s) ->
-                new SessionLine(new ArchivedSession(
-                        ids.map(s.id()),
-                        s.status(),
-                        s.settings(),
-                        s.createdAt(),
-                        s.updatedAt(),
-                        s.closedAt(),
-                        s.firstTurnAt(),
-                        s.lastTurnAt(),
-                        s.title()));
-            case TurnLine(ArchivedTurn t) ->
-                new TurnLine(new ArchivedTurn(
-                        ids.map(t.id()),
-                        ids.map(t.sessionId()),
-                        t.seq(),
-                        t.role(),
-                        t.speaker(),
-                        t.content(),
-                        t.createdAt(),
-                        t.occurredAt(),
-                        ids.map(t.replyTo()),
-                        t.origin()));
-            case MemoryLine(ArchivedMemory m) ->
-                new MemoryLine(new ArchivedMemory(
-                        ids.map(m.id()),
-                        m.kind(),
-                        m.topic(),
-                        m.speaker(),
-                        m.text(),
-                        ids.map(m.sessionId()),
-                        ids.map(m.turnIds()),
-                        ids.mapIn(m.dedupKey()),
-                        m.version(),
-                        m.createdAt(),
-                        m.updatedAt(),
-                        m.occurredFrom(),
-                        m.occurredTo(),
-                        m.validTo(),
-                        ids.map(m.supersededBy()),
-                        m.expiresAt(),
-                        m.embeddingModel(),
-                        m.embedding(),
-                        m.source(),
-                        m.sourceDetail(),
-                        m.trust()));
-            case RevisionLine(ArchivedRevision r) ->
-                new RevisionLine(new ArchivedRevision(
-                        ids.map(r.id()),
-                        ids.map(r.memoryId()),
-                        r.version(),
-                        r.text(),
-                        ids.map(r.sessionId()),
-                        r.reason(),
-                        r.createdAt(),
-                        r.absorbedText(),
-                        ids.map(r.absorbedTurnIds())));
-            case PassageLine(ArchivedPassage p) ->
-                new PassageLine(new ArchivedPassage(
-                        ids.map(p.memoryId()), p.position(), p.start(), p.end(), p.embeddingModel(), p.embedding()));
-            case EpisodeLine(ArchivedEpisode e) ->
-                new EpisodeLine(new ArchivedEpisode(
-                        ids.map(e.id()),
-                        ids.map(e.sessionId()),
-                        ids.map(e.questionTurnId()),
-                        ids.map(e.replyTurnId()),
-                        e.question(),
-                        e.status(),
-                        ids.mapIn(e.trials()),
-                        e.learned(),
-                        ids.map(e.learnedMemoryId()),
-                        e.createdAt(),
-                        e.updatedAt()));
-            case FeedbackLine(ArchivedFeedback f) ->
-                new FeedbackLine(new ArchivedFeedback(
-                        ids.map(f.id()),
-                        ids.map(f.turnId()),
-                        ids.map(f.episodeId()),
-                        f.verdict(),
-                        f.hint(),
-                        f.answer(),
-                        f.outcome(),
-                        f.createdAt()));
+            case SessionLine(ArchivedSession s) -> new SessionLine(remapped(s, ids));
+            case TurnLine(ArchivedTurn t) -> new TurnLine(remapped(t, ids));
+            case MemoryLine(ArchivedMemory m) -> new MemoryLine(remapped(m, ids));
+            case RevisionLine(ArchivedRevision r) -> new RevisionLine(remapped(r, ids));
+            case PassageLine(ArchivedPassage p) -> new PassageLine(remapped(p, ids));
+            case EpisodeLine(ArchivedEpisode e) -> new EpisodeLine(remapped(e, ids));
+            case FeedbackLine(ArchivedFeedback f) -> new FeedbackLine(remapped(f, ids));
         };
+    }
+
+    private static ArchivedSession remapped(ArchivedSession s, IdRemap ids) {
+        return new ArchivedSession(
+                ids.map(s.id()),
+                s.status(),
+                s.settings(),
+                s.createdAt(),
+                s.updatedAt(),
+                s.closedAt(),
+                s.firstTurnAt(),
+                s.lastTurnAt(),
+                s.title());
+    }
+
+    private static ArchivedTurn remapped(ArchivedTurn t, IdRemap ids) {
+        return new ArchivedTurn(
+                ids.map(t.id()),
+                ids.map(t.sessionId()),
+                t.seq(),
+                t.role(),
+                t.speaker(),
+                t.content(),
+                t.createdAt(),
+                t.occurredAt(),
+                ids.map(t.replyTo()),
+                t.origin());
+    }
+
+    private static ArchivedMemory remapped(ArchivedMemory m, IdRemap ids) {
+        return new ArchivedMemory(
+                ids.map(m.id()),
+                m.kind(),
+                m.topic(),
+                m.speaker(),
+                m.text(),
+                ids.map(m.sessionId()),
+                ids.map(m.turnIds()),
+                ids.mapIn(m.dedupKey()),
+                m.version(),
+                m.createdAt(),
+                m.updatedAt(),
+                m.occurredFrom(),
+                m.occurredTo(),
+                m.validTo(),
+                ids.map(m.supersededBy()),
+                m.expiresAt(),
+                m.embeddingModel(),
+                m.embedding(),
+                m.source(),
+                m.sourceDetail(),
+                m.trust());
+    }
+
+    private static ArchivedRevision remapped(ArchivedRevision r, IdRemap ids) {
+        return new ArchivedRevision(
+                ids.map(r.id()),
+                ids.map(r.memoryId()),
+                r.version(),
+                r.text(),
+                ids.map(r.sessionId()),
+                r.reason(),
+                r.createdAt(),
+                r.absorbedText(),
+                ids.map(r.absorbedTurnIds()));
+    }
+
+    private static ArchivedPassage remapped(ArchivedPassage p, IdRemap ids) {
+        return new ArchivedPassage(
+                ids.map(p.memoryId()), p.position(), p.start(), p.end(), p.embeddingModel(), p.embedding());
+    }
+
+    private static ArchivedEpisode remapped(ArchivedEpisode e, IdRemap ids) {
+        return new ArchivedEpisode(
+                ids.map(e.id()),
+                ids.map(e.sessionId()),
+                ids.map(e.questionTurnId()),
+                ids.map(e.replyTurnId()),
+                e.question(),
+                e.status(),
+                ids.mapIn(e.trials()),
+                e.learned(),
+                ids.map(e.learnedMemoryId()),
+                e.createdAt(),
+                e.updatedAt());
+    }
+
+    private static ArchivedFeedback remapped(ArchivedFeedback f, IdRemap ids) {
+        return new ArchivedFeedback(
+                ids.map(f.id()),
+                ids.map(f.turnId()),
+                ids.map(f.episodeId()),
+                f.verdict(),
+                f.hint(),
+                f.answer(),
+                f.outcome(),
+                f.createdAt());
     }
 }

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 
 import dev.memoir.common.web.ApiException;
 import dev.memoir.common.wire.FieldConstraints;
-import dev.memoir.memory.MemoryArchive.ArchivedMemory;
+import dev.memoir.memory.ArchivedMemory;
 import dev.memoir.memory.MemoryKind;
 
 import tools.jackson.core.JacksonException;

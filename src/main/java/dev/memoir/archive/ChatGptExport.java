@@ -10,6 +10,7 @@ import java.util.Set;
 
 import dev.memoir.archive.ExportedConversation.Message;
 import dev.memoir.archive.ExportedConversation.Skip;
+import dev.memoir.session.Role;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -207,7 +208,7 @@ final class ChatGptExport {
             // Not how ChatGPT writes a message, but plainly its text.
             text.append(content.stringValue());
         }
-        return Message.dialogue(id, role, text.toString(), time, nonText);
+        return Message.dialogue(id, Role.ofMessageRole(role).orElseThrow(), text.toString(), time, nonText);
     }
 
     private static String text(JsonNode node) {

@@ -10,6 +10,7 @@ import java.util.Set;
 
 import dev.memoir.archive.ExportedConversation.Message;
 import dev.memoir.archive.ExportedConversation.Skip;
+import dev.memoir.session.Role;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -127,9 +128,9 @@ final class ClaudeExport {
         }
         Instant time = ExportTimes.iso(message.get("created_at"), "message " + id + "'s created_at");
         String sender = text(message.get("sender"));
-        String role = "human".equals(sender) || "user".equals(sender)
-                ? "user"
-                : "assistant".equals(sender) ? "assistant" : null;
+        Role role = "human".equals(sender) || "user".equals(sender)
+                ? Role.USER
+                : "assistant".equals(sender) ? Role.ASSISTANT : null;
         int nonText = count(message.get("attachments")) + count(message.get("files"));
         if (role == null) {
             return Message.skipped(id, Skip.SYSTEM, time, nonText);

@@ -11,6 +11,7 @@ import dev.memoir.archive.ExportReport.Status;
 import dev.memoir.archive.ExportedConversation.Message;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.TextSafety;
+import dev.memoir.session.Role;
 
 /**
  * What {@link ExportImporter} stores of one exported conversation: the runs of its messages that no stored part of an
@@ -47,7 +48,7 @@ final class ConversationPlanner {
     /** A conversation refused, unchanged since an earlier import, or with no message to store. */
     record NothingToStore(ConversationReport report) implements Plan {}
 
-    record PlannedTurn(String role, String text, Instant occurredAt) {}
+    record PlannedTurn(Role role, String text, Instant occurredAt) {}
 
     private ConversationPlanner() {}
 
@@ -62,32 +63,17 @@ final class ConversationPlanner {
             Instant latestAllowed,
             ImportLimits limits) {
         String title = ExportedText.title(conversation.title());
-        if (conversation.refusal() != null) {
-            return new NothingToStore(ConversationReport.refused(conversation.id(), title, conversation.refusal()));
-        }
-        String idProblem = ExportedText.idProblem("its id", conversation.id());
-        if (idProblem != null) {
-            return new NothingToStore(ConversationReport.refused(conversation.id(), title, idProblem));
+        String refusal = conversation.refusal() != null
+                ? conversation.refusal()
+                : ExportedText.idProblem("its id", conversation.id());
+        if (refusal != null) {
+            return refused(conversation, title, refusal);
         }
         List<Message> messages = dated(conversation);
         boolean[] held = new boolean[messages.size()];
-        // The newest part first: when a message before all of them was edited, its last message is the one named.
-        List<ConversationImports.Part> newestFirst = new ArrayList<>(stored);
-        newestFirst.sort(Comparator.comparingInt(ConversationImports.Part::to).reversed());
-        for (ConversationImports.Part part : newestFirst) {
-            int last = lastIndexOf(messages, part.lastMessageId());
-            int first = last + 1 - (part.to() - part.from());
-            if (last < 0 || first < 0) {
-                return new NothingToStore(ConversationReport.refused(
-                        conversation.id(),
-                        title,
-                        "message " + part.lastMessageId() + ", the last one an earlier import stored of a part, is "
-                                + "not on the dialogue the export holds now (a message before it was edited): the "
-                                + "messages still to store cannot be told from those stored"));
-            }
-            for (int i = first; i <= last; i++) {
-                held[i] = true;
-            }
+        refusal = markStored(messages, stored, held);
+        if (refusal != null) {
+            return refused(conversation, title, refusal);
         }
         List<int[]> spans = notHeld(held);
         if (spans.isEmpty()) {
@@ -95,31 +81,83 @@ final class ConversationPlanner {
         }
         Tally tally = new Tally();
         List<Run> runs = new ArrayList<>();
+        refusal = addRuns(messages, spans, latestAllowed, limits, tally, runs);
+        if (refusal != null) {
+            return refused(conversation, title, refusal);
+        }
+        int turnCount = runs.stream().mapToInt(run -> run.turns().size()).sum();
+        if (turnCount > limits.maxTurnsPerConversation()) {
+            return refused(
+                    conversation,
+                    title,
+                    "it becomes " + turnCount + " turns, more than a conversation may "
+                            + "(memoir.imports.max-turns-per-conversation: " + limits.maxTurnsPerConversation()
+                            + ")");
+        }
+        ConversationReport report = imported(conversation, title, runs, tally, turnCount);
+        if (runs.isEmpty()) {
+            return new NothingToStore(report.notStored(
+                    Status.EMPTY,
+                    "none of its " + (stored.isEmpty() ? "" : "new ") + "messages is a turn of the dialogue"));
+        }
+        return new Planned(position, conversation.id(), title, runs, report);
+    }
+
+    private static NothingToStore refused(ExportedConversation conversation, String title, String refusal) {
+        return new NothingToStore(ConversationReport.refused(conversation.id(), title, refusal));
+    }
+
+    /**
+     * Marks the messages the stored parts hold; answers why the conversation is refused, or null. The newest part
+     * first: when a message before all of them was edited, its last message is the one named.
+     */
+    private static String markStored(List<Message> messages, List<ConversationImports.Part> stored, boolean[] held) {
+        List<ConversationImports.Part> newestFirst = new ArrayList<>(stored);
+        newestFirst.sort(Comparator.comparingInt(ConversationImports.Part::to).reversed());
+        for (ConversationImports.Part part : newestFirst) {
+            int last = lastIndexOf(messages, part.lastMessageId());
+            int first = last + 1 - (part.to() - part.from());
+            if (last < 0 || first < 0) {
+                return "message " + part.lastMessageId() + ", the last one an earlier import stored of a part, is "
+                        + "not on the dialogue the export holds now (a message before it was edited): the "
+                        + "messages still to store cannot be told from those stored";
+            }
+            for (int i = first; i <= last; i++) {
+                held[i] = true;
+            }
+        }
+        return null;
+    }
+
+    /** Adds a run for each span of messages not stored that holds turns; answers why the conversation is refused. */
+    private static String addRuns(
+            List<Message> messages,
+            List<int[]> spans,
+            Instant latestAllowed,
+            ImportLimits limits,
+            Tally tally,
+            List<Run> runs) {
         for (int[] span : spans) {
             List<PlannedTurn> turns = new ArrayList<>();
             String refusal = turns(messages.subList(span[0], span[1]), latestAllowed, limits, tally, turns);
             if (refusal != null) {
-                return new NothingToStore(ConversationReport.refused(conversation.id(), title, refusal));
+                return refusal;
             }
             String lastId = messages.get(span[1] - 1).id();
             String problem = ExportedText.idProblem("the id of the last message to store", lastId);
             if (problem != null) {
-                return new NothingToStore(ConversationReport.refused(conversation.id(), title, problem));
+                return problem;
             }
             if (!turns.isEmpty()) {
                 runs.add(new Run(span[0], span[1], lastId, turns));
             }
         }
-        int turnCount = runs.stream().mapToInt(run -> run.turns().size()).sum();
-        if (turnCount > limits.maxTurnsPerConversation()) {
-            return new NothingToStore(ConversationReport.refused(
-                    conversation.id(),
-                    title,
-                    "it becomes " + turnCount + " turns, more than a conversation may "
-                            + "(memoir.imports.max-turns-per-conversation: " + limits.maxTurnsPerConversation()
-                            + ")"));
-        }
-        ConversationReport report = new ConversationReport(
+        return null;
+    }
+
+    private static ConversationReport imported(
+            ExportedConversation conversation, String title, List<Run> runs, Tally tally, int turnCount) {
+        return new ConversationReport(
                 ConversationReport.echoed(conversation.id()),
                 title,
                 Status.IMPORTED,
@@ -133,12 +171,6 @@ final class ConversationPlanner {
                 new Skipped(tally.system, tally.tool, tally.hidden, tally.empty),
                 tally.nonText,
                 null);
-        if (runs.isEmpty()) {
-            return new NothingToStore(report.notStored(
-                    Status.EMPTY,
-                    "none of its " + (stored.isEmpty() ? "" : "new ") + "messages is a turn of the dialogue"));
-        }
-        return new Planned(position, conversation.id(), title, runs, report);
     }
 
     /** What a conversation's runs hold, over all of them. */
@@ -160,10 +192,10 @@ final class ConversationPlanner {
             }
             if (message.role() == null) {
                 switch (message.skipped()) {
-                    case "system" -> tally.system++;
-                    case "tool" -> tally.tool++;
-                    case "hidden" -> tally.hidden++;
-                    default -> {
+                    case SYSTEM -> tally.system++;
+                    case TOOL -> tally.tool++;
+                    case HIDDEN -> tally.hidden++;
+                    case EMPTY -> {
                         tally.empty++;
                         tally.nonText += message.nonTextParts();
                     }

@@ -24,12 +24,12 @@ import dev.memoir.archive.ExportReport.Status;
 import dev.memoir.archive.ExportSpool.Slot;
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.ApiException;
+import dev.memoir.common.web.Observed;
 import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.session.ImportedSession;
 import dev.memoir.session.NewTurn;
-import dev.memoir.session.Role;
 import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
@@ -57,7 +57,7 @@ class ExportImporter {
     private final SessionService sessions;
     private final ConversationImports imports;
     private final ClockSkew clockSkew;
-    private final ArchiveObservations observations;
+    private final Observed observations;
     private final ApplicationEventPublisher events;
     private final AdvisoryLocks locks;
     private final ImportLimits limits;
@@ -66,7 +66,7 @@ class ExportImporter {
             SessionService sessions,
             ConversationImports imports,
             ClockSkew clockSkew,
-            ArchiveObservations observations,
+            Observed observations,
             ApplicationEventPublisher events,
             AdvisoryLocks locks,
             ImportLimits limits) {
@@ -82,7 +82,7 @@ class ExportImporter {
     /** One {@code memoir.import} of the whole export; each conversation is stored in a transaction of its own. */
     ExportReport importExport(
             TenantId tenant, String userId, ExportSource source, MemoryStrategy strategy, InputStream body) {
-        return observations.importing(source.wireName() + "-export", () -> {
+        return observations.importing(source.wireName() + "-export", null, () -> {
             try (AdvisoryLocks.Hold held = locks.holdShared(
                     AdvisoryLocks.Space.EXPORT_IMPORT, AdvisoryLocks.userKey(tenant.value(), userId))) {
                 return importConversations(tenant, userId, source, strategy, body);
@@ -176,34 +176,8 @@ class ExportImporter {
             }
             Planned planned = (Planned) plan;
             try {
-                List<SessionRef> refs = sessions.importClosed(
-                        tenant,
-                        userId,
-                        memory,
-                        planned.runs().stream()
-                                .map(run -> new ImportedSession(planned.title(), turns(run)))
-                                .toList(),
-                        source.turnOrigin(),
-                        () -> {
-                            if (!imports.lockedParts(tenant, userId, source, conversation.id())
-                                    .equals(plannedFrom)) {
-                                throw new PlannedFromChangedParts();
-                            }
-                        },
-                        stored -> {
-                            for (int i = 0; i < stored.size(); i++) {
-                                Run run = planned.runs().get(i);
-                                imports.record(
-                                        tenant,
-                                        stored.get(i).id(),
-                                        userId,
-                                        source,
-                                        conversation.id(),
-                                        run.from(),
-                                        run.to(),
-                                        run.lastMessageId());
-                            }
-                        });
+                List<SessionRef> refs =
+                        storePlanned(tenant, userId, source, memory, conversation, planned, plannedFrom);
                 List<UUID> ids = refs.stream().map(SessionRef::id).toList();
                 return planned.report().stored(ids);
             } catch (PlannedFromChangedParts e) {
@@ -224,9 +198,51 @@ class ExportImporter {
         }
     }
 
+    /**
+     * Stores the planned runs as closed sessions, each with its record of the part it holds, once the conversation's
+     * stored parts are locked and still those it was planned from ({@link PlannedFromChangedParts} otherwise).
+     */
+    private List<SessionRef> storePlanned(
+            TenantId tenant,
+            String userId,
+            ExportSource source,
+            MemorySettingsOverride memory,
+            ExportedConversation conversation,
+            Planned planned,
+            List<ConversationImports.Part> plannedFrom) {
+        return sessions.importClosed(
+                tenant,
+                userId,
+                memory,
+                planned.runs().stream()
+                        .map(run -> new ImportedSession(planned.title(), turns(run)))
+                        .toList(),
+                source.turnOrigin(),
+                () -> {
+                    if (!imports.lockedParts(tenant, userId, source, conversation.id())
+                            .equals(plannedFrom)) {
+                        throw new PlannedFromChangedParts();
+                    }
+                },
+                stored -> {
+                    for (int i = 0; i < stored.size(); i++) {
+                        Run run = planned.runs().get(i);
+                        imports.record(
+                                tenant,
+                                stored.get(i).id(),
+                                userId,
+                                source,
+                                conversation.id(),
+                                run.from(),
+                                run.to(),
+                                run.lastMessageId());
+                    }
+                });
+    }
+
     private static List<NewTurn> turns(Run run) {
         return run.turns().stream()
-                .map(t -> new NewTurn(Role.ofMessageRole(t.role()).orElseThrow(), t.text(), t.occurredAt(), null))
+                .map(t -> new NewTurn(t.role(), t.text(), t.occurredAt(), null))
                 .toList();
     }
 }

@@ -77,51 +77,15 @@ final class ExportReader {
 
     private static void conversations(
             InputStream raw, ExportSource source, ImportLimits limits, Consumer<ExportedConversation> each) {
-        int index = 0;
-        long maxBytes = limits.maxExportSize().toBytes();
-        InputStream in = new BoundedInputStream(
-                raw,
-                maxBytes,
-                () -> new InvalidExportException(
-                        source,
-                        "conversations.json is larger than " + ImportLimits.spelled(limits.maxExportSize())
-                                + " once decompressed " + "(memoir.imports.max-export-size)"));
-        // Strict UTF-8: Jackson's own decoding reads an overlong sequence as another character (C0 AF as '/').
-        CountingReader text = new CountingReader(new InputStreamReader(
-                in,
-                StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)));
+        CountingReader text = strictText(raw, source, limits);
         JsonMapper json = mapper(limits);
         // One conversation at a time out of the array, which goes on after it.
         ObjectReader reader = json.readerFor(JsonNode.class).without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        int index = 0;
         try (JsonParser parser = json.createParser(text)) {
-            JsonToken token = parser.nextToken();
-            if (token == null) {
-                throw new InvalidExportException(source, "conversations.json is empty");
-            }
-            if (token != JsonToken.START_ARRAY) {
-                throw new InvalidExportException(
-                        source,
-                        "conversations.json holds an array of conversations, and " + "this one holds "
-                                + describe(token));
-            }
-            for (token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
-                if (token == null) {
-                    throw new InvalidExportException(
-                            source, "conversations.json is cut short after " + index + " conversations");
-                }
-                if (token != JsonToken.START_OBJECT) {
-                    throw new InvalidExportException(
-                            source, "conversation [" + index + "] is " + describe(token) + ", not an object");
-                }
-                if (index == limits.maxConversations()) {
-                    throw new InvalidExportException(
-                            source,
-                            "it holds more than " + limits.maxConversations()
-                                    + " conversations (memoir.imports.max-conversations)");
-                }
+            openArray(parser.nextToken(), source);
+            for (JsonToken token = parser.nextToken(); token != JsonToken.END_ARRAY; token = parser.nextToken()) {
+                startConversation(token, index, source, limits);
                 int position = index;
                 text.conversationFromHere(
                         limits.maxConversationSize().toBytes(),
@@ -144,34 +108,90 @@ final class ExportReader {
             if (parser.nextToken() != null) {
                 throw new InvalidExportException(source, "conversations.json goes on after its array");
             }
-        } catch (StreamConstraintsException e) {
+        } catch (JacksonException e) {
+            throw unreadable(e, source, limits, index);
+        }
+    }
+
+    /**
+     * conversations.json's text, no larger than the export may be once decompressed, decoded as strict UTF-8:
+     * Jackson's own decoding reads an overlong sequence as another character (C0 AF as '/').
+     */
+    private static CountingReader strictText(InputStream raw, ExportSource source, ImportLimits limits) {
+        InputStream in = new BoundedInputStream(
+                raw,
+                limits.maxExportSize().toBytes(),
+                () -> new InvalidExportException(
+                        source,
+                        "conversations.json is larger than " + ImportLimits.spelled(limits.maxExportSize())
+                                + " once decompressed " + "(memoir.imports.max-export-size)"));
+        return new CountingReader(new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)));
+    }
+
+    private static void openArray(JsonToken token, ExportSource source) {
+        if (token == null) {
+            throw new InvalidExportException(source, "conversations.json is empty");
+        }
+        if (token != JsonToken.START_ARRAY) {
+            throw new InvalidExportException(
+                    source,
+                    "conversations.json holds an array of conversations, and " + "this one holds " + describe(token));
+        }
+    }
+
+    /** Refuses what cannot start conversation {@code index}: the array's end missing, no object, one too many. */
+    private static void startConversation(JsonToken token, int index, ExportSource source, ImportLimits limits) {
+        if (token == null) {
+            throw new InvalidExportException(
+                    source, "conversations.json is cut short after " + index + " conversations");
+        }
+        if (token != JsonToken.START_OBJECT) {
+            throw new InvalidExportException(
+                    source, "conversation [" + index + "] is " + describe(token) + ", not an object");
+        }
+        if (index == limits.maxConversations()) {
+            throw new InvalidExportException(
+                    source,
+                    "it holds more than " + limits.maxConversations()
+                            + " conversations (memoir.imports.max-conversations)");
+        }
+    }
+
+    /** What the parser's failure in conversation {@code index} tells the client. */
+    private static InvalidExportException unreadable(
+            JacksonException e, ExportSource source, ImportLimits limits, int index) {
+        if (e instanceof StreamConstraintsException) {
             if (e.getMessage() == null || !e.getMessage().startsWith("String value length")) {
-                throw new InvalidExportException(
+                return new InvalidExportException(
                         source, "conversation [" + index + "] " + firstLine(e.getOriginalMessage()));
             }
-            throw new InvalidExportException(
+            return new InvalidExportException(
                     source,
                     "conversation [" + index + "] holds a text longer than " + limits.maxMessageCharacters()
                             + " characters, more than a message may have (memoir.imports.max-message-characters)");
-        } catch (JacksonException e) {
-            if (e.getCause() instanceof InvalidExportException limit) {
-                throw limit;
-            }
-            if (e.getCause() instanceof CharacterCodingException) {
-                // Decoded ahead of the parser, so no conversation can be named.
-                throw new InvalidExportException(
-                        source,
-                        "conversations.json is not UTF-8: an export is strict "
-                                + "UTF-8, without overlong or broken sequences");
-            }
-            TokenStreamLocation at = e.getLocation();
-            throw new InvalidExportException(
-                    source,
-                    "conversations.json cannot be read as JSON in conversation ["
-                            + index + "]"
-                            + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
-                            + ": " + firstLine(e.getOriginalMessage()));
         }
+        if (e.getCause() instanceof InvalidExportException limit) {
+            return limit;
+        }
+        if (e.getCause() instanceof CharacterCodingException) {
+            // Decoded ahead of the parser, so no conversation can be named.
+            return new InvalidExportException(
+                    source,
+                    "conversations.json is not UTF-8: an export is strict "
+                            + "UTF-8, without overlong or broken sequences");
+        }
+        TokenStreamLocation at = e.getLocation();
+        return new InvalidExportException(
+                source,
+                "conversations.json cannot be read as JSON in conversation ["
+                        + index + "]"
+                        + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+                        + ": " + firstLine(e.getOriginalMessage()));
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.memoir.archive;
 import java.time.Instant;
 import java.util.List;
 
+import dev.memoir.session.Role;
+
 /**
  * One conversation of a data export as Memoir reads it, whatever the assistant: the messages of its dialogue path
  * in order (for ChatGPT the branch the user ended on), each either dialogue (a role and its text) or skipped (why).
@@ -16,18 +18,18 @@ record ExportedConversation(String id, String title, Instant createdAt, List<Mes
     }
 
     /**
-     * A message on the dialogue path. {@code role} is "user" or "assistant" for a turn of the dialogue, null for a
-     * skipped message, whose {@code skipped} says why (one of {@link Skip}'s wire names); {@code nonTextParts} counts
+     * A message on the dialogue path. {@code role} is set for a turn of the dialogue, null for a skipped message,
+     * whose {@code skipped} says why; {@code nonTextParts} counts
      * its parts that are not text (images, files, tool blocks), which are left out of its text.
      */
-    record Message(String id, String role, String text, Instant occurredAt, String skipped, int nonTextParts) {
+    record Message(String id, Role role, String text, Instant occurredAt, Skip skipped, int nonTextParts) {
 
-        static Message dialogue(String id, String role, String text, Instant occurredAt, int nonTextParts) {
+        static Message dialogue(String id, Role role, String text, Instant occurredAt, int nonTextParts) {
             return new Message(id, role, text, occurredAt, null, nonTextParts);
         }
 
         static Message skipped(String id, Skip why, Instant occurredAt, int nonTextParts) {
-            return new Message(id, null, null, occurredAt, why.wireName(), nonTextParts);
+            return new Message(id, null, null, occurredAt, why, nonTextParts);
         }
 
         Message at(Instant time) {
@@ -44,10 +46,6 @@ record ExportedConversation(String id, String title, Instant createdAt, List<Mes
         /** Marked hidden by the export (ChatGPT's is_visually_hidden_from_conversation), or the model's thoughts. */
         HIDDEN,
         /** No visible text: empty, only spaces, or only parts that are not text. */
-        EMPTY;
-
-        String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
+        EMPTY
     }
 }

@@ -18,6 +18,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.common.audit.Audited;
 import dev.memoir.common.web.NotFoundException;
+import dev.memoir.common.web.Observed;
 import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.memory.MemoryArchive;
 import dev.memoir.session.SessionArchive;
@@ -38,7 +39,7 @@ class UserExporter {
     private final FeedbackArchive feedback;
     private final JsonMapper json;
     private final TransactionTemplate snapshot;
-    private final ArchiveObservations observations;
+    private final Observed observations;
     private final ApplicationEventPublisher events;
 
     UserExporter(
@@ -47,7 +48,7 @@ class UserExporter {
             FeedbackArchive feedback,
             JsonMapper json,
             PlatformTransactionManager transactions,
-            ArchiveObservations observations,
+            Observed observations,
             ApplicationEventPublisher events) {
         this.observations = observations;
         this.events = events;

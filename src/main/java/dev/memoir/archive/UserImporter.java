@@ -10,6 +10,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.common.web.ConflictException;
+import dev.memoir.common.web.Observed;
 import dev.memoir.feedback.FeedbackArchive;
 import dev.memoir.memory.MemoryArchive;
 import dev.memoir.session.SessionArchive;
@@ -42,7 +43,7 @@ class UserImporter {
     private final FeedbackArchive feedback;
     private final JsonMapper json;
     private final TransactionTemplate transaction;
-    private final ArchiveObservations observations;
+    private final Observed observations;
     private final ApplicationEventPublisher events;
 
     UserImporter(
@@ -51,7 +52,7 @@ class UserImporter {
             FeedbackArchive feedback,
             JsonMapper json,
             PlatformTransactionManager transactions,
-            ArchiveObservations observations,
+            Observed observations,
             ApplicationEventPublisher events) {
         this.events = events;
         this.observations = observations;
@@ -66,7 +67,7 @@ class UserImporter {
     Imported restore(TenantId tenant, String userId, InputStream archive) {
         ArchiveReader reader = new ArchiveReader(archive, json);
         return observations.importing(
-                "user-archive", () -> transaction.execute(status -> importArchive(tenant, userId, reader)));
+                "user-archive", null, () -> transaction.execute(status -> importArchive(tenant, userId, reader)));
     }
 
     private Imported importArchive(TenantId tenant, String userId, ArchiveReader reader) {

@@ -71,7 +71,7 @@ class AuditController {
                     @Size(max = FieldConstraints.CURSOR)
                     String cursor,
             @Parameter(description = "Entries per page, 1 to " + FieldConstraints.PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
                     int limit) {
@@ -131,7 +131,7 @@ class AuditController {
                     @Size(max = FieldConstraints.CURSOR)
                     String cursor,
             @Parameter(description = "Entries per page, 1 to " + FieldConstraints.PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
                     int limit) {

@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.TextSafety;
 import dev.memoir.tenant.TenantId;
 
@@ -119,7 +120,7 @@ class ContextController {
     record Citations(
             @Schema(description = "The entry numbers the reply cited, as the text numbered them", example = "[1, 3]")
             @NotNull
-            @Size(max = 1000)
+            @Size(max = FieldConstraints.CITED_ENTRIES)
             List<@NotNull Integer> numbers) {}
 
     @PostMapping("/{id}/citations")

@@ -47,7 +47,7 @@ record ContextRequest(
                         + "your prompt sends them verbatim; 0 when omitted",
                 example = "12")
         @Min(0)
-        @Max(1000)
+        @Max(FieldConstraints.EXCLUDED_RECENT_TURNS)
         Integer excludeRecentTurns,
 
         @Schema(

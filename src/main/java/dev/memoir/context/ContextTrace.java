@@ -14,7 +14,7 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /** What one context request was shown, by memory id, and what a reply later cited of it. */
 @Entity

@@ -90,6 +90,36 @@ public class MemoryContexts {
         List<ScoredMemory> pinned = context.included().stream()
                 .filter(memory -> !numbered.contains(memory.id()))
                 .toList();
+        recordShown(tenant, query, session, id, context, pinned);
+        return new MemoryContext(
+                id,
+                query.userId(),
+                query.sessionId(),
+                context.text(),
+                tokens.count(context.text()),
+                budget,
+                entries(context),
+                pinned.stream()
+                        .map(memory -> new MemoryContext.Pinned(
+                                memory.id(),
+                                memory.kind(),
+                                memory.topic(),
+                                memory.provenance() == null
+                                        ? null
+                                        : memory.provenance().trust()))
+                        .toList(),
+                context.searches(),
+                context.keywords());
+    }
+
+    /** The context's trace and the audit trail's record of what was shown, committed together. */
+    private void recordShown(
+            TenantId tenant,
+            ContextQuery query,
+            SessionRef session,
+            UUID id,
+            ReplyContext context,
+            List<ScoredMemory> pinned) {
         ContextTrace trace = new ContextTrace(
                 id,
                 tenant.value(),
@@ -107,7 +137,6 @@ public class MemoryContexts {
                 session.settings().minTrust() == null
                         ? null
                         : session.settings().minTrust().wireName());
-        // The trace and the audit trail's record of what was shown commit together.
         transaction.executeWithoutResult(status -> {
             traces.save(trace);
             events.publishEvent(Audited.of(
@@ -117,6 +146,9 @@ public class MemoryContexts {
                     context.included().stream().map(ScoredMemory::id).toList(),
                     Map.of("contextId", id.toString())));
         });
+    }
+
+    private static List<MemoryContext.Entry> entries(ReplyContext context) {
         List<MemoryContext.Entry> entries = new ArrayList<>();
         for (int i = 0; i < context.numbered().size(); i++) {
             ScoredMemory memory = context.numbered().get(i);
@@ -136,25 +168,7 @@ public class MemoryContexts {
                     memory.provenance() == null ? null : memory.provenance().source(),
                     memory.provenance() == null ? null : memory.provenance().trust()));
         }
-        return new MemoryContext(
-                id,
-                query.userId(),
-                query.sessionId(),
-                context.text(),
-                tokens.count(context.text()),
-                budget,
-                entries,
-                pinned.stream()
-                        .map(memory -> new MemoryContext.Pinned(
-                                memory.id(),
-                                memory.kind(),
-                                memory.topic(),
-                                memory.provenance() == null
-                                        ? null
-                                        : memory.provenance().trust()))
-                        .toList(),
-                context.searches(),
-                context.keywords());
+        return entries;
     }
 
     private SessionRef sessionFor(TenantId tenant, ContextQuery query) {

@@ -16,7 +16,7 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.ColumnTransformer;
 import org.hibernate.annotations.PartitionKey;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /**
  * A learning episode (RAM): a question the assistant answered, the trials that followed the user's

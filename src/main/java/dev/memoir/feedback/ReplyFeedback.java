@@ -10,7 +10,7 @@ import jakarta.persistence.Table;
 
 import org.hibernate.annotations.PartitionKey;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /** The user's feedback on a reply, kept with the turn it was given on. */
 @Entity

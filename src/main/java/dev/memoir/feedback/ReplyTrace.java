@@ -13,7 +13,7 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /** What a reply was given and what it cited: the memories behind an answer the user may later judge. */
 @Entity

@@ -62,7 +62,7 @@ class FailedJobsController {
     FailedJobList list(
             OperatorAccess operator,
             @Parameter(description = "Jobs per page, 1 to " + FieldConstraints.FAILED_JOB_PAGE)
-                    @RequestParam(defaultValue = "100")
+                    @RequestParam(defaultValue = "" + FieldConstraints.FAILED_JOB_PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.FAILED_JOB_PAGE)
                     int limit,

@@ -19,6 +19,8 @@ import com.github.kagkarlsson.scheduler.task.OnStartup;
 import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 
+import dev.memoir.common.web.Observed;
+
 /**
  * Runs the queued jobs of every job type the features declare (their {@link Task} beans). Starts once the
  * application is up (after Flyway) and stops with it, letting running jobs finish; a job cut off by a crash is
@@ -34,12 +36,12 @@ class JobRunner implements SmartLifecycle {
     private final DataSource dataSource;
     private final JobProperties properties;
     private final List<Task<?>> tasks;
-    private final ObservationRegistry observations;
+    private final Observed observations;
     private Scheduler scheduler;
 
     JobRunner(DataSource dataSource, JobProperties properties, List<Task<?>> tasks, ObservationRegistry observations) {
         this.dataSource = new TransactionAwareDataSourceProxy(dataSource);
-        this.observations = observations;
+        this.observations = new Observed(observations);
         this.properties = properties;
         this.tasks = List.copyOf(tasks);
     }
@@ -93,7 +95,8 @@ class JobRunner implements SmartLifecycle {
 
     /** One run of a job as an observation; a run that throws is a failure (db-scheduler then retries it). */
     private CompletionHandler<?> observed(TaskInstance<?> job, ExecutionContext context, ExecutionChain chain) {
-        Observation observation = Observation.createNotStarted("memoir.job", observations)
+        Observation observation = observations
+                .observation(Observed.Name.JOB)
                 .lowCardinalityKeyValue("memoir.job.task", job.getTaskName())
                 .start();
         try (Observation.Scope scope = observation.openScope()) {

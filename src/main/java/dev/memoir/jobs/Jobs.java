@@ -89,14 +89,14 @@ public class Jobs {
      * When the job runs next, if it is waiting (for its turn or a retry) or running, when the time is past; empty
      * once it is done or dead-lettered, or if it was never queued.
      */
-    public Optional<Instant> nextRun(TaskDescriptor<?> job, String id) {
-        return client.getScheduledExecution(TaskInstanceId.of(job.getTaskName(), id))
+    public Optional<Instant> nextRun(TaskDescriptor<?> job, TenantJobId id) {
+        return client.getScheduledExecution(TaskInstanceId.of(job.getTaskName(), id.instanceId()))
                 .map(ScheduledExecution::getExecutionTime);
     }
 
     /** Brings a waiting job forward to now; nothing when it is running, done, dead-lettered or not queued. */
-    public void runNow(TaskDescriptor<?> job, String id) {
-        TaskInstanceId instance = TaskInstanceId.of(job.getTaskName(), id);
+    public void runNow(TaskDescriptor<?> job, TenantJobId id) {
+        TaskInstanceId instance = TaskInstanceId.of(job.getTaskName(), id.instanceId());
         if (client.getScheduledExecution(instance)
                 .filter(execution -> !execution.isPicked())
                 .isEmpty()) {
@@ -140,36 +140,34 @@ public class Jobs {
         queue(job, tenant, id, null);
     }
 
+    /** Queues a tenant's job whose id carries its tenant, in the tenant's backlog as {@link #queue} does. */
+    public void queue(TaskDescriptor<?> job, TenantJobId id) {
+        queue(job, id.tenant(), id.instanceId(), null);
+    }
+
+    /**
+     * Queues a job whose id carries its tenant outside the tenant's backlog, as a job of no tenant: a wait that may
+     * last long must not lower the priority of the tenant's next jobs meanwhile.
+     */
+    public void queueOutsideBacklog(TaskDescriptor<Void> job, TenantJobId id) {
+        queue(job, id.instanceId());
+    }
+
     /**
      * Queues a tenant's job that writes memory of a session, listed with the session (see {@link #ofSession}).
      * Tenants take turns: a job runs after the jobs its own tenant queued before it, not after every other
      * tenant's. Its priority is lowered by one for each job of its tenant still waiting or running (up to
-     * {@link #MOST_BEHIND}), so a tenant with none waiting goes first, one with one waiting next to the others'
+     * {@link TenantTurns#MOST_BEHIND}), so a tenant with none waiting goes first, one with one waiting next to the others'
      * second, and so on (the runners take the highest priority first, then the oldest). It is never above a
      * waiting job of its own tenant: a job queued when the tenant's backlog has shrunk does not overtake one queued
      * when it was longer, which would otherwise wait behind every newer job for as long as the tenant keeps
      * queueing.
      */
     public void queue(TaskDescriptor<?> job, TenantId tenant, String id, UUID sessionId) {
-        JobRuns.Backlog backlog = runs.backlogOf(tenant, MOST_BEHIND);
-        int priority = priorityBehind(backlog.waiting(), backlog.lowestPriority());
+        JobRuns.Backlog backlog = runs.backlogOf(tenant, TenantTurns.MOST_BEHIND);
+        int priority = TenantTurns.priorityBehind(backlog.waiting(), backlog.lowestPriority());
         client.scheduleIfNotExists(job.instance(id).priority(priority).build(), Instant.now());
         runs.queued(job.getTaskName(), id, tenant, sessionId);
-    }
-
-    /**
-     * How many of its tenant's waiting jobs lower a job's priority at most: beyond a backlog this long the tenant's
-     * jobs simply queue in order, and the priority stays far inside db-scheduler's column (a smallint).
-     */
-    static final int MOST_BEHIND = 1000;
-
-    /**
-     * The priority of a tenant's job queued behind {@code ahead} jobs of its own tenant, the lowest of which has
-     * {@code lowest} (null when none waits).
-     */
-    static int priorityBehind(int ahead, Integer lowest) {
-        int byBacklog = Priority.MEDIUM - Math.min(ahead, MOST_BEHIND);
-        return lowest == null ? byBacklog : Math.max(Priority.MEDIUM - MOST_BEHIND, Math.min(byBacklog, lowest));
     }
 
     /**
@@ -196,8 +194,8 @@ public class Jobs {
      * A job type whose work may put itself off: it answers when to run again, or empty when it is done. Putting off
      * is not a failure: it counts no retry and has no limit. Failures (the work throws) are retried like any job's.
      */
-    public CustomTask<Void> deferrableTask(TaskDescriptor<Void> job, Function<String, Optional<Instant>> work) {
-        return puttingOff(job, (task, id) -> work.apply(id), false);
+    public CustomTask<Void> deferrableTask(TaskDescriptor<Void> job, Function<TenantJobId, Optional<Instant>> work) {
+        return puttingOff(job, (task, id) -> work.apply(TenantJobId.parse(id)), false);
     }
 
     /** A job whose run answers when to run again (empty when it is done), shown as deferred meanwhile or not. */
@@ -229,9 +227,10 @@ public class Jobs {
      * carries its own count of failed attempts as its data (a job run again from the dead-letter list starts from
      * none). A run that throws is a failure of its own, counted by db-scheduler.
      */
-    public CustomTask<Integer> backgroundTask(TaskDescriptor<Integer> job, Function<String, JobStep> work) {
+    public CustomTask<Integer> backgroundTask(TaskDescriptor<Integer> job, Function<TenantJobId, JobStep> work) {
         return Tasks.custom(job).onFailure(retries.<Integer>handler()).execute((instance, context) -> {
-            JobStep step = AuditActor.as(AuditActor.job(instance.getTaskName()), () -> work.apply(instance.getId()));
+            JobStep step = AuditActor.as(
+                    AuditActor.job(instance.getTaskName()), () -> work.apply(TenantJobId.parse(instance.getId())));
             int failedBefore = instance.getData() == null ? 0 : instance.getData();
             return (complete, operations) -> {
                 switch (step) {

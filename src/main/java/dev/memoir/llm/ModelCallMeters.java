@@ -5,11 +5,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatResponse;
+
+import dev.memoir.common.web.Observed;
 
 /**
  * What a model call is measured by, per pipeline step: the {@code memoir.model.step} observation around the call,
@@ -20,7 +21,7 @@ import org.springframework.ai.chat.model.ChatResponse;
 final class ModelCallMeters {
 
     private final MeterRegistry meters;
-    private final ObservationRegistry observations;
+    private final Observed observations;
     private final UsageTeller teller;
     private final Supplier<String> configuredModel;
 
@@ -30,7 +31,7 @@ final class ModelCallMeters {
             UsageTeller teller,
             Supplier<String> configuredModel) {
         this.meters = meters;
-        this.observations = observations;
+        this.observations = new Observed(observations);
         this.teller = teller;
         this.configuredModel = configuredModel;
     }
@@ -43,7 +44,8 @@ final class ModelCallMeters {
      * the tokens of the response {@code usage} finds in its result.
      */
     <R> R around(ModelStep<?> step, Function<? super R, ChatResponse> usage, Supplier<R> call) {
-        R result = Observation.createNotStarted("memoir.model.step", observations)
+        R result = observations
+                .observation(Observed.Name.MODEL_STEP)
                 .lowCardinalityKeyValue("memoir.model.step", step.name())
                 .observe(call);
         meters.counter("memoir.model.calls", "step", step.label(), "outcome", "success")

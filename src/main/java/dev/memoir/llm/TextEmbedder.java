@@ -8,10 +8,11 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.ai.embedding.EmbeddingModel;
+
+import dev.memoir.common.web.Observed;
 
 /**
  * Embeds memories and search queries. Retrieval models such as bge are trained with an instruction before the
@@ -35,7 +36,7 @@ public final class TextEmbedder {
     private final String queryInstruction;
     private final Map<String, float[]> queryCache;
     private final PassageSplitter passages;
-    private final ObservationRegistry observations;
+    private final Observed observations;
     private final UsageTeller usage;
     // About 6 MB at 384 dimensions: a few full-size imports in flight at once.
     private final PreparedEmbeddings prepared = new PreparedEmbeddings(4096);
@@ -49,7 +50,7 @@ public final class TextEmbedder {
             ObservationRegistry observations,
             UsageTeller usage) {
         this.model = model;
-        this.observations = observations;
+        this.observations = new Observed(observations);
         this.usage = usage;
         this.modelName = modelName;
         this.passages = passages;
@@ -112,7 +113,8 @@ public final class TextEmbedder {
         long started = System.nanoTime();
         boolean failed = true;
         try {
-            T embedded = Observation.createNotStarted("memoir.embedding", observations)
+            T embedded = observations
+                    .observation(Observed.Name.EMBEDDING)
                     .lowCardinalityKeyValue("memoir.embedding.model", modelName)
                     .lowCardinalityKeyValue("memoir.embedding.purpose", purpose)
                     .lowCardinalityKeyValue("memoir.embedding.batch", batchClass(texts.size()))

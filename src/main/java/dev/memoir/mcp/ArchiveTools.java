@@ -16,6 +16,7 @@ import dev.memoir.archive.ExportReport;
 import dev.memoir.archive.ExportSource;
 import dev.memoir.archive.ImportedUser;
 import dev.memoir.archive.UserArchives;
+import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.memory.MemoryStrategy;
 
@@ -25,9 +26,6 @@ import dev.memoir.memory.MemoryStrategy;
  */
 @Component
 class ArchiveTools {
-
-    /** The largest archive the export tool answers with; a larger one is exported by the REST endpoint. */
-    static final int MAX_ARCHIVE_BYTES = 8 << 20;
 
     private final UserArchives archives;
 
@@ -52,7 +50,8 @@ class ArchiveTools {
     Map<String, Object> exportUser(
             McpTransportContext context,
             @McpToolParam(description = ToolContext.USER_ID) @UserIdentifier String userId) {
-        return Map.of("archive", archives.export(ToolContext.tenant(context), userId, MAX_ARCHIVE_BYTES));
+        return Map.of(
+                "archive", archives.export(ToolContext.tenant(context), userId, FieldConstraints.MCP_ARCHIVE_BYTES));
     }
 
     @McpTool(

@@ -61,7 +61,7 @@ class ContextTools {
                             description = "With sessionId: memories resting on its last this many turns are left out",
                             required = false)
                     @Min(0)
-                    @Max(1000)
+                    @Max(FieldConstraints.EXCLUDED_RECENT_TURNS)
                     Integer excludeRecentTurns,
             @McpToolParam(
                             description = "The most memory tokens; the settings' promptTokenBudget when omitted",

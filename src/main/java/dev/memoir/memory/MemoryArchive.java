@@ -4,7 +4,6 @@ import static dev.memoir.common.jdbc.SqlTimes.instant;
 import static dev.memoir.memory.store.SqlValues.uuidArray;
 import static dev.memoir.memory.store.SqlValues.uuids;
 
-import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -36,46 +35,6 @@ import dev.memoir.tenant.TenantId;
  */
 @Component
 public class MemoryArchive {
-
-    /** A memory as archived; {@code embedding} null when left out. */
-    public record ArchivedMemory(
-            UUID id,
-            MemoryKind kind,
-            String topic,
-            Speaker speaker,
-            String text,
-            UUID sessionId,
-            List<UUID> turnIds,
-            String dedupKey,
-            int version,
-            Instant createdAt,
-            Instant updatedAt,
-            Instant occurredFrom,
-            Instant occurredTo,
-            Instant validTo,
-            UUID supersededBy,
-            Instant expiresAt,
-            String embeddingModel,
-            String embedding,
-            MemorySource source,
-            String sourceDetail,
-            Trust trust) {}
-
-    /** One of a memory's earlier versions, as archived. */
-    public record ArchivedRevision(
-            UUID id,
-            UUID memoryId,
-            int version,
-            String text,
-            UUID sessionId,
-            String reason,
-            Instant createdAt,
-            String absorbedText,
-            List<UUID> absorbedTurnIds) {}
-
-    /** A passage of a long memory, as archived. */
-    public record ArchivedPassage(
-            UUID memoryId, int position, int start, int end, String embeddingModel, String embedding) {}
 
     /*
      * A session's deletion leaves the memories that combine sessions (topic, recursive summary, reflected) and every
@@ -150,9 +109,6 @@ public class MemoryArchive {
                 select id from memory_records
                 where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""", user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
     }
-
-    /** A memory whose supersession breaks the API's rules, and which rule. */
-    public record SupersessionProblem(UUID memoryId, UUID supersededBy, String problem) {}
 
     /**
      * The first of the user's memories whose supersession the API would have refused: superseded by a memory the

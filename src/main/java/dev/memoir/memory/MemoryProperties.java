@@ -11,6 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
+import dev.memoir.common.wire.FieldConstraints;
+
 /**
  * The default memory strategy ({@code memoir.memory.*}), used by sessions that do not override it.
  *
@@ -30,9 +32,16 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("memoir.memory")
 record MemoryProperties(
         @DefaultValue("multi-view") @NotNull MemoryStrategy strategy,
-        Map<MemoryKind, @Min(0) @Max(20) Integer> topK,
-        @DefaultValue("1") @Min(0) @Max(5) int reflectionRounds,
-        @DefaultValue("2000") @Min(100) @Max(100_000) int promptTokenBudget,
+        Map<MemoryKind, @Min(0) @Max(FieldConstraints.TOP_K) Integer> topK,
+
+        @DefaultValue("1") @Min(0) @Max(FieldConstraints.REFLECTION_ROUNDS)
+        int reflectionRounds,
+
+        @DefaultValue("2000")
+        @Min(FieldConstraints.PROMPT_TOKEN_BUDGET_MIN)
+        @Max(FieldConstraints.PROMPT_TOKEN_BUDGET_MAX)
+        int promptTokenBudget,
+
         @DefaultValue("budget") @NotNull ContextSelection contextSelection,
         Trust minTrust) {
 

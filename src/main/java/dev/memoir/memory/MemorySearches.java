@@ -8,41 +8,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
-
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.wire.Cursor;
-import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.search.HybridSearchRepository;
+import dev.memoir.memory.search.MemorySearcher;
 import dev.memoir.memory.search.SearchProperties;
 import dev.memoir.tenant.TenantId;
 
 /**
- * Finding a user's memories: every search of memory, hybrid unless it says otherwise, and the newest-first
- * listing. Each search is one {@code memoir.memory.search} observation, tagged with its mode, and on its span with
- * the kinds searched, the limit and how many were found: never the query, the user or what was found.
+ * Finding a user's memories: every search of memory, hybrid unless it says otherwise (each run by the inside's
+ * {@link MemorySearcher}, one observation each), and the newest-first listing.
  */
 @Service
 public class MemorySearches {
 
     private final HybridSearchRepository hybridSearch;
-    private final TextEmbedder embedder;
-    private final ObservationRegistry observations;
+    private final MemorySearcher searcher;
     private final int fusionK;
 
-    MemorySearches(
-            HybridSearchRepository hybridSearch,
-            TextEmbedder embedder,
-            ObservationRegistry observations,
-            SearchProperties search) {
+    MemorySearches(HybridSearchRepository hybridSearch, MemorySearcher searcher, SearchProperties search) {
         this.hybridSearch = hybridSearch;
-        this.embedder = embedder;
-        this.observations = observations;
+        this.searcher = searcher;
         this.fusionK = search.rrfK();
     }
 
@@ -69,29 +58,18 @@ public class MemorySearches {
 
     /** A search for what answers {@code text}: a question, a message, a search term. */
     public SearchQuery query(String text) {
-        return new SearchQuery(text, embedder.embedQuery(text));
+        return searcher.query(text);
     }
 
     /** A search for memories that say the same as {@code text} (merge and edit candidates). */
     public SearchQuery queryLike(String text) {
-        return new SearchQuery(text, embedder.embedDocument(text));
+        return searcher.queryLike(text);
     }
 
     /** The memories that best answer the search, best first, each with its score. */
     @Transactional(readOnly = true)
     public List<ScoredMemory> search(MemorySearch search) {
-        return hits(search).stream()
-                .map(hit -> new ScoredMemory(
-                        hit.memory().id(),
-                        hit.memory().kind(),
-                        hit.memory().topic(),
-                        hit.memory().text(),
-                        hit.similarity() == null ? 0 : hit.similarity(),
-                        hit.memory().provenance(),
-                        hit.memory().occurredFrom(),
-                        hit.memory().occurredTo(),
-                        hit.explanation()))
-                .toList();
+        return searcher.search(search);
     }
 
     /**
@@ -135,7 +113,7 @@ public class MemorySearches {
     /** Search results as the API shows them, with each result's ranking when {@code explain} is asked. */
     @Transactional(readOnly = true)
     public List<MemoryView> views(MemorySearch search, boolean explain) {
-        return hits(search).stream()
+        return searcher.hits(search).stream()
                 .map(hit -> explain ? hit.memory().explained(hit.explanation()) : hit.memory())
                 .toList();
     }
@@ -166,26 +144,5 @@ public class MemorySearches {
                 after == null ? null : after.instant(0),
                 after == null ? null : after.uuid(1));
         return MemoryList.of(Cursor.page(fetched, limit, m -> Cursor.encode("memory", m.createdAt(), m.id())));
-    }
-
-    private List<HybridSearchRepository.Hit> hits(MemorySearch search) {
-        if (search.limit() <= 0 || search.kinds().isEmpty()) {
-            return List.of();
-        }
-        Observation observation = Observation.createNotStarted("memoir.memory.search", observations)
-                .lowCardinalityKeyValue(
-                        "memoir.search.mode", hybridSearch.mode(search).wireName())
-                .highCardinalityKeyValue(
-                        "memoir.search.kinds",
-                        search.kinds().stream()
-                                .map(MemoryKind::wireName)
-                                .sorted()
-                                .collect(Collectors.joining(",")))
-                .highCardinalityKeyValue("memoir.search.limit", Integer.toString(search.limit()));
-        return observation.observe(() -> {
-            List<HybridSearchRepository.Hit> found = hybridSearch.search(search, embedder.modelName());
-            observation.highCardinalityKeyValue("memoir.search.results", Integer.toString(found.size()));
-            return found;
-        });
     }
 }

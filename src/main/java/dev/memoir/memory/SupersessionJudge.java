@@ -1,44 +1,28 @@
 package dev.memoir.memory;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.IntStream;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
-import dev.memoir.common.prompt.QuotedText;
-import dev.memoir.llm.ChatModelClient;
-import dev.memoir.llm.PromptValues;
-import dev.memoir.memory.supersession.SupersessionAnswer;
-import dev.memoir.memory.supersession.SupersessionProperties;
+import dev.memoir.memory.supersession.NearestMemoriesJudge;
 import dev.memoir.tenant.TenantId;
 
 /**
- * Judges, before a fact-bearing memory is stored, how it relates to the user's nearest live fact-bearing memories:
- * one model call shows the model at most {@code memoir.supersession.candidates} of them, and only those at least
- * {@code memoir.supersession.min-similarity} alike; with none that close no call is made. Only memories said no
- * later than the new one are shown: an older statement, imported late, never supersedes a newer one. Called
- * outside any transaction (it waits for the model); the writer applies the verdict when it stores the memory.
+ * Judges, before a fact-bearing memory is stored, how it relates to the user's nearest live fact-bearing memories
+ * (one model call, none when no memory is alike enough; see {@link NearestMemoriesJudge}), for the modules that
+ * write such memories. Called outside any transaction (it waits for the model); the writer applies the verdict when
+ * it stores the memory.
  */
 @Service
 public class SupersessionJudge {
 
-    private static final Logger log = LoggerFactory.getLogger(SupersessionJudge.class);
+    private final NearestMemoriesJudge judge;
 
-    private final ChatModelClient model;
-    private final SupersessionProperties properties;
-    private final MemorySearches searches;
-
-    SupersessionJudge(ChatModelClient model, SupersessionProperties properties, MemorySearches searches) {
-        this.searches = searches;
-        this.model = model;
-        this.properties = properties;
+    SupersessionJudge(NearestMemoriesJudge judge) {
+        this.judge = judge;
     }
 
     /**
@@ -48,69 +32,12 @@ public class SupersessionJudge {
      * @param excluded memories not to judge against (the new memory itself, when it is already stored)
      */
     public Supersession judge(TenantId tenant, String userId, String text, Instant said, List<UUID> excluded) {
-        return judge(tenant, userId, text, said, excluded, MemoryKind.FACT_BEARING);
+        return judge.judge(tenant, userId, text, said, excluded);
     }
 
     /** As {@link #judge(TenantId, String, String, Instant, List)}, against memories of some fact-bearing kinds. */
     public Supersession judge(
             TenantId tenant, String userId, String text, Instant said, List<UUID> excluded, Set<MemoryKind> kinds) {
-        if (!properties.enabled()) {
-            return Supersession.NONE;
-        }
-        Instant when = said == null ? Instant.now() : said;
-        List<ScoredMemory> close = searches
-                .search(MemorySearch.of(
-                                tenant,
-                                userId,
-                                kinds,
-                                searches.queryLike(text),
-                                properties.candidates() + excluded.size())
-                        .using(SearchMode.DENSE))
-                .stream()
-                .filter(m -> !excluded.contains(m.id()))
-                .filter(m -> m.score() >= properties.minSimilarity())
-                .filter(m -> m.occurredFrom() == null || !m.occurredFrom().isAfter(when))
-                .limit(properties.candidates())
-                .toList();
-        if (close.isEmpty()) {
-            return Supersession.NONE;
-        }
-        SupersessionAnswer answer = model.ask(
-                SupersessionAnswer.STEP,
-                PromptValues.create()
-                        .items(
-                                "existing",
-                                IntStream.range(0, close.size())
-                                        .mapToObj(i -> i + ". (said "
-                                                + day(close.get(i).occurredFrom()) + ") "
-                                                + QuotedText.of(close.get(i).text()))
-                                        .toList(),
-                                "\n",
-                                "")
-                        .fixed("said", day(when))
-                        .text("memory", QuotedText.block(text))
-                        .fixed("last", Integer.toString(close.size() - 1)));
-        List<UUID> superseded = new ArrayList<>();
-        UUID repeated = null;
-        List<UUID> repeatedFacts = new ArrayList<>();
-        for (SupersessionAnswer.Judged judged : answer.judged()) {
-            ScoredMemory memory = close.get(judged.index());
-            if (judged.relation().supersedes() && !superseded.contains(memory.id())) {
-                superseded.add(memory.id());
-            } else if (judged.relation() == SupersessionAnswer.Relation.REPEATS) {
-                repeated = repeated == null ? memory.id() : repeated;
-                if (memory.kind() == MemoryKind.FACT && !repeatedFacts.contains(memory.id())) {
-                    repeatedFacts.add(memory.id());
-                }
-            }
-        }
-        if (!superseded.isEmpty() || repeated != null) {
-            log.info("Supersession of user {}'s memories: {} superseded, repeated by {}", userId, superseded, repeated);
-        }
-        return new Supersession(List.copyOf(superseded), Optional.ofNullable(repeated), List.copyOf(repeatedFacts));
-    }
-
-    private static String day(Instant instant) {
-        return instant == null ? "at an unknown time" : instant.toString().substring(0, 10);
+        return judge.judge(tenant, userId, text, said, excluded, kinds);
     }
 }

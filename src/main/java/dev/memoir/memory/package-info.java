@@ -13,8 +13,10 @@
  * <li>{@code store}: the memory entity and its repository, new memories with the passages of long ones, embedding
  * text, an archive's memories written back, and the SQL and archive forms of vectors;</li>
  * <li>{@code revision}: a memory's earlier versions and the pages of them the API shows;</li>
- * <li>{@code search}: the hybrid (lexical and dense) search statement, its settings and query periods;</li>
- * <li>{@code supersession}: which memory superseded which, the rules a client's supersession obeys (and their
+ * <li>{@code search}: the hybrid (lexical and dense) search statement, its settings and query periods, and one
+ * search as every entry point runs it;</li>
+ * <li>{@code supersession}: the model's judgement of a new fact-bearing memory against the nearest ones, which
+ * memory superseded which, the rules a client's supersession obeys (and their
  * check of an imported archive), and the background judgement of a fact added without saying what it
  * supersedes;</li>
  * <li>{@code embedding}: re-embedding after a change of embedding model, and its admin endpoint;</li>

@@ -44,8 +44,10 @@ class RerankerController {
             })
     RerankerHistory history(
             TenantId tenant,
-            @Parameter(description = "How many of the most recent reranked replies to cover, 1 to 5000")
-                    @RequestParam(defaultValue = "1000")
+            @Parameter(
+                            description = "How many of the most recent reranked replies to cover, 1 to "
+                                    + FieldConstraints.RERANKED_REPLIES)
+                    @RequestParam(defaultValue = "" + FieldConstraints.RERANKED_REPLIES_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.RERANKED_REPLIES)
                     int replies) {

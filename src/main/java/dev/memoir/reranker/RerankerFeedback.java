@@ -15,7 +15,7 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /**
  * The reranker's training data for one reply (what the reranker learns from): the query, the candidates

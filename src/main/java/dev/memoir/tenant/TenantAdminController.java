@@ -64,7 +64,7 @@ class TenantAdminController {
                     @RequestParam(required = false)
                     String cursor,
             @Parameter(description = "1 to " + FieldConstraints.PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
                     int limit) {

@@ -103,7 +103,7 @@ class BudgetController {
                     @RequestParam(required = false)
                     String cursor,
             @Parameter(description = "User budgets per page, 1 to " + FieldConstraints.PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
                     int limit) {

@@ -10,6 +10,8 @@ import jakarta.validation.constraints.NotNull;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.common.wire.FieldConstraints;
+
 /** A budget to set: a limit in tokens, in estimated cost, or both, per day or month. */
 @Schema(description = "A model budget: maxTokens, maxCost or both (whichever is reached first)")
 record BudgetSet(
@@ -19,7 +21,7 @@ record BudgetSet(
 
         @Schema(description = "Chat-model tokens (prompt and completion) per period", example = "2000000")
         @Min(1)
-        @Max(1_000_000_000_000_000L)
+        @Max(FieldConstraints.BUDGET_TOKENS)
         Long maxTokens,
 
         @Schema(
@@ -28,7 +30,7 @@ record BudgetSet(
                         + "nothing by it",
                 example = "25.00")
         @DecimalMin(value = "0", inclusive = false)
-        @DecimalMax("1000000000000")
+        @DecimalMax(FieldConstraints.BUDGET_COST)
         BigDecimal maxCost,
 
         @Schema(

@@ -45,7 +45,7 @@ class UserController {
                     @Size(max = FieldConstraints.USER_ID)
                     String query,
             @Parameter(description = "Users per page, 1 to " + FieldConstraints.PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
                     int limit,

@@ -2,9 +2,7 @@ package dev.memoir.webhook;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -20,6 +18,7 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.jobs.SessionJobsDone;
+import dev.memoir.jobs.TenantJobId;
 import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 
@@ -53,16 +52,15 @@ class MemoriesWrittenWait {
     /** Starts waiting for the session's memory jobs, when an endpoint of the tenant asked for the event. */
     void start(TenantId tenant, UUID sessionId) {
         if (outbox.anySubscriber(tenant, WebhookEvent.SESSION_MEMORIES_WRITTEN)) {
-            // Queued as no tenant's job: a wait that may last as long as the session's jobs must not count in the
-            // tenant's backlog, which would lower the priority of the tenant's next jobs meanwhile.
-            jobs.queue(JOB, tenant.value() + ":" + sessionId);
+            // A wait that may last as long as the session's jobs must not count in the tenant's backlog.
+            jobs.queueOutsideBacklog(JOB, new TenantJobId(tenant, sessionId));
         }
     }
 
     /** The last memory job of a session finished: a wait for the session's memories looks again at once. */
     @EventListener
     void onSessionJobsDone(SessionJobsDone done) {
-        jobs.runNow(JOB, done.tenant().value() + ":" + done.sessionId());
+        jobs.runNow(JOB, new TenantJobId(done.tenant(), done.sessionId()));
     }
 
     /**
@@ -71,27 +69,24 @@ class MemoriesWrittenWait {
      * operator runs that job again). Nothing when the session was deleted or its user erased meanwhile: the session
      * is held against erasure while the event is queued.
      */
-    Optional<Instant> run(String jobId) {
-        int colon = jobId.indexOf(':');
-        TenantId tenant = new TenantId(UUID.fromString(jobId.substring(0, colon)));
-        UUID sessionId = UUID.fromString(jobId.substring(colon + 1));
+    Optional<Instant> run(TenantJobId wait) {
+        TenantId tenant = wait.tenant();
+        UUID sessionId = wait.id();
         List<JobStatus> memoryJobs = jobs.ofSession(sessionId);
         if (memoryJobs.stream().anyMatch(job -> job.state() != JobStatus.State.done)) {
             return Optional.of(Instant.now().plus(RECHECK));
         }
         transaction.executeWithoutResult(status -> sessions.hold(tenant, sessionId)
                 .ifPresent(session -> {
-                    Map<String, Object> data = new LinkedHashMap<>();
-                    data.put("userId", session.userId());
-                    data.put("sessionId", sessionId);
-                    data.put(
-                            "jobs",
+                    WebhookData data = new WebhookData.MemoriesWritten(
+                            session.userId(),
+                            sessionId,
                             memoryJobs.stream()
                                     .map(JobStatus::task)
                                     .distinct()
                                     .sorted()
                                     .toList());
-                    outbox.fanOut(tenant, WebhookEvent.SESSION_MEMORIES_WRITTEN, session.userId(), data, null);
+                    outbox.fanOut(tenant, WebhookEvent.SESSION_MEMORIES_WRITTEN, session.userId(), data);
                 }));
         return Optional.empty();
     }

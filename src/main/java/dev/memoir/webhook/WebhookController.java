@@ -120,7 +120,7 @@ class WebhookController {
             TenantId tenant,
             @PathVariable UUID id,
             @Parameter(description = "Deliveries per page, 1 to " + FieldConstraints.PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
                     int limit,

@@ -21,6 +21,7 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.jobs.JobStep;
 import dev.memoir.jobs.Jobs;
+import dev.memoir.jobs.TenantJobId;
 
 /**
  * The {@code webhook-delivery} job: one attempt to deliver a queued delivery, signed, made in the background by
@@ -94,10 +95,9 @@ class WebhookDeliveryJob {
     }
 
     /** The job, by {@code <tenantId>:<deliveryId>}: one step of the delivery (see the class comment). */
-    JobStep deliver(String jobId) {
-        int colon = jobId.indexOf(':');
-        UUID tenant = UUID.fromString(jobId.substring(0, colon));
-        UUID id = UUID.fromString(jobId.substring(colon + 1));
+    JobStep deliver(TenantJobId job) {
+        UUID tenant = job.tenant().value();
+        UUID id = job.id();
         Optional<Pending> pending = pending(tenant, id);
         if (pending.isEmpty()) {
             // Delivered (by the attempt that brought this run forward, or before a crash), or its endpoint, user or
@@ -141,7 +141,7 @@ class WebhookDeliveryJob {
             return JobStep.lookAgainAt(deadline);
         }
         sender.send(delivery.url(), delivery.secret(), id, delivery.payload())
-                .thenAccept(attempt -> recorded(jobId, tenant, id, delivery, attempt));
+                .thenAccept(attempt -> recorded(job, delivery, attempt));
         return JobStep.lookAgainAt(deadline);
     }
 
@@ -149,7 +149,9 @@ class WebhookDeliveryJob {
      * Records an attempt's outcome and brings the job forward to act on it. Runs on the sender's threads; a failure
      * to record leaves the claim to expire, which counts as a failed attempt.
      */
-    private void recorded(String jobId, UUID tenant, UUID id, Pending delivery, WebhookSender.Attempt attempt) {
+    private void recorded(TenantJobId job, Pending delivery, WebhookSender.Attempt attempt) {
+        UUID tenant = job.tenant().value();
+        UUID id = job.id();
         try {
             if (attempt.delivered()) {
                 jdbc.sql("""
@@ -172,7 +174,7 @@ class WebhookDeliveryJob {
                 meters.counter("memoir.webhooks.deliveries", "outcome", "failed")
                         .increment();
             }
-            sender.soonAndAgain(() -> jobs.runNow(JOB, jobId));
+            sender.soonAndAgain(() -> jobs.runNow(JOB, job));
         } catch (RuntimeException e) {
             log.warn("Webhook delivery {}: its attempt's outcome could not be recorded: {}", id, e.toString());
         }

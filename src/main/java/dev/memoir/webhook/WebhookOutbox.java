@@ -1,15 +1,14 @@
 package dev.memoir.webhook;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.jobs.Jobs;
+import dev.memoir.jobs.TenantJobId;
 import dev.memoir.tenant.TenantId;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -42,41 +41,36 @@ class WebhookOutbox {
     }
 
     /**
-     * Queues a delivery of the event to every endpoint of the tenant that asked for it; the text goes only to those
-     * that asked for it too.
+     * Queues a delivery of the event to every endpoint of the tenant that asked for it.
      */
-    void fanOut(TenantId tenant, WebhookEvent type, String userId, Map<String, Object> data, String text) {
-        fanOut(tenant, type, userId, null, data, text);
+    void fanOut(TenantId tenant, WebhookEvent type, String userId, WebhookData data) {
+        fanOut(tenant, type, userId, null, data, null);
     }
 
     /**
-     * As {@link #fanOut(TenantId, WebhookEvent, String, Map, String)}, for an event about a memory: its deliveries
-     * name the memory, so that its text leaves them when the memory is gone ({@link #forgetText}).
+     * As {@link #fanOut(TenantId, WebhookEvent, String, WebhookData)}, for an event about a memory: its deliveries
+     * name the memory, so that its text leaves them when the memory is gone ({@link #forgetText}); the text goes only
+     * to the endpoints that asked for it.
      */
-    void fanOut(
-            TenantId tenant, WebhookEvent type, String userId, UUID memoryId, Map<String, Object> data, String text) {
+    void fanOut(TenantId tenant, WebhookEvent type, String userId, UUID memoryId, WebhookData data, String text) {
         for (Subscriber endpoint : subscribers(tenant, type)) {
-            Map<String, Object> sent = data;
-            if (text != null && endpoint.includeText()) {
-                sent = new LinkedHashMap<>(data);
-                sent.put("text", text);
-            }
+            WebhookData sent = text != null && endpoint.includeText() ? data.withText(text) : data;
             queue(tenant, endpoint.id(), type, userId, memoryId, sent);
         }
     }
 
     /** Queues one delivery to the endpoint; answers its id. One naming a user takes its place in the user's stream. */
-    UUID queue(TenantId tenant, UUID endpoint, WebhookEvent type, String userId, Map<String, Object> data) {
+    UUID queue(TenantId tenant, UUID endpoint, WebhookEvent type, String userId, WebhookData data) {
         return queue(tenant, endpoint, type, userId, null, data);
     }
 
+    /** What a delivery's body holds: the event, when it happened, and its data (docs/api.md, "Webhooks"). */
+    private record Payload(String type, String timestamp, WebhookData data) {}
+
     private UUID queue(
-            TenantId tenant, UUID endpoint, WebhookEvent type, String userId, UUID memoryId, Map<String, Object> data) {
+            TenantId tenant, UUID endpoint, WebhookEvent type, String userId, UUID memoryId, WebhookData data) {
         UUID id = UUID.randomUUID();
-        Map<String, Object> payload = new LinkedHashMap<>();
-        payload.put("type", type.wireName());
-        payload.put("timestamp", Instant.now().toString());
-        payload.put("data", data);
+        Payload payload = new Payload(type.wireName(), Instant.now().toString(), data);
         Long seq = userId == null ? null : streams.nextSeq(tenant, endpoint, userId);
         jdbc.sql("""
                 insert into webhook_deliveries (id, tenant_id, endpoint_id, event, user_id, payload, seq, memory_id)
@@ -91,7 +85,7 @@ class WebhookOutbox {
                         seq,
                         memoryId)
                 .update();
-        jobs.queue(WebhookDeliveryJob.JOB, tenant, tenant.value() + ":" + id);
+        jobs.queue(WebhookDeliveryJob.JOB, new TenantJobId(tenant, id));
         return id;
     }
 

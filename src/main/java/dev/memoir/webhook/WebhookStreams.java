@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.jobs.Jobs;
+import dev.memoir.jobs.TenantJobId;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -67,7 +68,8 @@ class WebhookStreams {
                 .query((rs, n) -> rs.getObject("id", UUID.class))
                 .list();
         for (UUID before : earlier) {
-            Optional<Instant> next = jobs.nextRun(WebhookDeliveryJob.JOB, tenant + ":" + before);
+            Optional<Instant> next =
+                    jobs.nextRun(WebhookDeliveryJob.JOB, new TenantJobId(new TenantId(tenant), before));
             if (next.isPresent()) {
                 // After the earlier one's attempt has had its time; its success wakes this one sooner (wakeNext).
                 Instant now = Instant.now();
@@ -86,6 +88,6 @@ class WebhookStreams {
                 .params(tenant, endpoint, userId, seq)
                 .query((rs, n) -> rs.getObject("id", UUID.class))
                 .optional()
-                .ifPresent(next -> jobs.runNow(WebhookDeliveryJob.JOB, tenant + ":" + next));
+                .ifPresent(next -> jobs.runNow(WebhookDeliveryJob.JOB, new TenantJobId(new TenantId(tenant), next)));
     }
 }

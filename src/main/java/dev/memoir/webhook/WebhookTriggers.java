@@ -1,8 +1,5 @@
 package dev.memoir.webhook;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -52,16 +49,8 @@ class WebhookTriggers {
             case QUARANTINED -> WebhookEvent.MEMORY_QUARANTINED;
             case RELEASED -> WebhookEvent.MEMORY_RELEASED;
         };
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("userId", event.userId());
-        data.put("memoryId", event.memoryId());
-        data.put("kind", event.kind());
-        if (event.reason() != null) {
-            data.put("reason", event.reason());
-        }
-        if (event.supersededBy() != null) {
-            data.put("supersededBy", event.supersededBy());
-        }
+        WebhookData data = new WebhookData.MemoryChanged(
+                event.userId(), event.memoryId(), event.kind(), event.reason(), event.supersededBy(), null);
         if (event.type() == MemoryEvent.Type.DELETED) {
             outbox.forgetText(event.tenant(), event.memoryId());
         }
@@ -72,11 +61,11 @@ class WebhookTriggers {
     @EventListener
     @Transactional(propagation = Propagation.MANDATORY)
     void onTurnsRecorded(TurnsRecorded recorded) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("userId", recorded.userId());
-        data.put("sessionId", recorded.sessionId());
-        data.put("turnIds", recorded.turns().stream().map(TurnView::id).toList());
-        outbox.fanOut(recorded.tenant(), WebhookEvent.TURNS_RECORDED, recorded.userId(), data, null);
+        WebhookData data = new WebhookData.TurnsRecorded(
+                recorded.userId(),
+                recorded.sessionId(),
+                recorded.turns().stream().map(TurnView::id).toList());
+        outbox.fanOut(recorded.tenant(), WebhookEvent.TURNS_RECORDED, recorded.userId(), data);
     }
 
     /**
@@ -87,10 +76,11 @@ class WebhookTriggers {
     @EventListener
     @Transactional(propagation = Propagation.MANDATORY)
     void onSessionClosed(SessionClosed closed) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("userId", closed.userId());
-        data.put("sessionId", closed.sessionId());
-        outbox.fanOut(closed.tenant(), WebhookEvent.SESSION_CLOSED, closed.userId(), data, null);
+        outbox.fanOut(
+                closed.tenant(),
+                WebhookEvent.SESSION_CLOSED,
+                closed.userId(),
+                new WebhookData.SessionClosed(closed.userId(), closed.sessionId()));
         memoriesWritten.start(closed.tenant(), closed.sessionId());
     }
 
@@ -103,7 +93,10 @@ class WebhookTriggers {
     void onUserErased(UserMemoryErased erased) {
         outbox.forgetUser(erased.tenant(), erased.userId());
         outbox.fanOut(
-                erased.tenant(), WebhookEvent.USER_ERASED, erased.userId(), Map.of("userId", erased.userId()), null);
+                erased.tenant(),
+                WebhookEvent.USER_ERASED,
+                erased.userId(),
+                new WebhookData.UserErased(erased.userId()));
     }
 
     /**
@@ -113,11 +106,11 @@ class WebhookTriggers {
     @EventListener
     @Transactional
     void onImportFinished(ImportFinished finished) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("userId", finished.userId());
-        data.put("what", finished.what());
-        data.put("sessions", finished.sessions());
-        outbox.fanOut(finished.tenant(), WebhookEvent.IMPORT_FINISHED, finished.userId(), data, null);
+        outbox.fanOut(
+                finished.tenant(),
+                WebhookEvent.IMPORT_FINISHED,
+                finished.userId(),
+                new WebhookData.ImportFinished(finished.userId(), finished.what(), finished.sessions()));
     }
 
     /**
@@ -127,26 +120,19 @@ class WebhookTriggers {
     @EventListener
     @Transactional(propagation = Propagation.MANDATORY)
     void onBudgetReached(BudgetReached reached) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        if (reached.userId() != null) {
-            data.put("userId", reached.userId());
-        }
-        data.put("period", reached.period().wireName());
-        data.put("policy", reached.policy().wireName());
-        data.put("renewsAt", reached.renewsAt().toString());
-        data.put("usedTokens", reached.usedTokens());
-        if (reached.maxTokens() != null) {
-            data.put("maxTokens", reached.maxTokens());
-        }
-        data.put("usedCost", reached.usedCost().stripTrailingZeros());
-        if (reached.maxCost() != null) {
-            data.put("maxCost", reached.maxCost());
-        }
+        WebhookData data = new WebhookData.BudgetReached(
+                reached.userId(),
+                reached.period().wireName(),
+                reached.policy().wireName(),
+                reached.renewsAt().toString(),
+                reached.usedTokens(),
+                reached.maxTokens(),
+                reached.usedCost().stripTrailingZeros(),
+                reached.maxCost());
         outbox.fanOut(
                 reached.tenant(),
                 reached.exhausted() ? WebhookEvent.BUDGET_EXHAUSTED : WebhookEvent.BUDGET_WARNING,
                 reached.userId(),
-                data,
-                null);
+                data);
     }
 }

@@ -2,7 +2,6 @@ package dev.memoir.webhook;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -17,6 +16,7 @@ import dev.memoir.common.web.NotFoundException;
 import dev.memoir.common.wire.Cursor;
 import dev.memoir.common.wire.TextSafety;
 import dev.memoir.jobs.Jobs;
+import dev.memoir.jobs.TenantJobId;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -120,7 +120,7 @@ class Webhooks {
     UUID test(TenantId tenant, UUID id) {
         requireEndpoint(tenant, id);
         return outbox.queue(
-                tenant, id, WebhookEvent.WEBHOOK_TEST, null, Map.of("message", "A test delivery from Memoir"));
+                tenant, id, WebhookEvent.WEBHOOK_TEST, null, new WebhookData.Test("A test delivery from Memoir"));
     }
 
     /** A delivery as listed, with where it stands in the list's order (for the next page's cursor). */
@@ -158,7 +158,7 @@ class Webhooks {
                     UUID delivery = rs.getObject("id", UUID.class);
                     Instant delivered = SqlTimes.instant(rs, "delivered_at");
                     Instant next = delivered == null
-                            ? jobs.nextRun(WebhookDeliveryJob.JOB, tenant.value() + ":" + delivery)
+                            ? jobs.nextRun(WebhookDeliveryJob.JOB, new TenantJobId(tenant, delivery))
                                     .orElse(null)
                             : null;
                     DeliveryView.State state = delivered != null

@@ -9,7 +9,7 @@ import jakarta.persistence.Table;
 
 import org.hibernate.annotations.PartitionKey;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /** How far a session has been handed to memo writing: the first turn position not yet covered by a memo job. */
 @Entity

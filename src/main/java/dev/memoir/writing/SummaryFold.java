@@ -10,7 +10,7 @@ import jakarta.persistence.Table;
 
 import org.hibernate.annotations.PartitionKey;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /** A closed session waiting to be folded into its user's recursive summary. */
 @Entity

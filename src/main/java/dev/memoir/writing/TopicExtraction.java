@@ -10,8 +10,8 @@ import jakarta.persistence.Table;
 
 import org.hibernate.annotations.PartitionKey;
 
+import dev.memoir.common.jdbc.NewUntilStored;
 import dev.memoir.memory.Speaker;
-import dev.memoir.tenant.NewUntilStored;
 
 /** Marks that a speaker's personal summaries were extracted from a session (its candidates are stored). */
 @Entity

@@ -11,21 +11,21 @@ class JobPriorityTest {
 
     @Test
     void aJobIsLoweredByOneForEachJobOfItsTenantWaiting() {
-        assertThat(Jobs.priorityBehind(0, null)).isEqualTo(Priority.MEDIUM);
-        assertThat(Jobs.priorityBehind(3, null)).isEqualTo(Priority.MEDIUM - 3);
+        assertThat(TenantTurns.priorityBehind(0, null)).isEqualTo(Priority.MEDIUM);
+        assertThat(TenantTurns.priorityBehind(3, null)).isEqualTo(Priority.MEDIUM - 3);
     }
 
     @Test
     void aJobIsNeverRankedAboveAWaitingJobOfItsOwnTenant() {
         // The backlog shrank from 9 to 2 since the lowest waiting job was queued at MEDIUM - 9.
-        assertThat(Jobs.priorityBehind(2, Priority.MEDIUM - 9)).isEqualTo(Priority.MEDIUM - 9);
+        assertThat(TenantTurns.priorityBehind(2, Priority.MEDIUM - 9)).isEqualTo(Priority.MEDIUM - 9);
     }
 
     @Test
     void howeverLongTheBacklogThePriorityFitsTheSchedulersSmallintColumn() {
-        assertThat(Jobs.priorityBehind(1_000_000, null))
-                .isEqualTo(Priority.MEDIUM - Jobs.MOST_BEHIND)
+        assertThat(TenantTurns.priorityBehind(1_000_000, null))
+                .isEqualTo(Priority.MEDIUM - TenantTurns.MOST_BEHIND)
                 .isGreaterThan(Short.MIN_VALUE);
-        assertThat(Jobs.priorityBehind(5, -30_000)).isEqualTo(Priority.MEDIUM - Jobs.MOST_BEHIND);
+        assertThat(TenantTurns.priorityBehind(5, -30_000)).isEqualTo(Priority.MEDIUM - TenantTurns.MOST_BEHIND);
     }
 }

@@ -37,8 +37,14 @@ public final class FieldConstraints {
     /** Sessions, users, tenants or webhook deliveries a page answers at most. */
     public static final int PAGE = 200;
 
+    /** Rows per page of a listing that grows (users, deliveries, audit entries, budgets) when none is asked for. */
+    public static final int PAGE_DEFAULT = 50;
+
     /** Failed jobs a page answers at most. */
     public static final int FAILED_JOB_PAGE = 500;
+
+    /** Failed jobs per page when none is asked for. */
+    public static final int FAILED_JOB_PAGE_DEFAULT = 100;
 
     /** Characters of a failed-jobs page cursor, longer than others: it holds a task's name and instance id. */
     public static final int FAILED_JOB_CURSOR = 2_000;
@@ -89,6 +95,28 @@ public final class FieldConstraints {
     public static final int PROMPT_TOKEN_BUDGET_MIN = 100;
 
     public static final int PROMPT_TOKEN_BUDGET_MAX = 100_000;
+
+    /** The largest archive the MCP export tool answers with; a larger one is exported by the REST endpoint. */
+    public static final int MCP_ARCHIVE_BYTES = 8 << 20;
+
+    /** Reranked replies the reranker's history covers when none is asked for. */
+    public static final int RERANKED_REPLIES_DEFAULT = 1_000;
+
+    /** Conversation ids one listing answers, and how many when none is asked for. */
+    public static final int CONVERSATION_IDS = 10_000;
+
+    public static final int CONVERSATION_IDS_DEFAULT = 1_000;
+
+    /** Recent turns a context request may leave out, and entry numbers one citation may name. */
+    public static final int EXCLUDED_RECENT_TURNS = 1_000;
+
+    public static final int CITED_ENTRIES = 1_000;
+
+    /** The largest token budget of a tenant's period (chat-model tokens). */
+    public static final long BUDGET_TOKENS = 1_000_000_000_000_000L;
+
+    /** The largest cost of a tenant's period, in the operator's currency (a decimal, as validation reads it). */
+    public static final String BUDGET_COST = "1000000000000";
 
     private FieldConstraints() {}
 }

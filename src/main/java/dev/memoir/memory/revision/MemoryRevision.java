@@ -14,8 +14,8 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
+import dev.memoir.common.jdbc.NewUntilStored;
 import dev.memoir.memory.revision.MemoryRevisionView.Absorbed;
-import dev.memoir.tenant.NewUntilStored;
 
 /** One version of a memory's text, kept when the memory is revised (edited, merged or refolded). */
 @Entity

@@ -16,10 +16,10 @@ import org.springframework.stereotype.Component;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.ArchivedMemory;
+import dev.memoir.memory.ArchivedPassage;
+import dev.memoir.memory.ArchivedRevision;
 import dev.memoir.memory.DedupKey;
-import dev.memoir.memory.MemoryArchive.ArchivedMemory;
-import dev.memoir.memory.MemoryArchive.ArchivedPassage;
-import dev.memoir.memory.MemoryArchive.ArchivedRevision;
 import dev.memoir.memory.MemoryEvent;
 import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemoryScreening;
@@ -28,7 +28,7 @@ import dev.memoir.tenant.TenantId;
 
 /**
  * Writes a user's memories, revisions and passages back as a user archive carries them, under the tenant and user
- * importing them, in the caller's transaction (see {@link dev.memoir.memory.MemoryArchive}).
+ * importing them, in the caller's transaction (see {@code MemoryArchive}).
  */
 @Component
 public class ArchiveRestore {
@@ -71,19 +71,7 @@ public class ArchiveRestore {
                 missing.add(i);
             }
         }
-        List<EmbeddedDocument> embedded = embedder.embedInPassages(missing.stream()
-                .map(i -> EmbeddingText.of(
-                        memories.get(i).topic(), memories.get(i).text()))
-                .toList());
-        List<MemoryPassages.Owner> recomputed = new ArrayList<>();
-        for (int j = 0; j < missing.size(); j++) {
-            ArchivedMemory m = memories.get(missing.get(j));
-            vectors.set(missing.get(j), embedded.get(j).embedding());
-            if (!embedded.get(j).passages().isEmpty()) {
-                recomputed.add(
-                        EmbeddingText.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(), embedded.get(j)));
-            }
-        }
+        List<MemoryPassages.Owner> recomputed = embedMissing(tenant, userId, memories, vectors, missing);
         MapSqlParameterSource[] rows = new MapSqlParameterSource[memories.size()];
         List<MemoryEvent> quarantined = new ArrayList<>();
         for (int i = 0; i < memories.size(); i++) {
@@ -100,39 +88,16 @@ public class ArchiveRestore {
                         String.join(",", screening.signs()),
                         m.text()));
             }
-            MemoryOrigin origin = MemoryOrigin.restored(m.source(), m.trust());
-            rows[i] = user(tenant, userId)
-                    .addValue("source", origin.source().wireName())
-                    .addValue("sourceDetail", origin.sourceDetail())
-                    .addValue("trust", origin.trust().rank())
-                    .addValue("screening", screening == null ? null : screening.state())
-                    .addValue("screeningSigns", screening == null ? null : SqlValues.wordArray(screening.signs()))
-                    .addValue("id", m.id())
-                    .addValue("kind", m.kind().wireName())
-                    .addValue("topic", m.topic())
-                    .addValue(
-                            "speaker", m.speaker() == null ? null : m.speaker().wireName())
-                    .addValue("text", m.text())
-                    .addValue("sessionId", m.sessionId())
-                    .addValue("turnIds", uuidArray(m.turnIds()))
-                    .addValue(
-                            "dedupKey",
-                            Optional.ofNullable(DedupKey.parse(m.dedupKey()))
-                                    .map(key -> key.reowned(m.kind(), tenant, userId, m.text())
-                                            .value())
-                                    .orElse(null))
-                    .addValue("version", Math.max(1, m.version()))
-                    .addValue("createdAt", timestamptz(m.createdAt()))
-                    .addValue("updatedAt", timestamptz(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
-                    .addValue("occurredFrom", timestamptz(m.occurredFrom()))
-                    .addValue("occurredTo", timestamptz(m.occurredTo()))
-                    .addValue("validTo", timestamptz(m.validTo()))
-                    .addValue("supersededBy", m.supersededBy())
-                    .addValue("expiresAt", timestamptz(m.expiresAt()))
-                    .addValue("vector", vector(vectors.get(i)))
-                    .addValue("model", embedder.modelName());
+            rows[i] = row(tenant, userId, m, screening, vectors.get(i));
         }
-        jdbc.batchUpdate("""
+        jdbc.batchUpdate(INSERT_MEMORY, rows);
+        // Announced as a memory quarantined when written is (webhooks, the audit trail), once it is stored.
+        quarantined.forEach(events::publishEvent);
+        passages.insert(recomputed, embedder.modelName());
+        return missing.size();
+    }
+
+    private static final String INSERT_MEMORY = """
                 insert into memory_records (id, tenant_id, user_id, kind, topic, speaker, text, session_id, turn_ids,
                                             dedup_key, version, created_at, updated_at, occurred_from, occurred_to,
                                             valid_to, superseded_by, expires_at, embedding, embedding_model, screening,
@@ -140,11 +105,63 @@ public class ArchiveRestore {
                 values (:id, :tenantId, :userId, :kind, :topic, :speaker, :text, :sessionId, :turnIds, :dedupKey,
                         :version, :createdAt, :updatedAt, :occurredFrom, :occurredTo, :validTo, :supersededBy,
                         :expiresAt, :vector, :model, :screening, cast(:screeningSigns as text[]), :source, :sourceDetail,
-                        :trust)""", rows);
-        // Announced as a memory quarantined when written is (webhooks, the audit trail), once it is stored.
-        quarantined.forEach(events::publishEvent);
-        passages.insert(recomputed, embedder.modelName());
-        return missing.size();
+                        :trust)""";
+
+    /** Embeds the memories whose vector could not be reused, in place; answers the passages of the long ones. */
+    private List<MemoryPassages.Owner> embedMissing(
+            TenantId tenant,
+            String userId,
+            List<ArchivedMemory> memories,
+            List<float[]> vectors,
+            List<Integer> missing) {
+        List<EmbeddedDocument> embedded = embedder.embedInPassages(missing.stream()
+                .map(i -> EmbeddingText.of(
+                        memories.get(i).topic(), memories.get(i).text()))
+                .toList());
+        List<MemoryPassages.Owner> recomputed = new ArrayList<>();
+        for (int j = 0; j < missing.size(); j++) {
+            ArchivedMemory m = memories.get(missing.get(j));
+            vectors.set(missing.get(j), embedded.get(j).embedding());
+            if (!embedded.get(j).passages().isEmpty()) {
+                recomputed.add(
+                        EmbeddingText.passagesOf(m.id(), tenant.value(), userId, m.topic(), m.text(), embedded.get(j)));
+            }
+        }
+        return recomputed;
+    }
+
+    private MapSqlParameterSource row(
+            TenantId tenant, String userId, ArchivedMemory m, MemoryScreening screening, float[] vector) {
+        MemoryOrigin origin = MemoryOrigin.restored(m.source(), m.trust());
+        return user(tenant, userId)
+                .addValue("source", origin.source().wireName())
+                .addValue("sourceDetail", origin.sourceDetail())
+                .addValue("trust", origin.trust().rank())
+                .addValue("screening", screening == null ? null : screening.state())
+                .addValue("screeningSigns", screening == null ? null : SqlValues.wordArray(screening.signs()))
+                .addValue("id", m.id())
+                .addValue("kind", m.kind().wireName())
+                .addValue("topic", m.topic())
+                .addValue("speaker", m.speaker() == null ? null : m.speaker().wireName())
+                .addValue("text", m.text())
+                .addValue("sessionId", m.sessionId())
+                .addValue("turnIds", uuidArray(m.turnIds()))
+                .addValue(
+                        "dedupKey",
+                        Optional.ofNullable(DedupKey.parse(m.dedupKey()))
+                                .map(key -> key.reowned(m.kind(), tenant, userId, m.text())
+                                        .value())
+                                .orElse(null))
+                .addValue("version", Math.max(1, m.version()))
+                .addValue("createdAt", timestamptz(m.createdAt()))
+                .addValue("updatedAt", timestamptz(m.updatedAt() == null ? m.createdAt() : m.updatedAt()))
+                .addValue("occurredFrom", timestamptz(m.occurredFrom()))
+                .addValue("occurredTo", timestamptz(m.occurredTo()))
+                .addValue("validTo", timestamptz(m.validTo()))
+                .addValue("supersededBy", m.supersededBy())
+                .addValue("expiresAt", timestamptz(m.expiresAt()))
+                .addValue("vector", vector(vector))
+                .addValue("model", embedder.modelName());
     }
 
     public void revisions(TenantId tenant, String userId, List<ArchivedRevision> revisions) {

@@ -16,7 +16,6 @@ import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryScreening;
 import dev.memoir.memory.Supersession;
-import dev.memoir.memory.SupersessionJudge;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
@@ -36,7 +35,7 @@ class FactSupersession {
 
     private final MemoryRecordRepository records;
     private final Supersessions supersessions;
-    private final SupersessionJudge judge;
+    private final NearestMemoriesJudge judge;
     private final SupersessionProperties properties;
     private final Jobs jobs;
     private final TransactionTemplate transaction;
@@ -44,7 +43,7 @@ class FactSupersession {
     FactSupersession(
             MemoryRecordRepository records,
             Supersessions supersessions,
-            SupersessionJudge judge,
+            NearestMemoriesJudge judge,
             SupersessionProperties properties,
             Jobs jobs,
             TransactionTemplate transaction) {

@@ -9,8 +9,8 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Repository;
 
-import dev.memoir.memory.MemoryArchive.SupersessionProblem;
 import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.SupersessionProblem;
 
 /**
  * Checks the supersessions of memories written as an archive carries them, which the API's rules never saw: run

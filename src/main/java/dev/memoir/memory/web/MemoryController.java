@@ -228,7 +228,7 @@ class MemoryController {
             TenantId tenant,
             @PathVariable UUID id,
             @Parameter(description = "Versions per page, 1 to " + FieldConstraints.REVISION_PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.REVISION_PAGE)
                     int limit,

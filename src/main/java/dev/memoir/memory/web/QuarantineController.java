@@ -70,7 +70,7 @@ class QuarantineController {
                     @Size(max = FieldConstraints.CURSOR)
                     String cursor,
             @Parameter(description = "Memories per page, 1 to " + FieldConstraints.MEMORY_PAGE)
-                    @RequestParam(defaultValue = "20")
+                    @RequestParam(defaultValue = "" + FieldConstraints.MEMORY_PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.MEMORY_PAGE)
                     int limit) {

@@ -63,7 +63,7 @@ public final class BudgetedLayout {
     private final List<ScoredMemory> pinned = new ArrayList<>();
     private final List<Line> records = new ArrayList<>();
     /** Each open group's header as charged so far: it widens to a range of dates when a later day joins it. */
-    private final Map<Object, String> headers = new HashMap<>();
+    private final Map<SessionGroup, String> headers = new HashMap<>();
 
     private final Map<UUID, String> shownTurns = new HashMap<>();
 
@@ -85,7 +85,8 @@ public final class BudgetedLayout {
     }
 
     /** One line of the [Memory] section: a memory (numbered) or a neighbouring turn (not numbered). */
-    private record Line(ScoredMemory memory, TurnView turn, String text, Object group, Instant at, int seq, int cost) {
+    private record Line(
+            ScoredMemory memory, TurnView turn, String text, SessionGroup group, Instant at, int seq, int cost) {
 
         boolean numbered() {
             return memory != null;
@@ -193,7 +194,7 @@ public final class BudgetedLayout {
         if (NoteRepetition.repeatsShownTurns(memory, shownTurns) || duplicates.repeats(memory.text())) {
             return;
         }
-        Object group = SessionGroups.of(memory);
+        SessionGroup group = SessionGroup.of(memory);
         String text = entryText(memory);
         String header = headerWith(group, memory.occurredFrom());
         int headerCost = headerCost(group, header);
@@ -281,7 +282,7 @@ public final class BudgetedLayout {
     }
 
     /** The group's header once a line dated {@code at} joins it. */
-    private String headerWith(Object group, Instant at) {
+    private String headerWith(SessionGroup group, Instant at) {
         List<Instant> dated = new ArrayList<>();
         records.stream()
                 .filter(line -> line.group().equals(group))
@@ -291,11 +292,11 @@ public final class BudgetedLayout {
         if (at != null) {
             dated.add(at);
         }
-        return SessionGroups.header(group, dated);
+        return group.header(dated);
     }
 
     /** What joining the group costs its header: the whole line for a new group, else what widening it adds. */
-    private int headerCost(Object group, String header) {
+    private int headerCost(SessionGroup group, String header) {
         String charged = headers.get(group);
         int cost = tokens.count(header) + 1;
         return charged == null ? cost : Math.max(0, cost - tokens.count(charged) - 1);
@@ -313,7 +314,7 @@ public final class BudgetedLayout {
                                         ? null
                                         : memory.explanation().densePassage(),
                                 memory == dominant ? limits.dominantTokens() : limits.excerptTokens()));
-        String dated = SessionGroups.of(memory) == SessionGroups.NO_SESSION ? PerKindLayout.dated(memory) : "";
+        String dated = SessionGroup.of(memory).toldDirectly() ? PerKindLayout.dated(memory) : "";
         if (memory.kind() == MemoryKind.HISTORY && dated.isEmpty()) {
             return text;
         }
@@ -321,9 +322,9 @@ public final class BudgetedLayout {
     }
 
     private MemoryPrompt laidOut() {
-        Map<Object, List<Line>> groups = new LinkedHashMap<>();
+        Map<SessionGroup, List<Line>> groups = new LinkedHashMap<>();
         records.stream()
-                .sorted(Comparator.comparing((Line line) -> line.group() != SessionGroups.NO_SESSION)
+                .sorted(Comparator.comparing((Line line) -> !line.group().toldDirectly())
                         .thenComparing(
                                 line -> firstInstant(line.group()), Comparator.nullsLast(Comparator.naturalOrder())))
                 .forEach(line -> groups.computeIfAbsent(line.group(), g -> new ArrayList<>())
@@ -331,13 +332,12 @@ public final class BudgetedLayout {
         List<ScoredMemory> numbered = new ArrayList<>();
         List<String> shown = new ArrayList<>();
         List<String> lines = new ArrayList<>();
-        for (Map.Entry<Object, List<Line>> group : groups.entrySet()) {
+        for (Map.Entry<SessionGroup, List<Line>> group : groups.entrySet()) {
             List<Line> inOrder = group.getValue().stream()
                     .sorted(Comparator.comparing(Line::at, Comparator.nullsFirst(Comparator.naturalOrder()))
                             .thenComparingInt(Line::seq))
                     .toList();
-            lines.add(SessionGroups.header(
-                    group.getKey(), inOrder.stream().map(Line::at).toList()));
+            lines.add(group.getKey().header(inOrder.stream().map(Line::at).toList()));
             for (Line line : inOrder) {
                 if (line.numbered()) {
                     numbered.add(line.memory());
@@ -360,7 +360,7 @@ public final class BudgetedLayout {
         return new MemoryPrompt(text, included, numbered, shown);
     }
 
-    private Instant firstInstant(Object group) {
+    private Instant firstInstant(SessionGroup group) {
         return records.stream()
                 .filter(line -> line.group().equals(group))
                 .map(Line::at)

@@ -81,37 +81,51 @@ final class Excerpt {
         if (!opening.isEmpty()) {
             room -= tokens.count(opening) + gapCost;
         }
-        int from = center;
-        int to = center;
         String first = fitted(text, blocks.get(center), room - gapCost);
         if (first.isEmpty()) {
             return opening.isEmpty() ? tokens.truncate(text, maxTokens) : opening + GAP.stripTrailing();
         }
-        int used = tokens.count(first);
         boolean whole =
                 first.length() == blocks.get(center).end() - blocks.get(center).start();
-        // Neighbours: the next block, then the one before, and so on, while they fit whole.
-        boolean grow = whole;
+        int[] span = whole
+                ? grown(text, blocks, center, opening.isEmpty() ? 0 : 1, tokens.count(first), room - gapCost)
+                : new int[] {center, center};
+        return assembled(text, blocks, opening, first, whole, span[0], span[1]);
+    }
+
+    /**
+     * The blocks around {@code center} that fit whole in {@code room} beside the {@code used} tokens: the next block,
+     * then the one before, and so on, never before {@code openingEnd}; answers the first and the last.
+     */
+    private int[] grown(String text, List<Block> blocks, int center, int openingEnd, int used, int room) {
+        int from = center;
+        int to = center;
+        boolean grow = true;
         while (grow) {
             grow = false;
             if (to + 1 < blocks.size()) {
                 int cost = cost(text, blocks.get(to + 1));
-                if (used + cost <= room - gapCost) {
+                if (used + cost <= room) {
                     to++;
                     used += cost;
                     grow = true;
                 }
             }
-            int openingEnd = opening.isEmpty() ? 0 : 1;
             if (from - 1 >= openingEnd) {
                 int cost = cost(text, blocks.get(from - 1));
-                if (used + cost <= room - gapCost) {
+                if (used + cost <= room) {
                     from--;
                     used += cost;
                     grow = true;
                 }
             }
         }
+        return new int[] {from, to};
+    }
+
+    /** The opening, then blocks {@code from} to {@code to} (or the cut {@code first} alone), gaps marked. */
+    private String assembled(
+            String text, List<Block> blocks, String opening, String first, boolean whole, int from, int to) {
         StringBuilder shown = new StringBuilder();
         if (!opening.isEmpty()) {
             shown.append(opening);

@@ -94,10 +94,10 @@ class ConversationController {
             })
     ConversationIds list(
             TenantId tenant,
-            @Parameter(description = "The most ids answered, 1 to 10000")
-                    @RequestParam(defaultValue = "1000")
+            @Parameter(description = "The most ids answered, 1 to " + FieldConstraints.CONVERSATION_IDS)
+                    @RequestParam(defaultValue = "" + FieldConstraints.CONVERSATION_IDS_DEFAULT)
                     @Min(1)
-                    @Max(10_000)
+                    @Max(FieldConstraints.CONVERSATION_IDS)
                     int limit) {
         return log.ids(tenant, limit);
     }

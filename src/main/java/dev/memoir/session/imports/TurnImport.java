@@ -8,17 +8,15 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.stereotype.Component;
 
 import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.Observed;
 import dev.memoir.common.wire.TextSafety;
 import dev.memoir.memory.TurnOrigin;
 import dev.memoir.session.NewTurn;
 import dev.memoir.session.Role;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.turns.TurnRecorder;
 import dev.memoir.tenant.TenantId;
 
@@ -31,11 +29,11 @@ public class TurnImport {
 
     private static final Pattern TURN_POSITION = Pattern.compile("turns\\[(\\d+)]");
 
-    private final SessionService sessions;
+    private final SessionRepository sessions;
     private final TurnRecorder recorder;
-    private final ObservationRegistry observations;
+    private final Observed observations;
 
-    TurnImport(SessionService sessions, TurnRecorder recorder, ObservationRegistry observations) {
+    TurnImport(SessionRepository sessions, TurnRecorder recorder, Observed observations) {
         this.sessions = sessions;
         this.recorder = recorder;
         this.observations = observations;
@@ -69,7 +67,8 @@ public class TurnImport {
             }
         }
         if (dialogue.isEmpty()) {
-            sessions.requireOpen(tenant, sessionId);
+            // Nothing to store: still 404 or 409 as a store would answer.
+            sessions.require(tenant, sessionId).requireOpen();
             return new TurnsImported(List.of(), skipped);
         }
         // A client that calls its own model records the exchange here (POST /context's counterpart): live, as chat.
@@ -90,11 +89,6 @@ public class TurnImport {
 
     /** The import as one memoir.import observation; the number of messages goes to the span, never their words. */
     private TurnsImported observed(TurnsImport request, Supplier<TurnsImported> work) {
-        return Observation.createNotStarted("memoir.import", observations)
-                .lowCardinalityKeyValue("memoir.import.what", "turns")
-                .highCardinalityKeyValue(
-                        "memoir.import.messages",
-                        Integer.toString(request.turns().size()))
-                .observe(work);
+        return observations.importing("turns", request.turns().size(), work);
     }
 }

@@ -14,9 +14,9 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.ColumnTransformer;
 import org.hibernate.annotations.PartitionKey;
 
+import dev.memoir.common.jdbc.NewUntilStored;
 import dev.memoir.memory.MemorySettings;
 import dev.memoir.session.SessionRef;
-import dev.memoir.tenant.NewUntilStored;
 import dev.memoir.tenant.TenantId;
 
 @Entity

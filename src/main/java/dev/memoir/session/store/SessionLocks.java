@@ -10,11 +10,10 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.session.SessionRef;
-import dev.memoir.session.SessionService;
 import dev.memoir.tenant.TenantId;
 
 /**
- * The locks of the session tables, taken in the one order {@link SessionService}'s class comment sets out: the
+ * The locks of the session tables, taken in the one order {@code SessionService}'s class comment sets out: the
  * user's lock shared first, then the session's row. Every writer of sessions and turns takes them here.
  */
 @Component

@@ -11,7 +11,7 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.ColumnTransformer;
 import org.hibernate.annotations.PartitionKey;
 
-import dev.memoir.tenant.NewUntilStored;
+import dev.memoir.common.jdbc.NewUntilStored;
 
 /**
  * A message of a client's conversation that is not dialogue: a tool call, a tool's result, a system message, a

@@ -90,7 +90,7 @@ class SessionController {
             TenantId tenant,
             @Parameter(required = true) @RequestParam @UserIdentifier String userId,
             @Parameter(description = "Sessions per page, 1 to " + FieldConstraints.PAGE)
-                    @RequestParam(defaultValue = "50")
+                    @RequestParam(defaultValue = "" + FieldConstraints.PAGE_DEFAULT)
                     @Min(1)
                     @Max(FieldConstraints.PAGE)
                     int limit,

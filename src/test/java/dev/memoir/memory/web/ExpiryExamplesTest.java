@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
@@ -29,13 +30,28 @@ class ExpiryExamplesTest {
 
     @Test
     void theApiGuidesExpiryExamplesAreInTheFuture() throws IOException {
-        Matcher examples =
-                Pattern.compile("\"expiresAt\":\\s*\"([^\"]+)\"").matcher(Files.readString(Path.of("docs/api.md")));
+        assertThat(expiryExamplesIn(Path.of("docs/api.md"))).isPositive();
+    }
+
+    @Test
+    void theHttpFilesExpiryExamplesAreInTheFuture() throws IOException {
+        int found = 0;
+        try (Stream<Path> files = Files.list(Path.of("http"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".http")).toList()) {
+                found += expiryExamplesIn(file);
+            }
+        }
+        assertThat(found).isPositive();
+    }
+
+    /** Asserts every expiresAt example of the file is in the future; answers how many there are. */
+    private static int expiryExamplesIn(Path file) throws IOException {
+        Matcher examples = Pattern.compile("\"expiresAt\":\\s*\"([^\"]+)\"").matcher(Files.readString(file));
         int found = 0;
         while (examples.find()) {
             found++;
-            assertThat(Instant.parse(examples.group(1))).isAfter(Instant.now());
+            assertThat(Instant.parse(examples.group(1))).as(file.toString()).isAfter(Instant.now());
         }
-        assertThat(found).isPositive();
+        return found;
     }
 }

@@ -1,4 +1,4 @@
-package dev.memoir.tenant;
+package dev.memoir.common.jdbc;
 
 import jakarta.persistence.MappedSuperclass;
 import jakarta.persistence.PostLoad;
