@@ -16,6 +16,8 @@ import jakarta.persistence.Entity;
 import io.micrometer.observation.Observation;
 
 import org.springframework.context.annotation.Bean;
+import org.springframework.stereotype.Component;
+import org.springframework.stereotype.Service;
 import org.springframework.data.repository.Repository;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -23,10 +25,15 @@ import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.AccessTarget.CodeUnitCallTarget;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 /**
  * Keeps each feature's persistence and web layer inside it: entities, repositories and controllers are either not
@@ -106,6 +113,30 @@ class ArchitectureTest {
             .orShould()
             .callConstructor(HashMap.class)
             .as("no webhook class builds a delivery's data as a map (WebhookData has a record per event)");
+
+    /**
+     * A module's inside never reaches back into its own facades (the services and components at its top): it uses the
+     * values and events the top declares, and the top calls down. Its web sub-package, the outermost layer, may.
+     */
+    @ArchTest
+    static final ArchRule insidesDoNotReachBackIntoTheirFacades = classes()
+            .that()
+            .resideInAPackage(INTERNAL)
+            .and()
+            .resideOutsideOfPackage("dev.memoir.*.web..")
+            .should(new ArchCondition<JavaClass>("not depend on a facade at the top of their own module") {
+                @Override
+                public void check(JavaClass inside, ConditionEvents events) {
+                    String module = inside.getPackageName().split("\\.")[2];
+                    for (Dependency dependency : inside.getDirectDependenciesFromSelf()) {
+                        JavaClass target = dependency.getTargetClass();
+                        if (target.getPackageName().equals("dev.memoir." + module)
+                                && (target.isAnnotatedWith(Service.class) || target.isAnnotatedWith(Component.class))) {
+                            events.add(SimpleConditionEvent.violated(dependency, dependency.getDescription()));
+                        }
+                    }
+                }
+            });
 
     @ArchTest
     static final ArchRule controllersAreNotPublic = classes()

@@ -10,6 +10,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import dev.memoir.archive.dataexport.ExportedText;
+
 @Schema(
         description = "What an import of a ChatGPT or Claude data export did, conversation by conversation, in the "
                 + "order of the export")
@@ -38,7 +40,7 @@ public record ExportReport(
 
         List<ConversationReport> items) {
 
-    static ExportReport of(ExportSource source, List<ConversationReport> items) {
+    public static ExportReport of(ExportSource source, List<ConversationReport> items) {
         return new ExportReport(
                 source,
                 items.size(),
@@ -121,17 +123,17 @@ public record ExportReport(
             @Schema(description = "Why it was refused, or why nothing was stored")
             String reason) {
 
-        static ConversationReport refused(String id, String title, String reason) {
+        public static ConversationReport refused(String id, String title, String reason) {
             return new ConversationReport(
                     echoed(id), title, Status.REFUSED, null, null, null, null, 0, 0, 0, Skipped.NONE, 0, reason);
         }
 
         /** An export's id as a report shows it: up to the limit of an id whole, a longer one cut. */
-        static String echoed(String id) {
+        public static String echoed(String id) {
             return ExportedText.echoed(id);
         }
 
-        ConversationReport stored(List<UUID> sessionIds) {
+        public ConversationReport stored(List<UUID> sessionIds) {
             return new ConversationReport(
                     conversationId,
                     title,
@@ -148,7 +150,7 @@ public record ExportReport(
                     null);
         }
 
-        ConversationReport notStored(Status status, String why) {
+        public ConversationReport notStored(Status status, String why) {
             return new ConversationReport(
                     conversationId,
                     title,
@@ -170,6 +172,6 @@ public record ExportReport(
             description = "Skipped messages by why: system prompts and custom instructions, tool calls and outputs, "
                     + "messages the export marks hidden (and the model's thoughts), messages without visible text")
     public record Skipped(int system, int tool, int hidden, int empty) {
-        static final Skipped NONE = new Skipped(0, 0, 0, 0);
+        public static final Skipped NONE = new Skipped(0, 0, 0, 0);
     }
 }

@@ -20,12 +20,12 @@ public enum ExportSource {
     }
 
     /** How its turns reached Memoir: from this export, trusted low (docs/trust.md). */
-    TurnOrigin turnOrigin() {
+    public TurnOrigin turnOrigin() {
         return TurnOrigin.fromWireName(wireName());
     }
 
     @JsonValue
-    String wireName() {
+    public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
@@ -34,7 +34,7 @@ public enum ExportSource {
         return WireNames.parse(ExportSource.class, value, "source");
     }
 
-    String product() {
+    public String product() {
         return product;
     }
 }

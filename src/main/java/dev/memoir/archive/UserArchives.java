@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.archive.dataexport.ExportImporter;
+import dev.memoir.archive.user.UserExporter;
+import dev.memoir.archive.user.UserImporter;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.tenant.TenantId;

@@ -24,6 +24,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
+import dev.memoir.chat.turn.ChatReply;
+import dev.memoir.chat.turn.ChatResponder;
+import dev.memoir.chat.turn.ReplyStreams;
 import dev.memoir.common.web.ApiException;
 import dev.memoir.common.web.Problems;
 import dev.memoir.tenant.TenantId;

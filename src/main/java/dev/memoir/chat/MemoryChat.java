@@ -5,6 +5,8 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Service;
 
+import dev.memoir.chat.turn.ChatReply;
+import dev.memoir.chat.turn.ChatResponder;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.TurnOrigin;

@@ -40,6 +40,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import com.sun.net.httpserver.HttpServer;
 
+import dev.memoir.archive.dataexport.ExportedText;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;

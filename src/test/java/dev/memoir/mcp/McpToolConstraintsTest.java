@@ -62,8 +62,8 @@ class McpToolConstraintsTest extends IntegrationTest {
     private static final String MEMORY_UPDATE = "dev.memoir.memory.web.MemoryUpdate";
     private static final String MEMORY_CONTROLLER = "dev.memoir.memory.web.MemoryController";
     private static final String CHAT_REQUEST = "dev.memoir.chat.ChatRequest";
-    private static final String ARCHIVE_CONTROLLER = "dev.memoir.archive.UserArchiveController";
-    private static final String EXPORT_CONTROLLER = "dev.memoir.archive.ExportImportController";
+    private static final String ARCHIVE_CONTROLLER = "dev.memoir.archive.user.UserArchiveController";
+    private static final String EXPORT_CONTROLLER = "dev.memoir.archive.dataexport.ExportImportController";
     private static final String CONTEXT_REQUEST = "dev.memoir.context.ContextRequest";
     private static final String USAGE_CONTROLLER = "dev.memoir.usage.UsageController";
     private static final String QUARANTINE_CONTROLLER = "dev.memoir.memory.web.QuarantineController";

@@ -10,8 +10,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * @param clockSkew      how far in the future an imported turn's {@code occurredAt} may lie: clients' clocks differ
- *                       a little from the server's
+ * The session feature's settings ({@code memoir.session.*}); {@code memoir.session.clock-skew} is bound by
+ * {@code common.wire.ClockSkew}, which every feature that checks a client's time reads.
+ *
  * @param idleCloseAfter an open session without a new turn for this long is closed, so that the memory written at
  *                       a close (summary, memos, topics, recursive summary) is written for clients that never close
  *                       sessions, such as OpenAI-compatible chat clients; 0 never closes idle sessions
@@ -20,9 +21,6 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("memoir.session")
 public record SessionProperties(
-        @DefaultValue("5m") @NotNull @DurationMin(seconds = 0)
-        Duration clockSkew,
-
         @DefaultValue("30m") @NotNull @DurationMin(seconds = 0)
         Duration idleCloseAfter,
 
