@@ -16,9 +16,9 @@ import jakarta.persistence.Entity;
 import io.micrometer.observation.Observation;
 
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.repository.Repository;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Service;
-import org.springframework.data.repository.Repository;
 import org.springframework.web.bind.annotation.RestController;
 
 import com.github.kagkarlsson.scheduler.task.Task;
