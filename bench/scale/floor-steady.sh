@@ -7,6 +7,7 @@
 #   bench/scale/floor-steady.sh JAR LABEL            # a new connection per search, as floor.sh's client makes
 #   KEEP=1 N=3000 bench/scale/floor-steady.sh JAR LABEL   # one kept-alive connection
 #   JFR=/tmp/floor.jfr bench/scale/floor-steady.sh JAR LABEL   # and a JFR profile of the timed searches
+#   WARMUP=0 N=260 JFR=/tmp/cold.jfr bench/scale/floor-steady.sh JAR LABEL   # the first searches after a start
 #                                                 (read it with: jfr view hot-methods /tmp/floor.jfr)
 #
 # Prints: LABEL: cpu <ms of JVM CPU per search>, wall <ms per search>, p50, p95.
@@ -53,7 +54,7 @@ def search():
     if conn is not kept:
         conn.close()
 
-for _ in range(500):
+for _ in range(int(os.environ.get("WARMUP", "500"))):
     search()
 jfr = os.environ.get("JFR")
 if jfr:
