@@ -293,6 +293,19 @@ class HostileArchiveTest extends IntegrationTest {
                 missing.toString());
     }
 
+    // A turn's role is one the turns table holds: refused by name, never a constraint's 500.
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SYSTEM", "user", "bogus"})
+    void aTurnWhoseRoleIsNoDialogueRoleIsRefusedNamingTheRole(String role) {
+        assertArchiveRefused(base -> base.of("turn", 0).put("role", role), "role", role);
+    }
+
+    @Test
+    void aTurnWithoutARoleIsRefusedNamingRole() {
+        assertArchiveRefused(base -> base.of("turn", 0).remove("role"), "role");
+    }
+
     @Test
     void theServicesOwnExportOfAUserWhoDeletedASessionImportsWithoutTheReferencesToIt() {
         String key = api.newTenant();

@@ -1,5 +1,7 @@
 package dev.memoir.archive.user;
 
+import java.util.Set;
+
 import dev.memoir.feedback.FeedbackArchive.ArchivedEpisode;
 import dev.memoir.feedback.FeedbackArchive.ArchivedFeedback;
 import dev.memoir.memory.ArchivedMemory;
@@ -79,7 +81,8 @@ sealed interface ArchiveLine {
     default String missingField() {
         return switch (this) {
             case SessionLine(ArchivedSession s) -> s.id() == null ? "id" : null;
-            case TurnLine(ArchivedTurn t) -> t.id() == null ? "id" : t.sessionId() == null ? "sessionId" : null;
+            case TurnLine(ArchivedTurn t) ->
+                t.id() == null ? "id" : t.sessionId() == null ? "sessionId" : t.role() == null ? "role" : null;
             case MemoryLine(ArchivedMemory m) -> m.id() == null ? "id" : m.kind() == null ? "kind" : null;
             case RevisionLine(ArchivedRevision r) -> r.id() == null ? "id" : r.memoryId() == null ? "memoryId" : null;
             case PassageLine(ArchivedPassage p) -> p.memoryId() == null ? "memoryId" : null;
@@ -87,6 +90,21 @@ sealed interface ArchiveLine {
             case FeedbackLine(ArchivedFeedback f) -> f.id() == null ? "id" : null;
         };
     }
+
+    /**
+     * What the record holds that no row can, named for the client; null when nothing: a turn's role is one of the
+     * dialogue's, as the archive writes them ({@code USER}, {@code ASSISTANT}).
+     */
+    default String impossibleValue() {
+        if (this instanceof TurnLine(ArchivedTurn t) && !TURN_ROLES.contains(t.role())) {
+            String role = t.role().length() > 40 ? t.role().substring(0, 40) + "..." : t.role();
+            return "turn " + t.id() + " with role '" + role + "': a turn's role is USER or ASSISTANT";
+        }
+        return null;
+    }
+
+    /** The roles of the dialogue as the archive writes them. */
+    Set<String> TURN_ROLES = Set.of("USER", "ASSISTANT");
 
     /** The line as it will be stored: every id it holds, and every id in its texts, mapped to the import's own. */
     default ArchiveLine remapped(IdRemap ids) {

@@ -104,6 +104,10 @@ final class ArchiveReader {
             if (missing != null) {
                 throw invalid("a record without its " + missing);
             }
+            String impossible = record.impossibleValue();
+            if (impossible != null) {
+                throw invalid(impossible);
+            }
             return record;
         } catch (DatabindException e) {
             String field = e.getPath().stream()
