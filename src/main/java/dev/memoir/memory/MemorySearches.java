@@ -66,8 +66,7 @@ public class MemorySearches {
         return searcher.queryLike(text);
     }
 
-    /** The memories that best answer the search, best first, each with its score. */
-    @Transactional(readOnly = true)
+    /** The memories that best answer the search, best first, each with its score (in a transaction of its own). */
     public List<ScoredMemory> search(MemorySearch search) {
         return searcher.search(search);
     }
