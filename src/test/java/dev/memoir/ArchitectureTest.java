@@ -17,6 +17,8 @@ import io.micrometer.observation.Observation;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.repository.Repository;
+import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcOperations;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Service;
 import org.springframework.web.bind.annotation.RestController;
@@ -102,6 +104,23 @@ class ArchitectureTest {
                                     (CodeUnitCallTarget call) -> call.getName().equals("start")
                                             && !call.getRawParameterTypes().isEmpty())))))
             .as("no class but common.web.Observed makes an observation (Observation.createNotStarted or start)");
+
+    /**
+     * Native SQL is written one way: JPA for entities, JdbcClient for everything else. Only common.jdbc reaches the
+     * templates underneath (the batch JdbcClient lacks, the streaming client's fetch size).
+     */
+    @ArchTest
+    static final ArchRule nativeSqlGoesThroughJdbcClient = noClasses()
+            .that()
+            .resideOutsideOfPackage("dev.memoir.common.jdbc..")
+            .should()
+            .dependOnClassesThat()
+            .areAssignableTo(JdbcOperations.class)
+            .orShould()
+            .dependOnClassesThat()
+            .areAssignableTo(NamedParameterJdbcOperations.class)
+            .as("no class outside common.jdbc uses JdbcTemplate or NamedParameterJdbcTemplate (JdbcClient, and"
+                    + " common.jdbc.JdbcBatches for a batch)");
 
     /** A webhook delivery's body is typed (WebhookData, one record per event), never a map built by hand. */
     @ArchTest

@@ -1,14 +1,14 @@
 package dev.memoir.audit;
 
-import java.sql.Array;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 
 import org.springframework.context.event.EventListener;
-import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -37,10 +37,10 @@ class AuditLog {
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .build();
 
-    private final JdbcTemplate jdbc;
+    private final JdbcClient jdbc;
     private final AuditKeys keys;
 
-    AuditLog(JdbcTemplate jdbc, AuditKeys keys) {
+    AuditLog(JdbcClient jdbc, AuditKeys keys) {
         this.jdbc = jdbc;
         this.keys = keys;
     }
@@ -110,22 +110,21 @@ class AuditLog {
         String details = DETAILS.writeValueAsString(new TreeMap<>(audited.details()));
         byte[] content = AuditHashes.content(
                 audited.tenant(), audited.id(), at, actor, audited.action(), userHash, audited.subjects(), details);
-        jdbc.update(connection -> {
-            var statement = connection.prepareStatement("""
-                            insert into audit_entries (tenant_id, id, recorded_at, actor, action, user_hash, subjects,
-                                                       details, content_hash)
-                            values (?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-            Array subjects = connection.createArrayOf("uuid", audited.subjects().toArray());
-            statement.setObject(1, audited.tenant());
-            statement.setObject(2, audited.id());
-            statement.setObject(3, SqlTimes.timestamptz(at));
-            statement.setString(4, actor);
-            statement.setString(5, audited.action());
-            statement.setString(6, userHash);
-            statement.setArray(7, subjects);
-            statement.setString(8, details);
-            statement.setBytes(9, content);
-            return statement;
-        });
+        // The driver binds a UUID[] as an array of its "uuid" type (createArrayOf), as the column takes it.
+        jdbc.sql("""
+                insert into audit_entries (tenant_id, id, recorded_at, actor, action, user_hash, subjects,
+                                           details, content_hash)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(
+                        audited.tenant(),
+                        audited.id(),
+                        SqlTimes.timestamptz(at),
+                        actor,
+                        audited.action(),
+                        userHash,
+                        audited.subjects().toArray(UUID[]::new),
+                        details,
+                        content)
+                .update();
     }
 }

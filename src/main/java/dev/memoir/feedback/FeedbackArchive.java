@@ -14,11 +14,12 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.JdbcBatches;
 import dev.memoir.common.jdbc.StreamingJdbc;
 import dev.memoir.tenant.TenantId;
 
@@ -54,10 +55,12 @@ public class FeedbackArchive {
             String outcome,
             Instant createdAt) {}
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
+    private final JdbcBatches batches;
 
-    FeedbackArchive(DataSource dataSource) {
+    FeedbackArchive(DataSource dataSource, JdbcBatches batches) {
         this.jdbc = StreamingJdbc.of(dataSource);
+        this.batches = batches;
     }
 
     /** Those of {@code ids} that are episodes of the user: the ones an import has stored so far. */
@@ -66,19 +69,19 @@ public class FeedbackArchive {
         if (ids.isEmpty()) {
             return Set.of();
         }
-        return new HashSet<>(jdbc.queryForList(
-                """
+        return new HashSet<>(jdbc.sql("""
                 select id from episodes
-                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""",
-                user(tenant, userId)
-                        .addValue("ids", ids.stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}"))),
-                UUID.class));
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""")
+                .paramSource(user(tenant, userId)
+                        .addValue("ids", ids.stream().map(UUID::toString).collect(Collectors.joining(",", "{", "}"))))
+                .query(UUID.class)
+                .list());
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedEpisode> episodes(TenantId tenant, String userId) {
-        return jdbc.queryForStream(
-                """
+        return jdbc
+                .sql("""
                 select id, session_id, question_turn_id, reply_turn_id, question, status, trials::text as trials,
                        learned,
                        -- A memory deleted since is no longer the archive's to name, which its import requires.
@@ -88,9 +91,9 @@ public class FeedbackArchive {
                             then learned_memory_id end as learned_memory_id,
                        created_at, updated_at
                 from episodes e where tenant_id = :tenantId and user_id = :userId
-                order by created_at, id""",
-                user(tenant, userId),
-                (rs, n) -> new ArchivedEpisode(
+                order by created_at, id""")
+                .paramSource(user(tenant, userId))
+                .query((rs, n) -> new ArchivedEpisode(
                         rs.getObject("id", UUID.class),
                         rs.getObject("session_id", UUID.class),
                         rs.getObject("question_turn_id", UUID.class),
@@ -101,19 +104,20 @@ public class FeedbackArchive {
                         rs.getString("learned"),
                         rs.getObject("learned_memory_id", UUID.class),
                         instant(rs, "created_at"),
-                        instant(rs, "updated_at")));
+                        instant(rs, "updated_at")))
+                .stream();
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedFeedback> feedback(TenantId tenant, String userId) {
-        return jdbc.queryForStream(
-                """
+        return jdbc
+                .sql("""
                 select f.id, f.turn_id, f.episode_id, f.verdict, f.hint, f.answer, f.outcome, f.created_at
                 from episodes e join reply_feedback f on f.episode_id = e.id and f.tenant_id = e.tenant_id
                 where e.tenant_id = :tenantId and e.user_id = :userId
-                order by e.created_at, e.id, f.created_at, f.id""",
-                user(tenant, userId),
-                (rs, n) -> new ArchivedFeedback(
+                order by e.created_at, e.id, f.created_at, f.id""")
+                .paramSource(user(tenant, userId))
+                .query((rs, n) -> new ArchivedFeedback(
                         rs.getObject("id", UUID.class),
                         rs.getObject("turn_id", UUID.class),
                         rs.getObject("episode_id", UUID.class),
@@ -121,12 +125,13 @@ public class FeedbackArchive {
                         rs.getString("hint"),
                         rs.getString("answer"),
                         rs.getString("outcome"),
-                        instant(rs, "created_at")));
+                        instant(rs, "created_at")))
+                .stream();
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public void restoreEpisodes(TenantId tenant, String userId, List<ArchivedEpisode> episodes) {
-        jdbc.batchUpdate(
+        batches.update(
                 """
                 insert into episodes (id, tenant_id, user_id, session_id, question_turn_id, reply_turn_id, question,
                                       status, trials, learned, learned_memory_id, created_at, updated_at)
@@ -145,12 +150,12 @@ public class FeedbackArchive {
                                 .addValue("learnedMemoryId", e.learnedMemoryId())
                                 .addValue("createdAt", timestamptz(e.createdAt()))
                                 .addValue("updatedAt", timestamptz(e.updatedAt())))
-                        .toArray(MapSqlParameterSource[]::new));
+                        .toList());
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public void restoreFeedback(TenantId tenant, List<ArchivedFeedback> feedback) {
-        jdbc.batchUpdate(
+        batches.update(
                 """
                 insert into reply_feedback (id, tenant_id, turn_id, episode_id, verdict, hint, answer, outcome,
                                             created_at)
@@ -165,7 +170,7 @@ public class FeedbackArchive {
                                 .addValue("answer", f.answer())
                                 .addValue("outcome", f.outcome())
                                 .addValue("createdAt", timestamptz(f.createdAt())))
-                        .toArray(MapSqlParameterSource[]::new));
+                        .toList());
     }
 
     private static MapSqlParameterSource user(TenantId tenant, String userId) {

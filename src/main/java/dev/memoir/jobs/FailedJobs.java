@@ -8,8 +8,8 @@ import java.util.Optional;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.common.web.ApiException;
@@ -29,9 +29,9 @@ class FailedJobs {
             rs.getString(4),
             rs.getTimestamp(5).toInstant());
 
-    private final JdbcTemplate jdbc;
+    private final JdbcClient jdbc;
 
-    FailedJobs(JdbcTemplate jdbc, MeterRegistry meters) {
+    FailedJobs(JdbcClient jdbc, MeterRegistry meters) {
         this.jdbc = jdbc;
         Gauge.builder("memoir.jobs.failed", this, FailedJobs::count)
                 .description("Background jobs that failed on every retry and wait for an operator")
@@ -39,36 +39,40 @@ class FailedJobs {
     }
 
     void record(String task, String instance, int failures, Throwable cause, Instant failedAt) {
-        jdbc.update("""
+        jdbc.sql("""
                 insert into failed_jobs (task_name, task_instance, failures, last_error, failed_at)
                 values (?, ?, ?, ?, ?)
                 on conflict (task_name, task_instance) do update
                     set failures = excluded.failures, last_error = excluded.last_error, failed_at = excluded.failed_at
-                """, task, instance, failures, describe(cause), Timestamp.from(failedAt));
+                """)
+                .params(task, instance, failures, describe(cause), Timestamp.from(failedAt))
+                .update();
     }
 
     /** Newest failure first; after a page's last job when one is given (null for the first page). */
     List<FailedJob> list(FailedJob after, int limit) {
         if (after == null) {
-            return jdbc.query("""
+            return jdbc.sql("""
                     select task_name, task_instance, failures, last_error, failed_at from failed_jobs
-                    order by failed_at desc, task_name desc, task_instance desc limit ?""", ROW, limit);
+                    order by failed_at desc, task_name desc, task_instance desc limit ?""").param(limit).query(ROW).list();
         }
-        return jdbc.query("""
+        return jdbc.sql("""
                 select task_name, task_instance, failures, last_error, failed_at from failed_jobs
                 where (failed_at, task_name, task_instance) < (?, ?, ?)
-                order by failed_at desc, task_name desc, task_instance desc limit ?""", ROW, Timestamp.from(after.failedAt()), after.task(), after.instance(), limit);
+                order by failed_at desc, task_name desc, task_instance desc limit ?""")
+                .params(Timestamp.from(after.failedAt()), after.task(), after.instance(), limit)
+                .query(ROW)
+                .list();
     }
 
     Optional<FailedJob> remove(String task, String instance) {
-        return jdbc.query("""
+        return jdbc.sql("""
                 delete from failed_jobs where task_name = ? and task_instance = ?
-                returning task_name, task_instance, failures, last_error, failed_at""", ROW, task, instance).stream().findFirst();
+                returning task_name, task_instance, failures, last_error, failed_at""").params(task, instance).query(ROW).list().stream().findFirst();
     }
 
     private double count() {
-        Long count = jdbc.queryForObject("select count(*) from failed_jobs", Long.class);
-        return count == null ? 0 : count;
+        return jdbc.sql("select count(*) from failed_jobs").query(Long.class).single();
     }
 
     /**

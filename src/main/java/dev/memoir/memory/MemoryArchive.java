@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -56,7 +56,7 @@ public class MemoryArchive {
             m.superseded_by, m.expires_at, m.embedding_model, m.embedding::text as embedding, m.source, m.source_detail,
             m.trust""";
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
     private final TextEmbedder embedder;
     private final AdvisoryLocks locks;
     private final SupersessionAudit supersessionAudit;
@@ -93,10 +93,11 @@ public class MemoryArchive {
 
     @Transactional(propagation = Propagation.MANDATORY)
     public boolean hasMemories(TenantId tenant, String userId) {
-        return Boolean.TRUE.equals(jdbc.queryForObject(
-                "select exists (select 1 from memory_records where " + "tenant_id = :tenantId and user_id = :userId)",
-                user(tenant, userId),
-                Boolean.class));
+        return Boolean.TRUE.equals(jdbc.sql("select exists (select 1 from memory_records where "
+                        + "tenant_id = :tenantId and user_id = :userId)")
+                .paramSource(user(tenant, userId))
+                .query(Boolean.class)
+                .single());
     }
 
     /** Those of {@code ids} that are memories of the user: the ones an import has stored so far. */
@@ -105,9 +106,12 @@ public class MemoryArchive {
         if (ids.isEmpty()) {
             return Set.of();
         }
-        return new HashSet<>(jdbc.queryForList("""
+        return new HashSet<>(jdbc.sql("""
                 select id from memory_records
-                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""", user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""")
+                .paramSource(user(tenant, userId).addValue("ids", uuidArray(ids)))
+                .query(UUID.class)
+                .list());
     }
 
     /**
@@ -124,11 +128,11 @@ public class MemoryArchive {
     /** Every memory of the user, expired ones included, oldest first; close the stream. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedMemory> memories(TenantId tenant, String userId) {
-        return jdbc.queryForStream(
-                "select " + MEMORY_COLUMNS + " from memory_records m "
-                        + "where m.tenant_id = :tenantId and m.user_id = :userId order by m.created_at, m.id",
-                user(tenant, userId),
-                (rs, n) -> new ArchivedMemory(
+        return jdbc
+                .sql("select " + MEMORY_COLUMNS + " from memory_records m "
+                        + "where m.tenant_id = :tenantId and m.user_id = :userId order by m.created_at, m.id")
+                .paramSource(user(tenant, userId))
+                .query((rs, n) -> new ArchivedMemory(
                         rs.getObject("id", UUID.class),
                         MemoryKind.fromWireName(rs.getString("kind")),
                         rs.getString("topic"),
@@ -149,7 +153,8 @@ public class MemoryArchive {
                         ArchivedVectors.base64(rs.getString("embedding")),
                         MemorySource.fromWireName(rs.getString("source")),
                         rs.getString("source_detail"),
-                        Trust.ofRank(rs.getInt("trust"))));
+                        Trust.ofRank(rs.getInt("trust"))))
+                .stream();
     }
 
     /**
@@ -159,8 +164,8 @@ public class MemoryArchive {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedRevision> revisions(TenantId tenant, String userId) {
-        return jdbc.queryForStream(
-                """
+        return jdbc
+                .sql("""
                 select r.id, r.memory_id, r.version, r.text,
                        case when exists (select 1 from sessions s where s.id = r.session_id
                                          and s.tenant_id = :tenantId and s.user_id = r.user_id)
@@ -176,9 +181,9 @@ public class MemoryArchive {
                 from memory_records m join memory_revisions r on r.memory_id = m.id and r.tenant_id = m.tenant_id
                                                              and r.user_id = m.user_id
                 where m.tenant_id = :tenantId and m.user_id = :userId
-                order by m.created_at, m.id, r.version""",
-                user(tenant, userId),
-                (rs, n) -> new ArchivedRevision(
+                order by m.created_at, m.id, r.version""")
+                .paramSource(user(tenant, userId))
+                .query((rs, n) -> new ArchivedRevision(
                         rs.getObject("id", UUID.class),
                         rs.getObject("memory_id", UUID.class),
                         rs.getInt("version"),
@@ -187,24 +192,26 @@ public class MemoryArchive {
                         rs.getString("reason"),
                         instant(rs, "created_at"),
                         rs.getString("absorbed_text"),
-                        rs.getArray("absorbed_turn_ids") == null ? null : uuids(rs.getArray("absorbed_turn_ids"))));
+                        rs.getArray("absorbed_turn_ids") == null ? null : uuids(rs.getArray("absorbed_turn_ids"))))
+                .stream();
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedPassage> passages(TenantId tenant, String userId) {
-        return jdbc.queryForStream(
-                """
+        return jdbc
+                .sql("""
                 select memory_id, position, start_char, end_char, embedding_model, embedding::text as embedding
                 from memory_passages where tenant_id = :tenantId and user_id = :userId
-                order by memory_id, position""",
-                user(tenant, userId),
-                (rs, n) -> new ArchivedPassage(
+                order by memory_id, position""")
+                .paramSource(user(tenant, userId))
+                .query((rs, n) -> new ArchivedPassage(
                         rs.getObject("memory_id", UUID.class),
                         rs.getInt("position"),
                         rs.getInt("start_char"),
                         rs.getInt("end_char"),
                         rs.getString("embedding_model"),
-                        ArchivedVectors.base64(rs.getString("embedding"))));
+                        ArchivedVectors.base64(rs.getString("embedding"))))
+                .stream();
     }
 
     /**

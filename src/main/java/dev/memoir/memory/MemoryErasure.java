@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -20,10 +20,10 @@ public class MemoryErasure {
     private final MemoryRecordRepository records;
     private final AdvisoryLocks locks;
     private final ApplicationEventPublisher events;
-    private final JdbcTemplate jdbc;
+    private final JdbcClient jdbc;
 
     MemoryErasure(
-            MemoryRecordRepository records, AdvisoryLocks locks, ApplicationEventPublisher events, JdbcTemplate jdbc) {
+            MemoryRecordRepository records, AdvisoryLocks locks, ApplicationEventPublisher events, JdbcClient jdbc) {
         this.events = events;
         this.jdbc = jdbc;
         this.records = records;
@@ -63,25 +63,26 @@ public class MemoryErasure {
     public int deleteAllOfSession(TenantId tenant, String userId, UUID sessionId) {
         // Naming the session's user reads only that user's partition (no index leads with the session). Each deleted
         // memory is told to the listeners of MemoryEvent (webhooks) in this transaction, as any other deletion is.
-        List<MemoryEvent> deleted = jdbc.query(
-                """
+        List<MemoryEvent> deleted = jdbc.sql("""
                 delete from memory_records where tenant_id = ? and user_id = ? and session_id = ?
                     and kind = any(?)
-                returning id, kind""",
-                (rs, n) -> new MemoryEvent(
+                returning id, kind""")
+                .params(
+                        tenant.value(),
+                        userId,
+                        sessionId,
+                        MemoryKind.WRITTEN_FROM_ONE_SESSION.stream()
+                                .map(MemoryKind::wireName)
+                                .toArray(String[]::new))
+                .query((rs, n) -> new MemoryEvent(
                         MemoryEvent.Type.DELETED,
                         tenant,
                         userId,
                         rs.getObject("id", UUID.class),
                         MemoryKind.fromWireName(rs.getString("kind")),
                         "erasure",
-                        null),
-                tenant.value(),
-                userId,
-                sessionId,
-                MemoryKind.WRITTEN_FROM_ONE_SESSION.stream()
-                        .map(MemoryKind::wireName)
-                        .toArray(String[]::new));
+                        null))
+                .list();
         deleted.forEach(events::publishEvent);
         return deleted.size();
     }

@@ -8,7 +8,7 @@ import java.util.UUID;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -22,10 +22,10 @@ import dev.memoir.tenant.TenantId;
 @Repository
 public class MemoryPurge {
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
 
-    MemoryPurge(NamedParameterJdbcTemplate jdbc, ApplicationEventPublisher events) {
+    MemoryPurge(JdbcClient jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
         this.events = events;
     }
@@ -92,17 +92,17 @@ public class MemoryPurge {
      * the deleting transaction; answers the deleted memories' kinds.
      */
     private List<String> deleted(String reason, String sql, MapSqlParameterSource params) {
-        List<MemoryEvent> deleted = jdbc.query(
-                sql,
-                params,
-                (rs, n) -> new MemoryEvent(
+        List<MemoryEvent> deleted = jdbc.sql(sql)
+                .paramSource(params)
+                .query((rs, n) -> new MemoryEvent(
                         MemoryEvent.Type.DELETED,
                         new TenantId(rs.getObject("tenant_id", UUID.class)),
                         rs.getString("user_id"),
                         rs.getObject("id", UUID.class),
                         MemoryKind.fromWireName(rs.getString("kind")),
                         reason,
-                        null));
+                        null))
+                .list();
         deleted.forEach(events::publishEvent);
         return deleted.stream().map(event -> event.kind().wireName()).toList();
     }

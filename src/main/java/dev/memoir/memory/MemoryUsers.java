@@ -4,8 +4,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -20,9 +19,9 @@ import dev.memoir.tenant.TenantId;
 @Repository
 public class MemoryUsers {
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
 
-    MemoryUsers(NamedParameterJdbcTemplate jdbc) {
+    MemoryUsers(JdbcClient jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -46,13 +45,14 @@ public class MemoryUsers {
         if (userIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.query(
-                """
+        return jdbc.sql("""
                 select user_id, count(*) as memories, max(created_at) as last_written_at from memory_records
                 where tenant_id = :tenantId and user_id in (:userIds)
-                group by user_id""",
-                new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
-                (rs, row) -> new UserMemories(
-                        rs.getString("user_id"), rs.getLong("memories"), SqlTimes.instant(rs, "last_written_at")));
+                group by user_id""")
+                .param("tenantId", tenantId)
+                .param("userIds", userIds)
+                .query((rs, row) -> new UserMemories(
+                        rs.getString("user_id"), rs.getLong("memories"), SqlTimes.instant(rs, "last_written_at")))
+                .list();
     }
 }

@@ -16,11 +16,12 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.jdbc.JdbcBatches;
 import dev.memoir.common.jdbc.StreamingJdbc;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.memory.TurnOrigin;
@@ -71,19 +72,22 @@ public class SessionArchive {
         }
     }
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
+    private final JdbcBatches batches;
 
-    SessionArchive(DataSource dataSource) {
+    SessionArchive(DataSource dataSource, JdbcBatches batches) {
         this.jdbc = StreamingJdbc.of(dataSource);
+        this.batches = batches;
     }
 
     /** Whether the user has any session. */
     @Transactional(propagation = Propagation.MANDATORY)
     public boolean hasSessions(TenantId tenant, String userId) {
-        return Boolean.TRUE.equals(jdbc.queryForObject(
-                "select exists (select 1 from sessions where tenant_id = " + ":tenantId and user_id = :userId)",
-                user(tenant, userId),
-                Boolean.class));
+        return Boolean.TRUE.equals(jdbc.sql(
+                        "select exists (select 1 from sessions where tenant_id = " + ":tenantId and user_id = :userId)")
+                .paramSource(user(tenant, userId))
+                .query(Boolean.class)
+                .single());
     }
 
     /** Those of {@code ids} that are sessions of the user: the ones an import has stored so far. */
@@ -92,9 +96,12 @@ public class SessionArchive {
         if (ids.isEmpty()) {
             return Set.of();
         }
-        return new HashSet<>(jdbc.queryForList("""
+        return new HashSet<>(jdbc.sql("""
                 select id from sessions
-                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""", user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+                where tenant_id = :tenantId and user_id = :userId and id = any(cast(:ids as uuid[]))""")
+                .paramSource(user(tenant, userId).addValue("ids", uuidArray(ids)))
+                .query(UUID.class)
+                .list());
     }
 
     /** Those of {@code ids} that are turns of the user's sessions: the ones an import has stored so far. */
@@ -103,22 +110,25 @@ public class SessionArchive {
         if (ids.isEmpty()) {
             return Set.of();
         }
-        return new HashSet<>(jdbc.queryForList("""
+        return new HashSet<>(jdbc.sql("""
                 select t.id from turns t join sessions s on s.id = t.session_id and s.tenant_id = t.tenant_id
-                where t.tenant_id = :tenantId and s.user_id = :userId and t.id = any(cast(:ids as uuid[]))""", user(tenant, userId).addValue("ids", uuidArray(ids)), UUID.class));
+                where t.tenant_id = :tenantId and s.user_id = :userId and t.id = any(cast(:ids as uuid[]))""")
+                .paramSource(user(tenant, userId).addValue("ids", uuidArray(ids)))
+                .query(UUID.class)
+                .list());
     }
 
     /** Read in the caller's transaction; close the stream. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedSession> sessions(TenantId tenant, String userId) {
-        return jdbc.queryForStream(
-                """
+        return jdbc
+                .sql("""
                 select id, status, settings::text as settings, created_at, updated_at, closed_at, first_turn_at,
                        last_turn_at, title
                 from sessions where tenant_id = :tenantId and user_id = :userId
-                order by created_at, id""",
-                user(tenant, userId),
-                (rs, n) -> new ArchivedSession(
+                order by created_at, id""")
+                .paramSource(user(tenant, userId))
+                .query((rs, n) -> new ArchivedSession(
                         rs.getObject("id", UUID.class),
                         rs.getString("status"),
                         rs.getString("settings"),
@@ -127,18 +137,19 @@ public class SessionArchive {
                         instant(rs, "closed_at"),
                         instant(rs, "first_turn_at"),
                         instant(rs, "last_turn_at"),
-                        rs.getString("title")));
+                        rs.getString("title")))
+                .stream();
     }
 
     /** The turns of the user's sessions, in the sessions' order and each session's order. */
     @Transactional(propagation = Propagation.MANDATORY)
     public Stream<ArchivedTurn> turns(TenantId tenant, String userId) {
-        return jdbc.queryForStream("""
+        return jdbc.sql("""
                 select t.id, t.session_id, t.seq, t.role, t.speaker_name, t.content, t.created_at, t.occurred_at,
                        t.reply_to, t.origin
                 from sessions s join turns t on t.session_id = s.id and t.tenant_id = s.tenant_id
                 where s.tenant_id = :tenantId and s.user_id = :userId
-                order by s.created_at, s.id, t.seq""", user(tenant, userId), SessionArchive::turn);
+                order by s.created_at, s.id, t.seq""").paramSource(user(tenant, userId)).query(SessionArchive::turn).stream();
     }
 
     /** Refused (400 naming the archive) when a session's memory settings are not ones Memoir reads. */
@@ -152,7 +163,7 @@ public class SessionArchive {
                         "archive", "session " + session.id() + " has memory settings Memoir cannot read");
             }
         }
-        jdbc.batchUpdate(
+        batches.update(
                 """
                 insert into sessions (id, tenant_id, user_id, status, settings, created_at, updated_at, closed_at,
                                       first_turn_at, last_turn_at, title)
@@ -169,12 +180,12 @@ public class SessionArchive {
                                 .addValue("firstTurnAt", timestamptz(s.firstTurnAt()))
                                 .addValue("lastTurnAt", timestamptz(s.lastTurnAt()))
                                 .addValue("title", s.title()))
-                        .toArray(MapSqlParameterSource[]::new));
+                        .toList());
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
     public void restoreTurns(TenantId tenant, List<ArchivedTurn> turns) {
-        jdbc.batchUpdate(
+        batches.update(
                 """
                 insert into turns (id, tenant_id, session_id, seq, role, speaker_name, content, created_at, occurred_at,
                                    reply_to, origin)
@@ -193,7 +204,7 @@ public class SessionArchive {
                                 .addValue("occurredAt", timestamptz(t.occurredAt()))
                                 .addValue("replyTo", t.replyTo())
                                 .addValue("origin", t.restoredOrigin().wireName()))
-                        .toArray(MapSqlParameterSource[]::new));
+                        .toList());
     }
 
     private static ArchivedTurn turn(ResultSet rs, int row) throws SQLException {

@@ -4,8 +4,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -20,9 +19,9 @@ import dev.memoir.tenant.TenantId;
 @Repository
 public class SessionUsers {
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
 
-    SessionUsers(NamedParameterJdbcTemplate jdbc) {
+    SessionUsers(JdbcClient jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -43,18 +42,19 @@ public class SessionUsers {
         if (userIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.query(
-                """
+        return jdbc.sql("""
                 select user_id, count(*) as sessions, max(updated_at) as last_active_at,
                        max(last_turn_at) as last_said_at
                 from sessions
                 where tenant_id = :tenantId and user_id in (:userIds)
-                group by user_id""",
-                new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("userIds", userIds),
-                (rs, row) -> new UserSessions(
+                group by user_id""")
+                .param("tenantId", tenantId)
+                .param("userIds", userIds)
+                .query((rs, row) -> new UserSessions(
                         rs.getString("user_id"),
                         rs.getLong("sessions"),
                         SqlTimes.instant(rs, "last_active_at"),
-                        SqlTimes.instant(rs, "last_said_at")));
+                        SqlTimes.instant(rs, "last_said_at")))
+                .list();
     }
 }

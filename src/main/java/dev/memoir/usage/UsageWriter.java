@@ -11,11 +11,11 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.common.jdbc.JdbcBatches;
 import dev.memoir.common.jdbc.SqlTimes;
 import dev.memoir.llm.ModelUsage;
 
@@ -29,17 +29,13 @@ class UsageWriter {
 
     private static final String NO_USER = "";
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcBatches batches;
     private final JdbcClient queries;
     private final TransactionTemplate transaction;
     private final boolean keepCalls;
 
-    UsageWriter(
-            NamedParameterJdbcTemplate jdbc,
-            JdbcClient queries,
-            TransactionTemplate transaction,
-            UsageProperties properties) {
-        this.jdbc = jdbc;
+    UsageWriter(JdbcBatches batches, JdbcClient queries, TransactionTemplate transaction, UsageProperties properties) {
+        this.batches = batches;
         this.queries = queries;
         this.transaction = transaction;
         this.keepCalls = !properties.keepCalls().isZero();
@@ -68,7 +64,7 @@ class UsageWriter {
     }
 
     private void insertCalls(List<RecordedCall> calls, Map<UUID, String> usersOfSessions) {
-        jdbc.batchUpdate(
+        batches.update(
                 """
                 insert into usage_calls (tenant_id, id, called_at, user_id, session_id, kind, step, model,
                                          prompt_tokens, completion_tokens, counted_by, duration_ms, failed)
@@ -90,7 +86,7 @@ class UsageWriter {
                                 .addValue("countedBy", call.usage().countedByServer() ? "server" : "service")
                                 .addValue("durationMs", call.usage().duration().toMillis())
                                 .addValue("failed", call.usage().failed()))
-                        .toArray(MapSqlParameterSource[]::new));
+                        .toList());
     }
 
     private static Map<HourKey, HourSums> hourSums(List<RecordedCall> calls, Map<UUID, String> usersOfSessions) {
@@ -141,7 +137,7 @@ class UsageWriter {
                         .addValue("completion", entry.getValue().completion)
                         .addValue("serviceCounted", entry.getValue().serviceCounted)
                         .addValue("durationMs", entry.getValue().durationMs)));
-        jdbc.batchUpdate("""
+        batches.update("""
                 insert into usage_hours as h (tenant_id, hour, user_id, kind, step, model, calls, failed_calls,
                                               prompt_tokens, completion_tokens, service_counted, duration_ms)
                 values (:tenant, :hour, :userId, :kind, :step, :model, :calls, :failed, :prompt, :completion,
@@ -152,7 +148,7 @@ class UsageWriter {
                     prompt_tokens = h.prompt_tokens + excluded.prompt_tokens,
                     completion_tokens = h.completion_tokens + excluded.completion_tokens,
                     service_counted = h.service_counted + excluded.service_counted,
-                    duration_ms = h.duration_ms + excluded.duration_ms""", rows.toArray(MapSqlParameterSource[]::new));
+                    duration_ms = h.duration_ms + excluded.duration_ms""", rows);
     }
 
     private static String kind(ModelUsage usage) {

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.common.wire.Cursor;
@@ -24,11 +24,11 @@ import dev.memoir.tenant.TenantId;
 @Service
 class UserDirectory {
 
-    private final JdbcTemplate jdbc;
+    private final JdbcClient jdbc;
     private final MemoryUsers memoryUsers;
     private final SessionUsers sessionUsers;
 
-    UserDirectory(JdbcTemplate jdbc, MemoryUsers memoryUsers, SessionUsers sessionUsers) {
+    UserDirectory(JdbcClient jdbc, MemoryUsers memoryUsers, SessionUsers sessionUsers) {
         this.sessionUsers = sessionUsers;
         this.memoryUsers = memoryUsers;
         this.jdbc = jdbc;
@@ -70,11 +70,10 @@ class UserDirectory {
         if (userIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.queryForList(
-                "select distinct u from unnest(?::text[]) as u order by u limit ?",
-                String.class,
-                userIds.toArray(String[]::new),
-                limit);
+        return jdbc.sql("select distinct u from unnest(?::text[]) as u order by u limit ?")
+                .params(userIds.toArray(String[]::new), limit)
+                .query(String.class)
+                .list();
     }
 
     private static Instant latest(Instant a, Instant b) {

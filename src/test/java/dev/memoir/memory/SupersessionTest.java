@@ -9,7 +9,6 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -464,9 +463,6 @@ class SupersessionTest extends IntegrationTest {
     SearchSettings searchSettings;
 
     @Autowired
-    NamedParameterJdbcTemplate namedJdbc;
-
-    @Autowired
     TransactionTemplate transaction;
 
     @Autowired
@@ -500,7 +496,7 @@ class SupersessionTest extends IntegrationTest {
                 .single());
         SearchProperties d = searchDefaults;
         HybridSearchRepository withRecency = new HybridSearchRepository(
-                namedJdbc,
+                jdbc,
                 new SearchProperties(
                         d.mode(),
                         d.rrfK(),

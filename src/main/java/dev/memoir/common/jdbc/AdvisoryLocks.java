@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
-import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -63,10 +63,10 @@ public class AdvisoryLocks {
 
     private static final Logger log = LoggerFactory.getLogger(AdvisoryLocks.class);
 
-    private final JdbcTemplate jdbc;
+    private final JdbcClient jdbc;
     private final DataSource dataSource;
 
-    AdvisoryLocks(JdbcTemplate jdbc, DataSource dataSource) {
+    AdvisoryLocks(JdbcClient jdbc, DataSource dataSource) {
         this.jdbc = jdbc;
         this.dataSource = dataSource;
     }
@@ -133,14 +133,18 @@ public class AdvisoryLocks {
     /** Takes the lock exclusively, waiting for its holders, until the transaction ends. */
     @Transactional(propagation = Propagation.MANDATORY)
     public void lock(Space space, String key) {
-        jdbc.queryForObject(
-                "select pg_advisory_xact_lock(hashtextextended(?, ?))::text", String.class, key, space.seed);
+        jdbc.sql("select pg_advisory_xact_lock(hashtextextended(?, ?))::text")
+                .params(key, space.seed)
+                .query(String.class)
+                .single();
     }
 
     /** Takes the lock shared with other shared holders, waiting for an exclusive one, until the transaction ends. */
     @Transactional(propagation = Propagation.MANDATORY)
     public void lockShared(Space space, String key) {
-        jdbc.queryForObject(
-                "select pg_advisory_xact_lock_shared(hashtextextended(?, ?))::text", String.class, key, space.seed);
+        jdbc.sql("select pg_advisory_xact_lock_shared(hashtextextended(?, ?))::text")
+                .params(key, space.seed)
+                .query(String.class)
+                .single();
     }
 }

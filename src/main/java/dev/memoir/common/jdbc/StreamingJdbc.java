@@ -3,7 +3,7 @@ package dev.memoir.common.jdbc;
 import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * JDBC that streams: rows fetched a few hundred at a time through a cursor, which the caller's transaction keeps
@@ -13,9 +13,9 @@ public final class StreamingJdbc {
 
     private StreamingJdbc() {}
 
-    public static NamedParameterJdbcTemplate of(DataSource dataSource) {
+    public static JdbcClient of(DataSource dataSource) {
         JdbcTemplate template = new JdbcTemplate(dataSource);
         template.setFetchSize(500);
-        return new NamedParameterJdbcTemplate(template);
+        return JdbcClient.create(template);
     }
 }

@@ -3,8 +3,7 @@ package dev.memoir.common.jdbc;
 import java.util.List;
 import java.util.UUID;
 
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * A tenant's distinct user ids in a table indexed on (tenant_id, user_id, ...), by a loose index scan: each step
@@ -33,17 +32,18 @@ public final class UserIdScan {
      * case (null: any).
      */
     public static List<String> userIdsAfter(
-            NamedParameterJdbcTemplate jdbc, String table, UUID tenantId, String after, String contains, int limit) {
-        MapSqlParameterSource params = new MapSqlParameterSource()
-                .addValue("tenantId", tenantId)
-                .addValue("after", after)
-                .addValue("contains", contains)
-                .addValue("limit", limit);
+            JdbcClient jdbc, String table, UUID tenantId, String after, String contains, int limit) {
         // Filters are put in only when given, so that each is an index condition in every plan.
         String sql = USER_IDS.formatted(
                 table,
                 after == null ? "" : "and user_id > :after",
                 contains == null ? "" : "and strpos(lower(user_id), lower(:contains)) > 0");
-        return jdbc.queryForList(sql, params, String.class);
+        return jdbc.sql(sql)
+                .param("tenantId", tenantId)
+                .param("after", after)
+                .param("contains", contains)
+                .param("limit", limit)
+                .query(String.class)
+                .list();
     }
 }

@@ -2,6 +2,7 @@ package dev.memoir.memory.embedding;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -17,13 +18,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
+import dev.memoir.common.jdbc.JdbcBatches;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.EmbeddingProperties;
@@ -55,7 +57,8 @@ class MemoryReembedder {
             where id = :id and tenant_id = :tenantId and user_id = :userId
               and embedding_model <> :model and text = :text""";
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
+    private final JdbcBatches batches;
     private final TransactionTemplate transaction;
     private final TextEmbedder embedder;
     private final MemoryPassages passages;
@@ -66,7 +69,8 @@ class MemoryReembedder {
     private volatile Instant staleCountedAt = Instant.EPOCH;
 
     MemoryReembedder(
-            NamedParameterJdbcTemplate jdbc,
+            JdbcClient jdbc,
+            JdbcBatches batches,
             TransactionTemplate transaction,
             TextEmbedder embedder,
             EmbeddingProperties properties,
@@ -75,6 +79,7 @@ class MemoryReembedder {
             MemoryPassages passages) {
         this.passages = passages;
         this.jdbc = jdbc;
+        this.batches = batches;
         this.transaction = transaction;
         this.embedder = embedder;
         this.properties = properties;
@@ -92,8 +97,9 @@ class MemoryReembedder {
 
     Progress progress() {
         long stale = staleCount();
-        long total =
-                jdbc.queryForObject("select count(*) from memory_records", new MapSqlParameterSource(), Long.class);
+        long total = jdbc.sql("select count(*) from memory_records")
+                .query(Long.class)
+                .single();
         return new Progress(embedder.modelName(), stale, total);
     }
 
@@ -118,20 +124,20 @@ class MemoryReembedder {
         UUID after = new UUID(0, 0);
         boolean processedAny = false;
         while (Instant.now().isBefore(deadline)) {
-            List<Stale> batch = jdbc.query(
-                    """
+            List<Stale> batch = jdbc.sql("""
                     select id, tenant_id, user_id, text, topic from memory_records
                     where embedding_model <> :model and id > :after
-                    order by id limit :batch""",
-                    new MapSqlParameterSource("model", model)
-                            .addValue("after", after)
-                            .addValue("batch", properties.reembedBatchSize()),
-                    (rs, row) -> new Stale(
+                    order by id limit :batch""")
+                    .param("model", model)
+                    .param("after", after)
+                    .param("batch", properties.reembedBatchSize())
+                    .query((rs, row) -> new Stale(
                             rs.getObject("id", UUID.class),
                             rs.getObject("tenant_id", UUID.class),
                             rs.getString("user_id"),
                             rs.getString("text"),
-                            rs.getString("topic")));
+                            rs.getString("topic")))
+                    .list();
             if (batch.isEmpty()) {
                 staleCountedAt = Instant.EPOCH;
                 // Rows that turned stale behind this scan (a change of model mid-job) are left for another slice.
@@ -139,18 +145,18 @@ class MemoryReembedder {
             }
             List<EmbeddedDocument> embedded = embedder.embedInPassages(
                     batch.stream().map(Stale::embeddingText).toList());
-            MapSqlParameterSource[] updates = new MapSqlParameterSource[batch.size()];
+            List<MapSqlParameterSource> updates = new ArrayList<>(batch.size());
             for (int i = 0; i < batch.size(); i++) {
                 Stale stale = batch.get(i);
-                updates[i] = new MapSqlParameterSource("id", stale.id())
+                updates.add(new MapSqlParameterSource("id", stale.id())
                         .addValue("tenantId", stale.tenantId())
                         .addValue("userId", stale.userId())
                         .addValue("model", model)
                         .addValue("text", stale.text())
-                        .addValue("vector", SqlValues.vector(embedded.get(i).embedding()));
+                        .addValue("vector", SqlValues.vector(embedded.get(i).embedding())));
             }
             int[] counts = transaction.execute(status -> {
-                int[] updated = jdbc.batchUpdate(UPDATE_ONE, updates);
+                int[] updated = batches.update(UPDATE_ONE, updates);
                 // A memory re-embedded gets the passages of the new model with it; one edited meanwhile keeps its
                 // edit's.
                 for (int i = 0; i < batch.size(); i++) {
@@ -170,10 +176,10 @@ class MemoryReembedder {
     }
 
     private long staleCount() {
-        long stale = jdbc.queryForObject(
-                "select count(*) from memory_records where embedding_model <> :model",
-                new MapSqlParameterSource("model", embedder.modelName()),
-                Long.class);
+        long stale = jdbc.sql("select count(*) from memory_records where embedding_model <> :model")
+                .param("model", embedder.modelName())
+                .query(Long.class)
+                .single();
         staleCached = stale;
         staleCountedAt = Instant.now();
         return stale;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.common.jdbc.SqlTimes;
@@ -55,13 +55,12 @@ import dev.memoir.memory.Trust;
 @Repository
 public class HybridSearchRepository {
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
     private final SearchProperties properties;
     private final SearchSettings settings;
     private final String sql;
 
-    public HybridSearchRepository(
-            NamedParameterJdbcTemplate jdbc, SearchProperties properties, SearchSettings settings) {
+    public HybridSearchRepository(JdbcClient jdbc, SearchProperties properties, SearchSettings settings) {
         this.jdbc = jdbc;
         this.properties = properties;
         this.settings = settings;
@@ -74,7 +73,10 @@ public class HybridSearchRepository {
     /** Must run inside a transaction: the planner settings below hold for it only. */
     public List<Hit> search(MemorySearch search, String model) {
         Prepared prepared = prepare(search, model);
-        return jdbc.query(prepared.sql(), prepared.params(), (rs, row) -> hit(rs));
+        return jdbc.sql(prepared.sql())
+                .paramSource(prepared.params())
+                .query((rs, row) -> hit(rs))
+                .list();
     }
 
     /**
@@ -91,8 +93,7 @@ public class HybridSearchRepository {
         String after = beforeCreatedAt == null
                 ? ""
                 : " and (m.created_at, m.id) < (cast(:beforeCreatedAt as timestamptz), cast(:beforeId as uuid))";
-        return jdbc.query(
-                """
+        return jdbc.sql("""
                 select %s, null as similarity, null as dense_rank,
                        null as dense_score, null as lexical_rank, null as lexical_score,
                        null as lexical_coverage, null as period_rank, null as recency_rank, 0 as fused_score,
@@ -101,15 +102,19 @@ public class HybridSearchRepository {
                 from memory_records m
                 where %s%s
                 order by m.created_at desc, m.id desc
-                limit :limit""".formatted(SearchStatement.COLUMNS, SearchStatement.FILTERS, after),
-                params,
-                (rs, row) -> hit(rs).memory());
+                limit :limit""".formatted(SearchStatement.COLUMNS, SearchStatement.FILTERS, after))
+                .paramSource(params)
+                .query((rs, row) -> hit(rs).memory())
+                .list();
     }
 
     /** The plan PostgreSQL chooses for a search, for tests and benchmarks; inside a transaction like search. */
     public List<String> plan(MemorySearch search, String model) {
         Prepared prepared = prepare(search, model);
-        return jdbc.queryForList("explain " + prepared.sql(), prepared.params(), String.class);
+        return jdbc.sql("explain " + prepared.sql())
+                .paramSource(prepared.params())
+                .query(String.class)
+                .list();
     }
 
     private record Prepared(String sql, MapSqlParameterSource params) {}

@@ -4,9 +4,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -29,7 +27,7 @@ public class SearchSettings {
 
     /** Reads once which database this is: PostgreSQL, or a Citus coordinator, and its connections' iterative scan. */
     @Autowired
-    SearchSettings(JdbcTemplate jdbc) {
+    SearchSettings(JdbcClient jdbc) {
         this(cluster(jdbc));
     }
 
@@ -37,11 +35,11 @@ public class SearchSettings {
         this(cluster.getKey(), cluster.getValue());
     }
 
-    private static Map.Entry<Boolean, String> cluster(JdbcTemplate jdbc) {
-        return jdbc.queryForObject(
-                "select exists (select 1 from pg_extension where extname = 'citus'), "
-                        + "current_setting('hnsw.iterative_scan', true)",
-                (rs, row) -> Map.entry(rs.getBoolean(1), String.valueOf(rs.getString(2))));
+    private static Map.Entry<Boolean, String> cluster(JdbcClient jdbc) {
+        return jdbc.sql("select exists (select 1 from pg_extension where extname = 'citus'), "
+                        + "current_setting('hnsw.iterative_scan', true)")
+                .query((rs, row) -> Map.entry(rs.getBoolean(1), String.valueOf(rs.getString(2))))
+                .single();
     }
 
     /** The settings for a database with or without Citus, whose connections have this iterative scan. */
@@ -51,12 +49,14 @@ public class SearchSettings {
     }
 
     /** Sends the settings of a search whose HNSW scan reads {@code efSearch} candidates, in the caller's transaction. */
-    void apply(NamedParameterJdbcTemplate jdbc, int efSearch) {
+    void apply(JdbcClient jdbc, int efSearch) {
         if (citus) {
-            jdbc.getJdbcTemplate().execute(onTheWorkers(efSearch, iterativeScan));
+            jdbc.sql(onTheWorkers(efSearch, iterativeScan)).update();
         } else {
-            jdbc.queryForList(
-                    SearchStatement.SETTINGS, new MapSqlParameterSource("efSearch", String.valueOf(efSearch)));
+            jdbc.sql(SearchStatement.SETTINGS)
+                    .param("efSearch", String.valueOf(efSearch))
+                    .query()
+                    .listOfRows();
         }
     }
 

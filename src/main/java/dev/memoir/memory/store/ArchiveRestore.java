@@ -10,9 +10,9 @@ import java.util.Optional;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import dev.memoir.common.jdbc.JdbcBatches;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
@@ -33,7 +33,7 @@ import dev.memoir.tenant.TenantId;
 @Component
 public class ArchiveRestore {
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcBatches batches;
     private final TextEmbedder embedder;
     private final MemoryPassages passages;
 
@@ -41,14 +41,14 @@ public class ArchiveRestore {
     private final ApplicationEventPublisher events;
 
     ArchiveRestore(
-            NamedParameterJdbcTemplate jdbc,
+            JdbcBatches batches,
             TextEmbedder embedder,
             MemoryPassages passages,
             MemoryScreen screen,
             ApplicationEventPublisher events) {
         this.screen = screen;
         this.events = events;
-        this.jdbc = jdbc;
+        this.batches = batches;
         this.embedder = embedder;
         this.passages = passages;
     }
@@ -72,7 +72,7 @@ public class ArchiveRestore {
             }
         }
         List<MemoryPassages.Owner> recomputed = embedMissing(tenant, userId, memories, vectors, missing);
-        MapSqlParameterSource[] rows = new MapSqlParameterSource[memories.size()];
+        List<MapSqlParameterSource> rows = new ArrayList<>(memories.size());
         List<MemoryEvent> quarantined = new ArrayList<>();
         for (int i = 0; i < memories.size(); i++) {
             ArchivedMemory m = memories.get(i);
@@ -88,9 +88,9 @@ public class ArchiveRestore {
                         String.join(",", screening.signs()),
                         m.text()));
             }
-            rows[i] = row(tenant, userId, m, screening, vectors.get(i));
+            rows.add(row(tenant, userId, m, screening, vectors.get(i)));
         }
-        jdbc.batchUpdate(INSERT_MEMORY, rows);
+        batches.update(INSERT_MEMORY, rows);
         // Announced as a memory quarantined when written is (webhooks, the audit trail), once it is stored.
         quarantined.forEach(events::publishEvent);
         passages.insert(recomputed, embedder.modelName());
@@ -165,7 +165,7 @@ public class ArchiveRestore {
     }
 
     public void revisions(TenantId tenant, String userId, List<ArchivedRevision> revisions) {
-        jdbc.batchUpdate(
+        batches.update(
                 """
                 insert into memory_revisions (id, tenant_id, user_id, memory_id, version, text, session_id, reason,
                                               created_at, absorbed_text, absorbed_turn_ids)
@@ -184,7 +184,7 @@ public class ArchiveRestore {
                                 .addValue(
                                         "absorbedTurnIds",
                                         r.absorbedTurnIds() == null ? null : uuidArray(r.absorbedTurnIds())))
-                        .toArray(MapSqlParameterSource[]::new));
+                        .toList());
     }
 
     /**
@@ -208,11 +208,11 @@ public class ArchiveRestore {
         }
         if (!rows.isEmpty()) {
             // A memory embedded again already has its new passages, which the conflict keeps.
-            jdbc.batchUpdate("""
+            batches.update("""
                     insert into memory_passages (memory_id, tenant_id, user_id, position, start_char, end_char,
                                                  embedding, embedding_model)
                     values (:memoryId, :tenantId, :userId, :position, :start, :end, :vector, :model)
-                    on conflict do nothing""", rows.toArray(MapSqlParameterSource[]::new));
+                    on conflict do nothing""", rows);
         }
     }
 

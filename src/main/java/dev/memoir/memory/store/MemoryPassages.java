@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+import dev.memoir.common.jdbc.JdbcBatches;
 import dev.memoir.llm.EmbeddedDocument;
 
 /**
@@ -23,10 +24,12 @@ public class MemoryPassages {
                                          embedding_model)
             values (:memoryId, :tenantId, :userId, :position, :start, :end, :vector, :model)""";
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
+    private final JdbcBatches batches;
 
-    MemoryPassages(NamedParameterJdbcTemplate jdbc) {
+    MemoryPassages(JdbcClient jdbc, JdbcBatches batches) {
         this.jdbc = jdbc;
+        this.batches = batches;
     }
 
     /** A memory's key and its passages, to store. */
@@ -49,18 +52,18 @@ public class MemoryPassages {
             }
         }
         if (!rows.isEmpty()) {
-            jdbc.batchUpdate(INSERT, rows.toArray(MapSqlParameterSource[]::new));
+            batches.update(INSERT, rows);
         }
     }
 
     /** Replaces a memory's passages with those of its new text or model. */
     public void replace(Owner owner, String model) {
-        jdbc.update(
-                "delete from memory_passages where memory_id = :memoryId and tenant_id = :tenantId "
-                        + "and user_id = :userId",
-                new MapSqlParameterSource("memoryId", owner.memoryId())
-                        .addValue("tenantId", owner.tenantId())
-                        .addValue("userId", owner.userId()));
+        jdbc.sql("delete from memory_passages where memory_id = :memoryId and tenant_id = :tenantId "
+                        + "and user_id = :userId")
+                .param("memoryId", owner.memoryId())
+                .param("tenantId", owner.tenantId())
+                .param("userId", owner.userId())
+                .update();
         insert(List.of(owner), model);
     }
 }

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.memory.MemoryKind;
@@ -19,9 +19,9 @@ import dev.memoir.memory.SupersessionProblem;
 @Repository
 public class SupersessionAudit {
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
 
-    SupersessionAudit(NamedParameterJdbcTemplate jdbc) {
+    SupersessionAudit(JdbcClient jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -77,7 +77,8 @@ public class SupersessionAudit {
                   and not exists (select 1 from settled where settled.id = m.id)
                 limit 1""");
         for (String check : checks) {
-            List<SupersessionProblem> found = jdbc.query(check, user, problem);
+            List<SupersessionProblem> found =
+                    jdbc.sql(check).paramSource(user).query(problem).list();
             if (!found.isEmpty()) {
                 return Optional.of(found.getFirst());
             }

@@ -8,7 +8,7 @@ import java.util.UUID;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.memory.MemoryEvent;
@@ -26,10 +26,10 @@ public class Supersessions {
     /** A memory as supersession needs to see it, locked for the caller's transaction. */
     public record Row(UUID id, String userId, MemoryKind kind, UUID supersededBy) {}
 
-    private final NamedParameterJdbcTemplate jdbc;
+    private final JdbcClient jdbc;
     private final ApplicationEventPublisher events;
 
-    Supersessions(NamedParameterJdbcTemplate jdbc, ApplicationEventPublisher events) {
+    Supersessions(JdbcClient jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
         this.events = events;
     }
@@ -42,18 +42,19 @@ public class Supersessions {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return jdbc.query(
-                """
+        return jdbc.sql("""
                 select id, user_id, kind, superseded_by from memory_records
                 where tenant_id = :tenantId and id in (:ids) and (expires_at is null or expires_at > now())
                 order by id
-                for update""",
-                new MapSqlParameterSource().addValue("tenantId", tenantId).addValue("ids", ids),
-                (rs, n) -> new Row(
+                for update""")
+                .param("tenantId", tenantId)
+                .param("ids", ids)
+                .query((rs, n) -> new Row(
                         rs.getObject("id", UUID.class),
                         rs.getString("user_id"),
                         MemoryKind.fromWireName(rs.getString("kind")),
-                        rs.getObject("superseded_by", UUID.class)));
+                        rs.getObject("superseded_by", UUID.class)))
+                .list();
     }
 
     /**
@@ -65,8 +66,7 @@ public class Supersessions {
         if (ids.isEmpty()) {
             return 0;
         }
-        List<MemoryEvent> superseded = jdbc.query(
-                """
+        List<MemoryEvent> superseded = jdbc.sql("""
                 update memory_records m
                 set superseded_by = :by,
                     valid_to = greatest(m.occurred_from, (select s.occurred_from from memory_records s
@@ -75,9 +75,9 @@ public class Supersessions {
                     dedup_key = case when m.kind = 'fact' then null else m.dedup_key end
                 where m.tenant_id = :tenantId and m.user_id = :userId and m.id in (:ids) and m.id <> :by
                   and m.superseded_by is null
-                returning m.id, m.kind""",
-                params(tenantId, userId, by).addValue("ids", ids),
-                (rs, n) -> new MemoryEvent(
+                returning m.id, m.kind""")
+                .paramSource(params(tenantId, userId, by).addValue("ids", ids))
+                .query((rs, n) -> new MemoryEvent(
                         MemoryEvent.Type.SUPERSEDED,
                         new TenantId(tenantId),
                         userId,
@@ -85,7 +85,8 @@ public class Supersessions {
                         MemoryKind.fromWireName(rs.getString("kind")),
                         null,
                         null,
-                        by));
+                        by))
+                .list();
         superseded.forEach(events::publishEvent);
         return superseded.size();
     }
@@ -108,17 +109,20 @@ public class Supersessions {
 
     /** Makes the memories that {@code by} superseded live again. Answers how many. */
     public int reinstate(UUID tenantId, String userId, UUID by) {
-        return jdbc.update("""
+        return jdbc.sql("""
                 update memory_records set superseded_by = null, valid_to = null
-                where tenant_id = :tenantId and user_id = :userId and superseded_by = :by""", params(tenantId, userId, by));
+                where tenant_id = :tenantId and user_id = :userId and superseded_by = :by""").paramSource(params(tenantId, userId, by)).update();
     }
 
     /** The memories {@code by} superseded, oldest validity first. */
     public List<UUID> supersededBy(UUID tenantId, String userId, UUID by) {
-        return jdbc.queryForList("""
+        return jdbc.sql("""
                 select id from memory_records
                 where tenant_id = :tenantId and user_id = :userId and superseded_by = :by
-                order by valid_to, id""", params(tenantId, userId, by), UUID.class);
+                order by valid_to, id""")
+                .paramSource(params(tenantId, userId, by))
+                .query(UUID.class)
+                .list();
     }
 
     private static MapSqlParameterSource params(UUID tenantId, String userId, UUID by) {

@@ -12,10 +12,13 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.postgresql.util.PGobject;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementCreator;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.SqlProvider;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearch;
@@ -34,7 +37,12 @@ class SearchStatementTest {
 
     private record Sent(String sql, SqlParameterSource params) {}
 
-    /** Records every statement the repository sends, and answers nothing. */
+    /**
+     * Records every statement the repository sends through {@link #client()}, and answers nothing. JdbcClient
+     * (Spring Framework 7.0) sends a query with named parameters to {@code query(sql, params, rowMapper)} (a list of
+     * rows or of one column's values alike) or, for maps, {@code queryForList(sql, params)}, and a statement without
+     * parameters to its template's {@code update(PreparedStatementCreator)}.
+     */
     private static final class Recorder extends NamedParameterJdbcTemplate {
         final List<Sent> sent = new ArrayList<>();
         /** Statements without parameters: the SET LOCAL commands for a Citus cluster's workers. */
@@ -47,11 +55,17 @@ class SearchStatementTest {
         private Recorder(List<String> executed) {
             super(new JdbcTemplate() {
                 @Override
-                public void execute(String sql) {
-                    executed.add(sql);
+                public int update(PreparedStatementCreator statement) {
+                    executed.add(((SqlProvider) statement).getSql());
+                    return 0;
                 }
             });
             this.executed = executed;
+        }
+
+        /** The client the repository is given, sending through this recorder. */
+        JdbcClient client() {
+            return JdbcClient.create(this);
         }
 
         @Override
@@ -62,12 +76,6 @@ class SearchStatementTest {
 
         @Override
         public List<Map<String, Object>> queryForList(String sql, SqlParameterSource params) {
-            sent.add(new Sent(sql, params));
-            return List.of();
-        }
-
-        @Override
-        public <T> List<T> queryForList(String sql, SqlParameterSource params, Class<T> type) {
             sent.add(new Sent(sql, params));
             return List.of();
         }
@@ -101,7 +109,7 @@ class SearchStatementTest {
                 for (double recency : new double[] {0.0, 2.5}) {
                     Recorder jdbc = new Recorder();
                     HybridSearchRepository repository =
-                            new HybridSearchRepository(jdbc, settings(ranking, fusion, recency), POSTGRESQL);
+                            new HybridSearchRepository(jdbc.client(), settings(ranking, fusion, recency), POSTGRESQL);
                     repository.search(SEARCH, "bge-small-en-v1.5");
                     repository.plan(SEARCH.using(SearchMode.LEXICAL), "bge-small-en-v1.5");
                     repository.newest(SEARCH, null, null);
@@ -154,7 +162,7 @@ class SearchStatementTest {
     void theBenchmarkFindsTheQueryVectorAndTheUserFirstAmongTheLoggedParameters() {
         Recorder jdbc = new Recorder();
         new HybridSearchRepository(
-                        jdbc,
+                        jdbc.client(),
                         settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0),
                         POSTGRESQL)
                 .search(SEARCH, "bge-small-en-v1.5");
@@ -184,13 +192,13 @@ class SearchStatementTest {
         SearchProperties defaults =
                 settings(SearchProperties.LexicalRanking.RARITY, SearchProperties.Fusion.COVERAGE_WEIGHTED, 0);
         Recorder postgres = new Recorder();
-        new HybridSearchRepository(postgres, defaults, POSTGRESQL).search(SEARCH, "bge-small-en-v1.5");
+        new HybridSearchRepository(postgres.client(), defaults, POSTGRESQL).search(SEARCH, "bge-small-en-v1.5");
         assertThat(postgres.executed).isEmpty();
         assertThat(postgres.sent).hasSize(2);
         assertThat(postgres.sent.getFirst().sql()).startsWith("select set_config('plan_cache_mode'");
 
         Recorder citus = new Recorder();
-        new HybridSearchRepository(citus, defaults, CITUS).search(SEARCH, "bge-small-en-v1.5");
+        new HybridSearchRepository(citus.client(), defaults, CITUS).search(SEARCH, "bge-small-en-v1.5");
         assertThat(citus.executed)
                 .containsExactly("set local citus.propagate_set_commands = 'local'; set local plan_cache_mode = "
                         + "force_custom_plan; set local max_parallel_workers_per_gather = 0; set local "
