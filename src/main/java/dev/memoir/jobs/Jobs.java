@@ -30,6 +30,7 @@ import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.scheduler.task.schedule.FixedDelay;
 
 import dev.memoir.common.audit.AuditActor;
 import dev.memoir.tenant.TenantId;
@@ -288,12 +289,11 @@ public class Jobs {
     }
 
     /**
-     * A job type that runs every {@code interval} after its last run ended, the first time one interval after it was
-     * first scheduled, on one instance at a time and also after a restart (its row is shared by every instance). A run
-     * that throws is logged and the schedule goes on.
+     * A job type that runs every {@code interval} after its last run ended, on one instance at a time and also after
+     * a restart (its row is shared by every instance). A run that throws is logged and the schedule goes on.
      */
     public RecurringTask<Void> recurringTask(String name, Duration interval, Runnable work) {
-        return Tasks.recurring(name, new AfterOneInterval(interval))
+        return Tasks.recurring(name, FixedDelay.of(interval))
                 .execute((instance, context) -> AuditActor.runAs(AuditActor.job(name), work));
     }
 }

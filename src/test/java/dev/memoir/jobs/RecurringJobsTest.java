@@ -105,24 +105,6 @@ class RecurringJobsTest {
                         .isEqualTo(1));
     }
 
-    /**
-     * A new deployment's housekeeping waits one interval instead of running at once, all jobs in the service's first
-     * second beside its first requests (issue 46). The audit purge keeps its default hour here: before its first run
-     * its row would be due at the start, after it its last success would be set.
-     */
-    @Test
-    void anHourlyJobOfANewDeploymentFirstRunsAnHourAfterTheStartNotAtIt() {
-        Map<String, Object> row = jdbc.sql("select execution_time, last_success from scheduled_tasks "
-                        + "where task_name = 'audit-purge' and task_instance = ?")
-                .param(RecurringTask.INSTANCE)
-                .query()
-                .singleRow();
-
-        assertThat(((java.sql.Timestamp) row.get("execution_time")).toInstant())
-                .isAfter(Instant.now().plus(Duration.ofMinutes(50)));
-        assertThat(row.get("last_success")).isNull();
-    }
-
     @Test
     void aSearchsUsageIsWrittenOnItsOwnAndItsRequestRowPurgedAfterKeepCallsWhileTheHourlySumStays() {
         Api.Response tenant = api().createTenant("usage-" + UUID.randomUUID());
