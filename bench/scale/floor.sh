@@ -13,6 +13,7 @@
 #
 # Environment (defaults): ROUNDS=2 PORT=18083 FLOOR_DB=memoir_floor WARMUP=60 REQUESTS=200
 #   JAR=target/memoir-0.1.0-SNAPSHOT.jar (this tree's; built with ./mvnw -B -q package -DskipTests when missing)
+#   OLD_JAR=<a jar> compares with that jar instead of building the earlier commit's (the argument is then its label)
 #   JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java if present, else java on PATH
 #   STATEMENT_LOG=1 logs every statement the service sends to $FLOOR_DB (superuser setting) during the cached
 #   searches, and counts the statements per search from PostgreSQL's log (PG_LOG, default Debian's path).
@@ -62,7 +63,7 @@ if [[ ! -f "$JAR" ]]; then
   log "building $JAR"
   (. scripts/lib/jdk.sh && pick_jdk >/dev/null && ./mvnw -B -q package -DskipTests >&2)
 fi
-OLD_JAR="$(earlier_jar)"
+OLD_JAR="${OLD_JAR:-$(earlier_jar)}"
 NEW_JAR="$JAR"
 
 SERVICE_PID=""
