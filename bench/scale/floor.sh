@@ -9,7 +9,7 @@
 # (memoir_floor), migrated by that jar, with one tenant: 60 warm-up searches, then 200 timed ones for users with no
 # memories, each query different (embedded: "cold"), then 200 of one repeated query ("cached": its embedding from
 # the service's cache). Prints the p50 and p95 of each run, and each jar's median over the rounds with the ratio
-# of this tree's to the earlier one's.
+# of this tree's to the earlier one's, and in how many rounds this tree's was at or below (equal jars: about half).
 #
 # Environment (defaults): ROUNDS=2 PORT=18083 FLOOR_DB=memoir_floor WARMUP=60 REQUESTS=200
 #   JAR=target/memoir-0.1.0-SNAPSHOT.jar (this tree's; built with ./mvnw -B -q package -DskipTests when missing)
@@ -146,5 +146,13 @@ print()
 for kind in ("cold", "cached"):
     for q in ("p50", "p95"):
         old, new = med(earlier, kind, q), med("current", kind, q)
-        print(f"{kind} {q}: {earlier} {old:.2f} ms, current {new:.2f} ms, ratio {new / old:.2f}")
+        # Rounds in which the current jar was at or below: one jar's rounds differ by several ms on a 2-core machine,
+        # so two equal jars are at or below in about half the rounds (docs/scale-benchmark.md, the fifth machine).
+        by_round = {}
+        for r in rows:
+            by_round.setdefault(r["round"], {})[r["label"]] = r[kind][q]
+        pairs = [v for v in by_round.values() if earlier in v and "current" in v]
+        below = sum(1 for v in pairs if v["current"] <= v[earlier])
+        print(f"{kind} {q}: {earlier} {old:.2f} ms, current {new:.2f} ms, ratio {new / old:.2f}, "
+              f"current at or below in {below} of {len(pairs)} rounds")
 EOF
