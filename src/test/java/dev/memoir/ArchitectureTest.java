@@ -7,6 +7,7 @@ import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.Wi
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -121,6 +122,14 @@ class ArchitectureTest {
             .areAssignableTo(NamedParameterJdbcOperations.class)
             .as("no class outside common.jdbc uses JdbcTemplate or NamedParameterJdbcTemplate (JdbcClient, and"
                     + " common.jdbc.JdbcBatches for a batch)");
+
+    /**
+     * The packages of common form no circle: web (the HTTP layer) uses wire and jdbc, never the other way round, so each
+     * of the lower ones can be read and changed without the layer above it.
+     */
+    @ArchTest
+    static final ArchRule commonPackagesFormNoCircle =
+            slices().matching("dev.memoir.common.(*)..").should().beFreeOfCycles();
 
     /** A webhook delivery's body is typed (WebhookData, one record per event), never a map built by hand. */
     @ArchTest

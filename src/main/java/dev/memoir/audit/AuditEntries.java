@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.common.jdbc.SqlTimes;
-import dev.memoir.common.wire.Cursor;
+import dev.memoir.common.web.Cursor;
 
 /** Reads a tenant's trail, by time and by user, sealing its committed entries first. */
 @Component

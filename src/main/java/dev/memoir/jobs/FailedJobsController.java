@@ -23,8 +23,8 @@ import org.springframework.web.bind.annotation.RestController;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.memoir.common.web.Cursor;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.common.wire.Cursor;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.tenant.OperatorAccess;
 

@@ -15,8 +15,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.audit.Audited;
 import dev.memoir.common.web.ConflictException;
+import dev.memoir.common.web.Cursor;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.common.wire.Cursor;
 import dev.memoir.memory.quarantine.MemoryScreen;
 import dev.memoir.memory.quarantine.PoisoningPolicies;
 import dev.memoir.memory.quarantine.PoisoningPolicy;

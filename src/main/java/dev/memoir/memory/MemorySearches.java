@@ -12,7 +12,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.common.wire.Cursor;
+import dev.memoir.common.web.Cursor;
 import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.memory.search.MemorySearcher;
 import dev.memoir.memory.search.SearchProperties;

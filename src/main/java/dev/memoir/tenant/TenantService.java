@@ -13,8 +13,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.audit.Audited;
 import dev.memoir.common.web.ConflictException;
+import dev.memoir.common.web.Cursor;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.common.wire.Cursor;
 
 @Service
 class TenantService {

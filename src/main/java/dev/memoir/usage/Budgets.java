@@ -10,9 +10,9 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
+import dev.memoir.common.web.Cursor;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.common.wire.Cursor;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.tenant.TenantId;
 

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
-import dev.memoir.common.wire.Cursor;
+import dev.memoir.common.web.Cursor;
 import dev.memoir.memory.MemoryUsers;
 import dev.memoir.memory.UserMemories;
 import dev.memoir.session.SessionUsers;

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -43,7 +45,11 @@ class ImportEmbeddingTest extends IntegrationTest {
             }
             imported = CompletableFuture.supplyAsync(() -> api.importTurns(key, session, turns));
 
-            eventually()
+            // A minute, not eventually()'s 20 s: the instance's embedding threads (one per core) may still be busy
+            // with the jobs an earlier test left, and a clean-clone CI run on 2 cores once took longer than 20 s here.
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> IntStream.range(0, turns.length)
                             .allMatch(i -> embedder.isPrepared((i % 2 == 0 ? "User: " : "Assistant: ") + turns[i])));
             assertThat(imported)

@@ -27,7 +27,6 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
-import dev.memoir.common.jdbc.StorableInstants;
 import dev.memoir.common.wire.WireNames;
 
 import tools.jackson.databind.DatabindException;

@@ -14,8 +14,6 @@ import org.springframework.format.FormatterRegistry;
 import org.springframework.format.datetime.standard.InstantFormatter;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-import dev.memoir.common.jdbc.StorableInstants;
-
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.BeanDescription;
 import tools.jackson.databind.DeserializationConfig;

@@ -9,8 +9,8 @@ import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
+import dev.memoir.common.web.Cursor;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.common.wire.Cursor;
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
 import dev.memoir.memory.MemoryEvent;

@@ -10,8 +10,8 @@ import jakarta.validation.constraints.Size;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
-import dev.memoir.common.jdbc.StorableInstants;
 import dev.memoir.common.web.InvalidRequestException;
+import dev.memoir.common.web.StorableInstants;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.VisibleText;
 import dev.memoir.memory.MemoryChange;

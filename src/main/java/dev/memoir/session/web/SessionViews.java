@@ -7,7 +7,7 @@ import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.common.wire.Cursor;
+import dev.memoir.common.web.Cursor;
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;

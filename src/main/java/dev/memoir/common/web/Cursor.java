@@ -1,4 +1,4 @@
-package dev.memoir.common.wire;
+package dev.memoir.common.web;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -8,9 +8,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
-
-import dev.memoir.common.jdbc.StorableInstants;
-import dev.memoir.common.web.InvalidRequestException;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;

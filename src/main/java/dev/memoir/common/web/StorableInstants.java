@@ -1,8 +1,6 @@
-package dev.memoir.common.jdbc;
+package dev.memoir.common.web;
 
 import java.time.Instant;
-
-import dev.memoir.common.web.InvalidRequestException;
 
 /**
  * The instants PostgreSQL's timestamptz holds: 4714 BC (ISO year -4713) to 294276 AD, to the microsecond. Java's
