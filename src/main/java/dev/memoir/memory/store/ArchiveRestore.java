@@ -206,14 +206,12 @@ public class ArchiveRestore {
                     .addValue("vector", vector(vector))
                     .addValue("model", p.embeddingModel()));
         }
-        if (!rows.isEmpty()) {
-            // A memory embedded again already has its new passages, which the conflict keeps.
-            batches.update("""
-                    insert into memory_passages (memory_id, tenant_id, user_id, position, start_char, end_char,
-                                                 embedding, embedding_model)
-                    values (:memoryId, :tenantId, :userId, :position, :start, :end, :vector, :model)
-                    on conflict do nothing""", rows);
-        }
+        // A memory embedded again already has its new passages, which the conflict keeps.
+        batches.update("""
+                insert into memory_passages (memory_id, tenant_id, user_id, position, start_char, end_char,
+                                             embedding, embedding_model)
+                values (:memoryId, :tenantId, :userId, :position, :start, :end, :vector, :model)
+                on conflict do nothing""", rows);
     }
 
     /** An archived vector, if this deployment's model made it and it is whole; null when it must be computed again. */

@@ -51,9 +51,7 @@ public class MemoryPassages {
                         .addValue("model", model));
             }
         }
-        if (!rows.isEmpty()) {
-            batches.update(INSERT, rows);
-        }
+        batches.update(INSERT, rows);
     }
 
     /** Replaces a memory's passages with those of its new text or model. */
