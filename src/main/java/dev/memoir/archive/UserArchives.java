@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.archive.api.ExportReport;
+import dev.memoir.archive.api.ExportSource;
+import dev.memoir.archive.api.ImportedUser;
 import dev.memoir.archive.dataexport.ExportImporter;
 import dev.memoir.archive.user.UserExporter;
 import dev.memoir.archive.user.UserImporter;

@@ -13,14 +13,14 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.archive.ImportFinished;
+import dev.memoir.archive.api.ImportFinished;
 import dev.memoir.common.audit.AuditActor;
 import dev.memoir.common.audit.Audited;
 import dev.memoir.common.jdbc.SqlTimes;
-import dev.memoir.memory.MemoryEvent;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.session.TurnView;
-import dev.memoir.session.TurnsRecorded;
+import dev.memoir.memory.api.MemoryEvent;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.session.api.TurnView;
+import dev.memoir.session.api.TurnsRecorded;
 
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;

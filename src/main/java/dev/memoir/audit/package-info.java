@@ -7,7 +7,7 @@
  * chain; {@code AuditPurge} applies {@code memoir.audit.keep-for}. Tenants read their trail at {@code /audit}, the
  * operator any tenant's at {@code /admin/tenants/{id}/audit}.
  */
-@ApplicationModule(allowedDependencies = {"archive", "common", "jobs", "memory", "session", "tenant"})
+@ApplicationModule(allowedDependencies = {"archive::api", "common", "jobs", "memory::api", "session::api", "tenant"})
 package dev.memoir.audit;
 
 import org.springframework.modulith.ApplicationModule;

@@ -8,10 +8,10 @@ import org.springframework.stereotype.Service;
 import dev.memoir.chat.turn.ChatReply;
 import dev.memoir.chat.turn.ChatResponder;
 import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.TurnOrigin;
-import dev.memoir.session.SessionRef;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.TurnOrigin;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.api.SessionRef;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -5,7 +5,18 @@
  * {@link dev.memoir.chat.MemoryChat}.
  */
 @ApplicationModule(
-        allowedDependencies = {"common", "feedback", "llm", "memory", "redaction", "retrieval", "session", "tenant"})
+        allowedDependencies = {
+            "common",
+            "feedback",
+            "llm",
+            "memory",
+            "memory::api",
+            "redaction",
+            "retrieval",
+            "session",
+            "session::api",
+            "tenant"
+        })
 package dev.memoir.chat;
 
 import org.springframework.modulith.ApplicationModule;

@@ -3,7 +3,7 @@ package dev.memoir.context;
 import java.util.UUID;
 
 import dev.memoir.memory.MemorySettingsOverride;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.Trust;
 
 /**
  * What a client asks the reply context for, as REST and MCP both hand it on: whose memory, for what message, and how

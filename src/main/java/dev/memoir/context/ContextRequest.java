@@ -16,7 +16,7 @@ import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.common.wire.VisibleText;
 import dev.memoir.memory.MemorySettingsOverride;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.Trust;
 
 @Schema(description = "Whose memory, for which message, read how")
 record ContextRequest(

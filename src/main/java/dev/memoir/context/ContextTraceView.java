@@ -7,7 +7,7 @@ import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.Trust;
 
 /** What a context request was shown, entry by entry, and what a reply cited of it. */
 @Schema(description = "What a context request was shown, by memory id, and what a reply built on it cited")

@@ -6,9 +6,9 @@ import java.util.UUID;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemorySource;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySource;
+import dev.memoir.memory.api.Trust;
 
 /**
  * The memory a reply request would carry, as {@code POST /chat} lays it out, for a client to put in its own system

@@ -19,13 +19,13 @@ import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.MemoryDefaults;
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.ScoredMemory;
 import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.retrieval.ReplyMemory;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -4,7 +4,18 @@
  * entry by its number.
  */
 @ApplicationModule(
-        allowedDependencies = {"common", "jobs", "llm", "memory", "redaction", "retrieval", "session", "tenant"})
+        allowedDependencies = {
+            "common",
+            "jobs",
+            "llm",
+            "memory",
+            "memory::api",
+            "redaction",
+            "retrieval",
+            "session",
+            "session::api",
+            "tenant"
+        })
 package dev.memoir.context;
 
 import org.springframework.modulith.ApplicationModule;

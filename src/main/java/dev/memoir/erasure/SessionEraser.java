@@ -11,8 +11,8 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.MemoryErasure;
 import dev.memoir.reranker.Reranker;
-import dev.memoir.session.SessionForDeletion;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.api.SessionForDeletion;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -10,8 +10,8 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.MemoryErasure;
 import dev.memoir.reranker.Reranker;
-import dev.memoir.session.ErasedSessions;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.api.ErasedSessions;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.usage.Usage;
 

@@ -10,14 +10,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.NotFoundException;
 import dev.memoir.llm.TextEmbedder;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.Trust;
 import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RamProperties;
 import dev.memoir.retrieval.RecursiveReasoner;
-import dev.memoir.session.RepliedTurn;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.api.RepliedTurn;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -9,12 +9,12 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.ScoredMemory;
 import dev.memoir.reranker.RerankTrace;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.RecursiveReasoner;
-import dev.memoir.session.SessionRef;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 
 /**
  * What is kept of each reply for learning later, recorded in the transaction that stores the reply: its trace

@@ -7,7 +7,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.Trust;
 
 @Schema(description = "What an assistant reply was given and what it cited, and the learning episode about it")
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -11,11 +11,11 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.audit.Audited;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.Trust;
-import dev.memoir.session.RepliedTurn;
-import dev.memoir.session.SessionRef;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.Trust;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.api.RepliedTurn;
+import dev.memoir.session.api.SessionRef;
 import dev.memoir.tenant.TenantId;
 
 /** Keeps, for every reply, the memories it was given and the ones it cited. */

@@ -3,7 +3,18 @@
  * they write into memory, and the traces of what each reply was shown.
  */
 @ApplicationModule(
-        allowedDependencies = {"common", "llm", "memory", "redaction", "reranker", "retrieval", "session", "tenant"})
+        allowedDependencies = {
+            "common",
+            "llm",
+            "memory",
+            "memory::api",
+            "redaction",
+            "reranker",
+            "retrieval",
+            "session",
+            "session::api",
+            "tenant"
+        })
 package dev.memoir.feedback;
 
 import org.springframework.modulith.ApplicationModule;

@@ -12,10 +12,10 @@ import org.springframework.ai.mcp.annotation.McpTool.McpAnnotations;
 import org.springframework.ai.mcp.annotation.McpToolParam;
 import org.springframework.stereotype.Component;
 
-import dev.memoir.archive.ExportReport;
-import dev.memoir.archive.ExportSource;
-import dev.memoir.archive.ImportedUser;
 import dev.memoir.archive.UserArchives;
+import dev.memoir.archive.api.ExportReport;
+import dev.memoir.archive.api.ExportSource;
+import dev.memoir.archive.api.ImportedUser;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.memory.MemoryStrategy;

@@ -21,7 +21,7 @@ import dev.memoir.common.wire.VisibleText;
 import dev.memoir.context.ContextQuery;
 import dev.memoir.context.MemoryContext;
 import dev.memoir.context.MemoryContexts;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.Trust;
 
 /** The reply's memory for an agent that calls its model itself: what POST /context answers. */
 @Component

@@ -25,18 +25,18 @@ import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.common.wire.VisibleText;
 import dev.memoir.memory.AddedMemory;
-import dev.memoir.memory.DialogueWindow;
 import dev.memoir.memory.MemoryChange;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryList;
-import dev.memoir.memory.MemoryOrigin;
-import dev.memoir.memory.MemorySearch;
 import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.MemoryView;
-import dev.memoir.memory.SearchMode;
-import dev.memoir.memory.Trust;
-import dev.memoir.memory.Validity;
+import dev.memoir.memory.api.DialogueWindow;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.MemoryView;
+import dev.memoir.memory.api.SearchMode;
+import dev.memoir.memory.api.Trust;
+import dev.memoir.memory.api.Validity;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.memory.MemoryList;
 import dev.memoir.memory.MemoryQuarantine;
-import dev.memoir.memory.MemoryView;
+import dev.memoir.memory.api.MemoryView;
 
 /**
  * The quarantine as an MCP tool: which memories are held back because their text reads as instructions to an

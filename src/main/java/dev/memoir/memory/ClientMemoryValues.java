@@ -6,6 +6,7 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.wire.ClockSkew;
+import dev.memoir.memory.api.MemoryKind;
 
 /**
  * What a client's memory must be to be added or changed, beyond what its request's type checks: the kinds only

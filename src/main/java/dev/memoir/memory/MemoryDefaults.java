@@ -5,6 +5,8 @@ import java.util.Map;
 
 import org.springframework.stereotype.Component;
 
+import dev.memoir.memory.api.MemoryKind;
+
 /** Resolves a session's memory strategy: the configured defaults with the session's overrides on top. */
 @Component
 public class MemoryDefaults {

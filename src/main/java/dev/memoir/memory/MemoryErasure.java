@@ -10,6 +10,8 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.jdbc.AdvisoryLocks;
+import dev.memoir.memory.api.MemoryEvent;
+import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;
 

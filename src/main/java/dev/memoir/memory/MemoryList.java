@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.memoir.common.web.Cursor;
+import dev.memoir.memory.api.MemoryView;
 
 @Schema(description = "Memories, and where the next page starts")
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -12,6 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.Trust;
 
 /**
  * The default memory strategy ({@code memoir.memory.*}), used by sessions that do not override it.

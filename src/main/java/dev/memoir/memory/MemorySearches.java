@@ -13,6 +13,15 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.web.Cursor;
+import dev.memoir.memory.api.DialogueWindow;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.MemoryView;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchQuery;
+import dev.memoir.memory.api.Speaker;
+import dev.memoir.memory.api.Trust;
+import dev.memoir.memory.api.Validity;
 import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.memory.search.MemorySearcher;
 import dev.memoir.memory.search.SearchProperties;

@@ -6,6 +6,9 @@ import java.util.Set;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.Trust;
+
 /**
  * How a session remembers: the strategy it started from, the kinds it writes and reads, how many memories of
  * each kind retrieval considers, how many self-reflection rounds may search again, and how many tokens of memory

@@ -10,6 +10,8 @@ import jakarta.validation.constraints.NotNull;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.memoir.common.wire.FieldConstraints;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.Trust;
 
 /** Per-session changes to the default memory strategy; every field is optional. */
 @Schema(description = "Overrides of the default memory strategy for one session; omitted fields keep the default")

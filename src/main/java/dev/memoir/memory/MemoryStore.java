@@ -16,6 +16,13 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.NotFoundException;
+import dev.memoir.memory.api.DedupKey;
+import dev.memoir.memory.api.MemoryEvent;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.MemoryView;
+import dev.memoir.memory.api.NewMemory;
+import dev.memoir.memory.api.Trust;
 import dev.memoir.memory.revision.MemoryRevision;
 import dev.memoir.memory.revision.MemoryRevisions;
 import dev.memoir.memory.store.MemoryRecord;

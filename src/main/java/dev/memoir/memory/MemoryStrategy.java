@@ -1,11 +1,11 @@
 package dev.memoir.memory;
 
-import static dev.memoir.memory.MemoryKind.CONDITIONAL;
-import static dev.memoir.memory.MemoryKind.HISTORY;
-import static dev.memoir.memory.MemoryKind.MEMO;
-import static dev.memoir.memory.MemoryKind.RECURSIVE_SUMMARY;
-import static dev.memoir.memory.MemoryKind.SUMMARY;
-import static dev.memoir.memory.MemoryKind.TOPIC;
+import static dev.memoir.memory.api.MemoryKind.CONDITIONAL;
+import static dev.memoir.memory.api.MemoryKind.HISTORY;
+import static dev.memoir.memory.api.MemoryKind.MEMO;
+import static dev.memoir.memory.api.MemoryKind.RECURSIVE_SUMMARY;
+import static dev.memoir.memory.api.MemoryKind.SUMMARY;
+import static dev.memoir.memory.api.MemoryKind.TOPIC;
 
 import java.util.EnumSet;
 import java.util.Set;
@@ -14,6 +14,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 import dev.memoir.common.wire.WireNames;
+import dev.memoir.memory.api.MemoryKind;
 
 /** Named memory strategies: the forms a session writes and reads. */
 public enum MemoryStrategy {

@@ -7,6 +7,8 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Service;
 
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.Supersession;
 import dev.memoir.memory.supersession.NearestMemoriesJudge;
 import dev.memoir.tenant.TenantId;
 

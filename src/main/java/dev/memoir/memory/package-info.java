@@ -6,8 +6,8 @@
  * dev.memoir.memory.SupersessionJudge}, {@link dev.memoir.memory.MemoryArchive}, {@link
  * dev.memoir.memory.MemoryErasure}, {@link dev.memoir.memory.MemoryPurge}, {@link dev.memoir.memory.MemoryUsers} and
  * {@link dev.memoir.memory.MemoryDefaults}, and the values and events they take and answer (among them
- * {@link dev.memoir.memory.DedupKey}, every form of the key that makes a write idempotent, and the rules REST and MCP
- * share, in {@link dev.memoir.memory.MemoryChange} and {@link dev.memoir.memory.DialogueWindow}). Its sub-packages
+ * {@link dev.memoir.memory.api.DedupKey}, every form of the key that makes a write idempotent, and the rules REST and MCP
+ * share, in {@link dev.memoir.memory.MemoryChange} and {@link dev.memoir.memory.api.DialogueWindow}). Its sub-packages
  * are internal (Spring Modulith hides them from other modules):
  * <ul>
  * <li>{@code store}: the memory entity and its repository, new memories with the passages of long ones, embedding

@@ -18,7 +18,7 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.ScoredMemory;
 import dev.memoir.tenant.TenantId;
 
 /**

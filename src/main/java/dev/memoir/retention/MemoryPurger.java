@@ -15,9 +15,9 @@ import org.springframework.stereotype.Component;
 import com.github.kagkarlsson.scheduler.task.helper.RecurringTask;
 
 import dev.memoir.jobs.Jobs;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryPurge;
 import dev.memoir.memory.RetentionRule;
+import dev.memoir.memory.api.MemoryKind;
 
 /**
  * Deletes expired memories and those past their retention, completely (revisions, passages and provenance with

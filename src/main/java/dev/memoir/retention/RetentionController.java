@@ -27,8 +27,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.RetentionRule;
+import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.tenant.OperatorAccess;
 import dev.memoir.tenant.TenantDirectory;
 

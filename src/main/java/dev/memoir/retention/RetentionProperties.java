@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.MemoryKind;
 
 /**
  * How long Memoir keeps each kind of memory ({@code memoir.retention.*}), counted from when it wrote the memory;

@@ -12,8 +12,8 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.audit.Audited;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.RetentionRule;
+import dev.memoir.memory.api.MemoryKind;
 
 /** The operator's retention rules per tenant (V33). */
 @Repository

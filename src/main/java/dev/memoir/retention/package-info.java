@@ -3,7 +3,7 @@
  * (per deployment, overridable per tenant by the operator), completely, as erasure does;
  * {@code /admin/tenants/{id}/retention}.
  */
-@ApplicationModule(allowedDependencies = {"common", "jobs", "memory", "tenant"})
+@ApplicationModule(allowedDependencies = {"common", "jobs", "memory", "memory::api", "tenant"})
 package dev.memoir.retention;
 
 import org.springframework.modulith.ApplicationModule;

@@ -14,20 +14,20 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.ContextSelection;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemorySearches;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchQuery;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchQuery;
 import dev.memoir.reranker.RerankTrace;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.layout.BudgetedLayout;
 import dev.memoir.retrieval.layout.MemoryPrompt;
 import dev.memoir.retrieval.layout.OverviewQuestion;
 import dev.memoir.retrieval.layout.Recalled;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 
 /**
  * The reply context filled to its token budget (the default): one hybrid search over every record kind the session

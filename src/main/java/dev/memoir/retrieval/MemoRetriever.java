@@ -13,11 +13,11 @@ import org.springframework.stereotype.Component;
 import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearches;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchQuery;
-import dev.memoir.session.SessionRef;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchQuery;
+import dev.memoir.session.api.SessionRef;
 
 /**
  * MemoChat memo retrieval: the memos nearest to the message are shown to the model as numbered topic

@@ -13,14 +13,14 @@ import org.springframework.stereotype.Component;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.memory.ContextSelection;
 import dev.memoir.memory.MemorySearches;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchQuery;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchQuery;
 import dev.memoir.reranker.RerankTrace;
 import dev.memoir.reranker.Reranker;
 import dev.memoir.retrieval.layout.MemoryPrompt;
 import dev.memoir.retrieval.layout.PerKindLayout;
 import dev.memoir.retrieval.layout.Recalled;
-import dev.memoir.session.SessionRef;
+import dev.memoir.session.api.SessionRef;
 
 /**
  * The papers' reply context: the top K of each record kind the session reads (conditional memory's fine-grained

@@ -12,14 +12,14 @@ import java.util.stream.Collectors;
 
 import org.springframework.stereotype.Component;
 
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemorySearches;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchQuery;
-import dev.memoir.session.SessionRef;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchQuery;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -9,11 +9,11 @@ import java.util.UUID;
 
 import org.springframework.stereotype.Component;
 
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearches;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchQuery;
-import dev.memoir.session.SessionRef;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchQuery;
+import dev.memoir.session.api.SessionRef;
 
 /**
  * Record retrieval: the top K memories of each record kind the session reads, by hybrid search (conditional-memory

@@ -22,10 +22,10 @@ import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemorySearches;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.Trust;
 import dev.memoir.tenant.TenantId;
 
 /**

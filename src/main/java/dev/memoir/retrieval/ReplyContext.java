@@ -3,7 +3,7 @@ package dev.memoir.retrieval;
 import java.util.List;
 import java.util.Optional;
 
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.ScoredMemory;
 import dev.memoir.reranker.RerankTrace;
 
 /**

@@ -4,7 +4,7 @@ import java.util.Collection;
 import java.util.UUID;
 
 import dev.memoir.memory.ContextSelection;
-import dev.memoir.session.SessionRef;
+import dev.memoir.session.api.SessionRef;
 
 /**
  * One way to build the memory a reply request carries, for the sessions whose {@link ContextSelection} it serves:

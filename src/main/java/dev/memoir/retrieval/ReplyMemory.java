@@ -9,7 +9,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Service;
 
 import dev.memoir.memory.ContextSelection;
-import dev.memoir.session.SessionRef;
+import dev.memoir.session.api.SessionRef;
 
 /**
  * The memory a reply request carries, laid out within its token budget, with what it can cite: the one seam between

@@ -12,8 +12,8 @@ import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
 import dev.memoir.memory.MemorySearches;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.session.SessionRef;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.session.api.SessionRef;
 
 /**
  * Self-reflection retrieval (conditional-memory paper), the one loop both ways of building a reply context run: the

@@ -9,7 +9,9 @@
  * excerpts of long memories, openings spread over the dialogue for order and overview questions, near-duplicates
  * counted once, grouped by session and date.
  */
-@ApplicationModule(allowedDependencies = {"common", "llm", "memory", "reranker", "session", "tenant"})
+@ApplicationModule(
+        allowedDependencies = {"common", "llm", "memory", "memory::api", "reranker", "session", "session::api", "tenant"
+        })
 package dev.memoir.retrieval;
 
 import org.springframework.modulith.ApplicationModule;

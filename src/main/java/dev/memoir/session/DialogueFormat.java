@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.memoir.common.prompt.QuotedText;
+import dev.memoir.session.api.TurnView;
 
 /**
  * How turns are written into a prompt: the one renderer of dialogue for the model, with the variants the prompts

@@ -24,7 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.jdbc.JdbcBatches;
 import dev.memoir.common.jdbc.StreamingJdbc;
 import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.memory.TurnOrigin;
+import dev.memoir.memory.api.TurnOrigin;
 import dev.memoir.session.store.MemorySettingsConverter;
 import dev.memoir.tenant.TenantId;
 

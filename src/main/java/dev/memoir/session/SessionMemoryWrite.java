@@ -10,6 +10,8 @@ import java.util.function.Supplier;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.session.store.SessionLocks;
 import dev.memoir.tenant.TenantId;
 

@@ -1,16 +1,17 @@
 /**
  * Sessions and their turns, and the events that start memory writing.
  *
- * <p>The top of the package is what other modules use: the facades {@link dev.memoir.session.SessionService}
- * (sessions and turns), {@link dev.memoir.session.SessionMemoryWrite} (the shape of a memory write from a
- * session), {@link dev.memoir.session.SessionArchive} (a user's sessions as an archive carries them) and
- * {@link dev.memoir.session.SessionUsers} (the users sessions belong to); the values they take and answer
- * ({@link dev.memoir.session.SessionRef}, {@link dev.memoir.session.TurnView}, {@link dev.memoir.session.NewTurn},
- * {@link dev.memoir.session.Role}, {@link dev.memoir.session.DialogueFormat} and the like); and the events the
- * module publishes ({@link dev.memoir.session.TurnsArriving}, {@link dev.memoir.session.TurnsRecorded},
- * {@link dev.memoir.session.SessionClosed}).
+ * <p>The top of the package holds the facades other modules call: {@link dev.memoir.session.SessionService}
+ * (sessions and turns), {@link dev.memoir.session.SessionMemoryWrite} (the shape of a memory write from a session),
+ * {@link dev.memoir.session.SessionArchive} (a user's sessions as an archive carries them),
+ * {@link dev.memoir.session.SessionUsers} (the users sessions belong to) and {@link dev.memoir.session.DialogueFormat}.
+ * The values they take and answer and the events the module publishes are in {@code api}, the named interface
+ * {@code session::api} ({@link dev.memoir.session.api.SessionRef}, {@link dev.memoir.session.api.TurnView},
+ * {@link dev.memoir.session.api.NewTurn}, {@link dev.memoir.session.api.Role}; {@link dev.memoir.session.api.TurnsArriving},
+ * {@link dev.memoir.session.api.TurnsRecorded}, {@link dev.memoir.session.api.SessionClosed} and the like): the inside
+ * builds them too, and reaching them there keeps it from reaching back up to the facades.
  *
- * <p>The sub-packages are the module's inside, which Spring Modulith keeps every other module out of:
+ * <p>The other sub-packages are the module's inside, which Spring Modulith keeps every other module out of:
  * <ul>
  * <li>{@code store}: the session and turn entities and their repositories, the stored memory settings, the locks
  * every writer takes (the user's, then the session's) and the deletes of an erasure;</li>
@@ -25,7 +26,7 @@
  * {@link dev.memoir.common.wire.ClockSkew}.</li>
  * </ul>
  */
-@ApplicationModule(allowedDependencies = {"common", "jobs", "memory", "redaction", "tenant"})
+@ApplicationModule(allowedDependencies = {"common", "jobs", "memory", "memory::api", "redaction", "tenant"})
 package dev.memoir.session;
 
 import org.springframework.modulith.ApplicationModule;

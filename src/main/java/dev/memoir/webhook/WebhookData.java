@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.MemoryKind;
 
 /**
  * The {@code data} of a delivery, one record per event, in the order docs/api.md's "Webhooks" lists its fields; a

@@ -5,13 +5,13 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.archive.ImportFinished;
-import dev.memoir.memory.MemoryEvent;
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.archive.api.ImportFinished;
 import dev.memoir.memory.UserMemoryErased;
-import dev.memoir.session.SessionClosed;
-import dev.memoir.session.TurnView;
-import dev.memoir.session.TurnsRecorded;
+import dev.memoir.memory.api.MemoryEvent;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.session.api.SessionClosed;
+import dev.memoir.session.api.TurnView;
+import dev.memoir.session.api.TurnsRecorded;
 import dev.memoir.usage.BudgetReached;
 
 /**

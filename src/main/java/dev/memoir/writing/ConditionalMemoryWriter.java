@@ -17,20 +17,20 @@ import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
-import dev.memoir.memory.DedupKey;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.MemoryView;
-import dev.memoir.memory.NewMemory;
-import dev.memoir.memory.Supersession;
 import dev.memoir.memory.SupersessionJudge;
+import dev.memoir.memory.api.DedupKey;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryView;
+import dev.memoir.memory.api.NewMemory;
+import dev.memoir.memory.api.Supersession;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.Role;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  * The model's conditional memory record for one utterance (conditional-memory paper, Figure 9): the related context
  * it found (an intermediate product, not stored), why the user said it, and a note for the future; and, since the
  * step judges what of the message to keep, the standing instruction or preference it states, in the user's words
- * ({@link dev.memoir.memory.MemoryKind#INSTRUCTION}), "NaN" when it states none.
+ * ({@link dev.memoir.memory.api.MemoryKind#INSTRUCTION}), "NaN" when it states none.
  */
 record ConditionalNote(String context, String summary, String note, String instruction) {
 

@@ -7,7 +7,7 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.TurnView;
 
 /**
  * Cuts a session's turns into consecutive parts that each fit one prompt: the room the step's prompt leaves in the

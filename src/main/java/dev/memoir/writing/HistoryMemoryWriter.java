@@ -7,15 +7,15 @@ import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.TextEmbedder;
-import dev.memoir.memory.DedupKey;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryOrigin;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.NewMemory;
-import dev.memoir.session.NewTurn;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnsArriving;
-import dev.memoir.session.TurnsRecorded;
+import dev.memoir.memory.api.DedupKey;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.NewMemory;
+import dev.memoir.session.api.NewTurn;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnsArriving;
+import dev.memoir.session.api.TurnsRecorded;
 
 /**
  * Writes a history record ("role: content") for every stored turn, in the transaction that stores the turns, so

@@ -6,13 +6,13 @@ import java.util.List;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import dev.memoir.memory.DedupKey;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.NewMemory;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
-import dev.memoir.session.TurnsRecorded;
+import dev.memoir.memory.api.DedupKey;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.NewMemory;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
+import dev.memoir.session.api.TurnsRecorded;
 
 /**
  * Standing instructions and preferences in the obvious forms ({@link InstructionDetector}), written as the user's

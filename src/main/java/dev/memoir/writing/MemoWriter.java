@@ -16,16 +16,16 @@ import dev.memoir.jobs.Jobs;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.PromptValues;
-import dev.memoir.memory.DedupKey;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.api.DedupKey;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.NewMemory;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

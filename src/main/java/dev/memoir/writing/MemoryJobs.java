@@ -8,10 +8,10 @@ import org.springframework.stereotype.Component;
 import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 
 import dev.memoir.jobs.Jobs;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.session.SessionClosed;
-import dev.memoir.session.TurnView;
-import dev.memoir.session.TurnsRecorded;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.session.api.SessionClosed;
+import dev.memoir.session.api.TurnView;
+import dev.memoir.session.api.TurnsRecorded;
 import dev.memoir.tenant.TenantId;
 
 /**

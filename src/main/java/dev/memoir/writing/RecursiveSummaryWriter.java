@@ -24,16 +24,16 @@ import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.ModelCallException;
 import dev.memoir.llm.ModelStep;
 import dev.memoir.llm.PromptValues;
-import dev.memoir.memory.DedupKey;
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryQuarantine;
 import dev.memoir.memory.MemoryStore;
-import dev.memoir.memory.MemoryView;
-import dev.memoir.memory.NewMemory;
+import dev.memoir.memory.api.DedupKey;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryView;
+import dev.memoir.memory.api.NewMemory;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The model's summary of a closed session (conditional-memory paper, Figure 7) and, since this is the step that
  * judges what of a whole session to keep, the standing instructions and preferences the user stated in it, in the
- * user's words ({@link dev.memoir.memory.MemoryKind#INSTRUCTION}).
+ * user's words ({@link dev.memoir.memory.api.MemoryKind#INSTRUCTION}).
  */
 record SessionSummary(String summary, List<String> instructions) {
 

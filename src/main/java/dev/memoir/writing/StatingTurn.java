@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 
 /**
  * The user turn of a session that states an instruction a model step quoted from it: the one holding most of the

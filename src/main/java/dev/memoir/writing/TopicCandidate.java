@@ -15,7 +15,7 @@ import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
 import dev.memoir.common.jdbc.NewUntilStored;
-import dev.memoir.memory.Speaker;
+import dev.memoir.memory.api.Speaker;
 
 /** A personal summary extracted from a session, waiting to be added or merged into the user's topic memories. */
 @Entity

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import org.springframework.data.jpa.repository.JpaRepository;
 
-import dev.memoir.memory.Speaker;
+import dev.memoir.memory.api.Speaker;
 
 interface TopicCandidateRepository extends JpaRepository<TopicCandidate, UUID> {
 

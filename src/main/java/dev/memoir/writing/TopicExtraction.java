@@ -11,7 +11,7 @@ import jakarta.persistence.Table;
 import org.hibernate.annotations.PartitionKey;
 
 import dev.memoir.common.jdbc.NewUntilStored;
-import dev.memoir.memory.Speaker;
+import dev.memoir.memory.api.Speaker;
 
 /** Marks that a speaker's personal summaries were extracted from a session (its candidates are stored). */
 @Entity

@@ -4,7 +4,7 @@ import java.util.UUID;
 
 import org.springframework.data.jpa.repository.JpaRepository;
 
-import dev.memoir.memory.Speaker;
+import dev.memoir.memory.api.Speaker;
 
 interface TopicExtractionRepository extends JpaRepository<TopicExtraction, UUID> {
 

@@ -34,7 +34,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
 
 import dev.memoir.common.wire.WireNames;
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;
@@ -58,15 +58,15 @@ class McpToolConstraintsTest extends IntegrationTest {
         return new RestField(type, method, name);
     }
 
-    private static final String MEMORY_CREATE = "dev.memoir.memory.web.MemoryCreate";
-    private static final String MEMORY_UPDATE = "dev.memoir.memory.web.MemoryUpdate";
-    private static final String MEMORY_CONTROLLER = "dev.memoir.memory.web.MemoryController";
+    private static final String MEMORY_CREATE = "dev.memoir.memory.MemoryCreate";
+    private static final String MEMORY_UPDATE = "dev.memoir.memory.MemoryUpdate";
+    private static final String MEMORY_CONTROLLER = "dev.memoir.memory.MemoryController";
     private static final String CHAT_REQUEST = "dev.memoir.chat.ChatRequest";
     private static final String ARCHIVE_CONTROLLER = "dev.memoir.archive.user.UserArchiveController";
     private static final String EXPORT_CONTROLLER = "dev.memoir.archive.dataexport.ExportImportController";
     private static final String CONTEXT_REQUEST = "dev.memoir.context.ContextRequest";
     private static final String USAGE_CONTROLLER = "dev.memoir.usage.UsageController";
-    private static final String QUARANTINE_CONTROLLER = "dev.memoir.memory.web.QuarantineController";
+    private static final String QUARANTINE_CONTROLLER = "dev.memoir.memory.QuarantineController";
 
     /** Each limited tool argument, and the REST field it stands for. */
     private static final Map<String, RestField> LIMITED_ARGUMENTS = Map.ofEntries(

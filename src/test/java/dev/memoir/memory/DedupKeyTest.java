@@ -7,6 +7,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.common.Hashes;
+import dev.memoir.memory.api.DedupKey;
+import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.tenant.TenantId;
 
 /** The stored text of every dedup key form stays as rows and archives already carry it. */

@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.Trust;
+
 /** The memory defaults bind from any subset of settings, none included. */
 class MemoryPropertiesTest {
 

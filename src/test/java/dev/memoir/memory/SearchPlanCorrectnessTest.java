@@ -25,6 +25,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.SearchMode;
+import dev.memoir.memory.api.SearchQuery;
 import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.memory.store.Vectors;
 import dev.memoir.support.IntegrationTest;

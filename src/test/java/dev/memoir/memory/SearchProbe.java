@@ -9,6 +9,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.SearchQuery;
 import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.tenant.TenantId;
 

@@ -13,6 +13,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.memoir.llm.TextEmbedder;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySearch;
 import dev.memoir.memory.search.HybridSearchRepository;
 import dev.memoir.memory.search.SearchProperties;
 import dev.memoir.memory.search.SearchSettings;

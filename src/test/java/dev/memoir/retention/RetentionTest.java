@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.memoir.memory.MemoryKind;
 import dev.memoir.memory.MemoryPurge;
 import dev.memoir.memory.RetentionRule;
+import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.support.Api;
 import dev.memoir.support.IntegrationTest;
 import dev.memoir.support.Json;

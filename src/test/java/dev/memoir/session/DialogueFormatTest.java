@@ -8,7 +8,9 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import dev.memoir.memory.TurnOrigin;
+import dev.memoir.memory.api.TurnOrigin;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 
 /** Dialogue as prompts show it: no turn can write another turn's line, on lines of its own or on one shared line. */
 class DialogueFormatTest {

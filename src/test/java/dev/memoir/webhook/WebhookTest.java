@@ -555,7 +555,7 @@ class WebhookTest extends IntegrationTest {
                 List.of(),
                 List.of(new dev.memoir.memory.RetentionRule(
                         java.util.UUID.fromString(tenant.text("id")),
-                        dev.memoir.memory.MemoryKind.FACT,
+                        dev.memoir.memory.api.MemoryKind.FACT,
                         java.time.Duration.ofDays(9))),
                 1000);
         // Deleting the session takes its summary with it.

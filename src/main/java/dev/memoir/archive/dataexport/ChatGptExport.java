@@ -10,7 +10,7 @@ import java.util.Set;
 
 import dev.memoir.archive.dataexport.ExportedConversation.Message;
 import dev.memoir.archive.dataexport.ExportedConversation.Skip;
-import dev.memoir.session.Role;
+import dev.memoir.session.api.Role;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;

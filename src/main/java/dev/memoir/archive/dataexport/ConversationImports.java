@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.archive.ExportSource;
+import dev.memoir.archive.api.ExportSource;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -5,13 +5,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-import dev.memoir.archive.ExportReport.ConversationReport;
-import dev.memoir.archive.ExportReport.Skipped;
-import dev.memoir.archive.ExportReport.Status;
+import dev.memoir.archive.api.ExportReport.ConversationReport;
+import dev.memoir.archive.api.ExportReport.Skipped;
+import dev.memoir.archive.api.ExportReport.Status;
 import dev.memoir.archive.dataexport.ExportedConversation.Message;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.TextSafety;
-import dev.memoir.session.Role;
+import dev.memoir.session.api.Role;
 
 /**
  * What {@link ExportImporter} stores of one exported conversation: the runs of its messages that no stored part of an
@@ -104,7 +104,7 @@ final class ConversationPlanner {
     }
 
     private static NothingToStore refused(ExportedConversation conversation, String title, String refusal) {
-        return new NothingToStore(ConversationReport.refused(conversation.id(), title, refusal));
+        return new NothingToStore(ConversationReport.refused(ExportedText.echoed(conversation.id()), title, refusal));
     }
 
     /**
@@ -158,7 +158,7 @@ final class ConversationPlanner {
     private static ConversationReport imported(
             ExportedConversation conversation, String title, List<Run> runs, Tally tally, int turnCount) {
         return new ConversationReport(
-                ConversationReport.echoed(conversation.id()),
+                ExportedText.echoed(conversation.id()),
                 title,
                 Status.IMPORTED,
                 null,
@@ -228,7 +228,7 @@ final class ConversationPlanner {
 
     private static ConversationReport unchanged(String id, String title) {
         return new ConversationReport(
-                ConversationReport.echoed(id),
+                ExportedText.echoed(id),
                 title,
                 Status.UNCHANGED,
                 null,

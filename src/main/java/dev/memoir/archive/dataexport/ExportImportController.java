@@ -19,8 +19,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.memoir.archive.ExportReport;
-import dev.memoir.archive.ExportSource;
+import dev.memoir.archive.api.ExportReport;
+import dev.memoir.archive.api.ExportSource;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.memory.MemoryStrategy;
 import dev.memoir.tenant.TenantId;

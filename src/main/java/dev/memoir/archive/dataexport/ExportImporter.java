@@ -16,11 +16,11 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 
-import dev.memoir.archive.ExportReport;
-import dev.memoir.archive.ExportReport.ConversationReport;
-import dev.memoir.archive.ExportReport.Status;
-import dev.memoir.archive.ExportSource;
-import dev.memoir.archive.ImportFinished;
+import dev.memoir.archive.api.ExportReport;
+import dev.memoir.archive.api.ExportReport.ConversationReport;
+import dev.memoir.archive.api.ExportReport.Status;
+import dev.memoir.archive.api.ExportSource;
+import dev.memoir.archive.api.ImportFinished;
 import dev.memoir.archive.dataexport.ConversationPlanner.NothingToStore;
 import dev.memoir.archive.dataexport.ConversationPlanner.Planned;
 import dev.memoir.archive.dataexport.ConversationPlanner.Run;
@@ -31,10 +31,10 @@ import dev.memoir.common.web.Observed;
 import dev.memoir.common.wire.ClockSkew;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.memory.MemoryStrategy;
-import dev.memoir.session.ImportedSession;
-import dev.memoir.session.NewTurn;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.api.ImportedSession;
+import dev.memoir.session.api.NewTurn;
+import dev.memoir.session.api.SessionRef;
 import dev.memoir.tenant.TenantId;
 
 /**
@@ -106,7 +106,7 @@ public class ExportImporter {
                 // Only an id that can be a key (of a bounded length) is kept, to tell a repeat.
                 if (ExportedText.isKey(conversation.id()) && !seen.add(conversation.id())) {
                     reports.add(ConversationReport.refused(
-                            conversation.id(),
+                            ExportedText.echoed(conversation.id()),
                             ExportedText.title(conversation.title()),
                             "the export holds this conversation more than once; the first was read"));
                     return;

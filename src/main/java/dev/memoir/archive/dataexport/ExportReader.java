@@ -15,7 +15,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipInputStream;
 
-import dev.memoir.archive.ExportSource;
+import dev.memoir.archive.api.ExportSource;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;

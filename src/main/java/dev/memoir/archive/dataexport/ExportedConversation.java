@@ -3,7 +3,7 @@ package dev.memoir.archive.dataexport;
 import java.time.Instant;
 import java.util.List;
 
-import dev.memoir.session.Role;
+import dev.memoir.session.api.Role;
 
 /**
  * One conversation of a data export as Memoir reads it, whatever the assistant: the messages of its dialogue path

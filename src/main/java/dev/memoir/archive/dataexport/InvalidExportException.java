@@ -2,7 +2,7 @@ package dev.memoir.archive.dataexport;
 
 import org.springframework.http.HttpStatus;
 
-import dev.memoir.archive.ExportSource;
+import dev.memoir.archive.api.ExportSource;
 import dev.memoir.common.web.ApiException;
 
 /** A data export that cannot be read as a whole; nothing of it was stored. */

@@ -4,9 +4,9 @@ import java.util.Set;
 
 import dev.memoir.feedback.FeedbackArchive.ArchivedEpisode;
 import dev.memoir.feedback.FeedbackArchive.ArchivedFeedback;
-import dev.memoir.memory.ArchivedMemory;
-import dev.memoir.memory.ArchivedPassage;
-import dev.memoir.memory.ArchivedRevision;
+import dev.memoir.memory.api.ArchivedMemory;
+import dev.memoir.memory.api.ArchivedPassage;
+import dev.memoir.memory.api.ArchivedRevision;
 import dev.memoir.session.SessionArchive.ArchivedSession;
 import dev.memoir.session.SessionArchive.ArchivedTurn;
 

@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 
 import dev.memoir.common.web.ApiException;
 import dev.memoir.common.wire.FieldConstraints;
-import dev.memoir.memory.ArchivedMemory;
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.ArchivedMemory;
+import dev.memoir.memory.api.MemoryKind;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;

@@ -24,7 +24,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
-import dev.memoir.archive.ImportedUser;
+import dev.memoir.archive.api.ImportedUser;
 import dev.memoir.common.audit.AuditActor;
 import dev.memoir.common.wire.UserIdentifier;
 import dev.memoir.tenant.TenantId;

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.memoir.archive.ImportFinished;
+import dev.memoir.archive.api.ImportFinished;
 import dev.memoir.common.web.ConflictException;
 import dev.memoir.common.web.Observed;
 import dev.memoir.feedback.FeedbackArchive;

@@ -10,11 +10,11 @@ import org.springframework.stereotype.Component;
 import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.wire.TextSafety;
 import dev.memoir.redaction.SecretRedactor;
-import dev.memoir.session.NewTurn;
-import dev.memoir.session.Role;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.NewTurn;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -10,16 +10,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.common.usage.UsageScope;
 import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.TurnOrigin;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.TurnOrigin;
 import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.retrieval.ReplyMemory;
-import dev.memoir.session.NewTurn;
-import dev.memoir.session.Role;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.NewTurn;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -9,9 +9,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.retrieval.RecursiveReasoner;
-import dev.memoir.session.SessionRef;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.SessionRef;
+import dev.memoir.session.api.TurnView;
 
 /**
  * A reply by recursive reasoning over memory (R^3) instead of recall and the reply step: the model searches step

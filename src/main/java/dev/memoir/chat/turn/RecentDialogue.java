@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.ToIntFunction;
 
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.TurnView;
 
 /** The part of the current session sent verbatim with a reply: the newest turns that fit a token budget. */
 final class RecentDialogue {

@@ -17,9 +17,9 @@ import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.retrieval.ReplyContext;
-import dev.memoir.session.Role;
 import dev.memoir.session.SessionService;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -6,10 +6,10 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemorySource;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySource;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.Trust;
 
 @Schema(description = "A memory that was given to the model for this reply")
 @JsonInclude(JsonInclude.Include.NON_NULL)

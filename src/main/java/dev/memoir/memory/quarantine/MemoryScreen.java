@@ -10,7 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.common.prompt.InjectionSigns;
-import dev.memoir.memory.MemoryScreening;
+import dev.memoir.memory.api.MemoryScreening;
 
 /**
  * Screens a memory's text as it is written (created, restored from an archive, or given a new version) for the signs

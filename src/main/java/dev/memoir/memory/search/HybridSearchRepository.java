@@ -17,16 +17,16 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 import dev.memoir.common.jdbc.SqlTimes;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryScreening;
-import dev.memoir.memory.MemorySearch;
-import dev.memoir.memory.MemorySource;
-import dev.memoir.memory.MemoryView;
-import dev.memoir.memory.Provenance;
-import dev.memoir.memory.SearchExplanation;
-import dev.memoir.memory.SearchMode;
-import dev.memoir.memory.Speaker;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryScreening;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.MemorySource;
+import dev.memoir.memory.api.MemoryView;
+import dev.memoir.memory.api.Provenance;
+import dev.memoir.memory.api.SearchExplanation;
+import dev.memoir.memory.api.SearchMode;
+import dev.memoir.memory.api.Speaker;
+import dev.memoir.memory.api.Trust;
 
 /**
  * Hybrid memory search in one SQL statement: a dense ranking (cosine distance on the HNSW index) and a full-text

@@ -11,10 +11,10 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.web.Observed;
 import dev.memoir.llm.TextEmbedder;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemorySearch;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchQuery;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchQuery;
 
 /**
  * One search of a user's memories, as every search runs it: the facade's entry points ({@code MemorySearches}) and

@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
-import dev.memoir.memory.SearchMode;
+import dev.memoir.memory.api.SearchMode;
 
 /**
  * How memory search ranks. Both rankings run in PostgreSQL in one statement and are fused by reciprocal rank:

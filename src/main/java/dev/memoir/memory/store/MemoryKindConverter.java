@@ -3,7 +3,7 @@ package dev.memoir.memory.store;
 import jakarta.persistence.Converter;
 
 import dev.memoir.common.wire.WireNameAttributeConverter;
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.MemoryKind;
 
 @Converter(autoApply = true)
 class MemoryKindConverter extends WireNameAttributeConverter<MemoryKind> {

@@ -19,13 +19,13 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.annotations.PartitionKey;
 import org.hibernate.type.SqlTypes;
 
-import dev.memoir.memory.MemoryEvent;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryOrigin;
-import dev.memoir.memory.MemoryScreening;
-import dev.memoir.memory.MemoryView;
-import dev.memoir.memory.Provenance;
-import dev.memoir.memory.Speaker;
+import dev.memoir.memory.api.MemoryEvent;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.MemoryScreening;
+import dev.memoir.memory.api.MemoryView;
+import dev.memoir.memory.api.Provenance;
+import dev.memoir.memory.api.Speaker;
 import dev.memoir.tenant.TenantId;
 
 @Entity

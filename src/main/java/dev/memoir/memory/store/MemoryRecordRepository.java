@@ -12,7 +12,7 @@ import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.MemoryKind;
 
 public interface MemoryRecordRepository extends JpaRepository<MemoryRecord, UUID> {
 

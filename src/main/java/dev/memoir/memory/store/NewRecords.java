@@ -14,12 +14,12 @@ import org.springframework.stereotype.Component;
 
 import dev.memoir.llm.EmbeddedDocument;
 import dev.memoir.llm.TextEmbedder;
-import dev.memoir.memory.MemoryEvent;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryOrigin;
-import dev.memoir.memory.MemoryScreening;
-import dev.memoir.memory.NewMemory;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.MemoryEvent;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.MemoryScreening;
+import dev.memoir.memory.api.NewMemory;
+import dev.memoir.memory.api.Trust;
 import dev.memoir.memory.quarantine.MemoryScreen;
 
 /**

@@ -3,7 +3,7 @@ package dev.memoir.memory.store;
 import jakarta.persistence.Converter;
 
 import dev.memoir.common.wire.WireNameAttributeConverter;
-import dev.memoir.memory.Speaker;
+import dev.memoir.memory.api.Speaker;
 
 @Converter(autoApply = true)
 class SpeakerConverter extends WireNameAttributeConverter<Speaker> {

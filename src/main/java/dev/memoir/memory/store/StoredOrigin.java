@@ -2,9 +2,9 @@ package dev.memoir.memory.store;
 
 import jakarta.persistence.Embeddable;
 
-import dev.memoir.memory.MemoryOrigin;
-import dev.memoir.memory.MemorySource;
-import dev.memoir.memory.Trust;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.MemorySource;
+import dev.memoir.memory.api.Trust;
 
 /** A memory's source and trust as its row keeps them (V59): trust as its rank, so that a minimum is a comparison. */
 @Embeddable

@@ -12,9 +12,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import dev.memoir.memory.MemoryOrigin;
-import dev.memoir.memory.Trust;
-import dev.memoir.memory.TurnOrigin;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.Trust;
+import dev.memoir.memory.api.TurnOrigin;
 
 /**
  * What the turns a memory is made from are worth ({@link MemoryOrigin#ofTurn}): by who said them and how they reached

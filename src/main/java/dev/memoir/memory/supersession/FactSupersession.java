@@ -14,8 +14,8 @@ import com.github.kagkarlsson.scheduler.task.TaskDescriptor;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 
 import dev.memoir.jobs.Jobs;
-import dev.memoir.memory.MemoryScreening;
-import dev.memoir.memory.Supersession;
+import dev.memoir.memory.api.MemoryScreening;
+import dev.memoir.memory.api.Supersession;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
 import dev.memoir.tenant.TenantId;

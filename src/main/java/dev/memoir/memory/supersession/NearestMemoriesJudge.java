@@ -15,11 +15,11 @@ import org.springframework.stereotype.Component;
 import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.llm.PromptValues;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemorySearch;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchMode;
-import dev.memoir.memory.Supersession;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchMode;
+import dev.memoir.memory.api.Supersession;
 import dev.memoir.memory.search.MemorySearcher;
 import dev.memoir.tenant.TenantId;
 

@@ -9,8 +9,8 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.SupersessionProblem;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.SupersessionProblem;
 
 /**
  * Checks the supersessions of memories written as an archive carries them, which the API's rules never saw: run

@@ -12,7 +12,7 @@ import java.util.UUID;
 import org.springframework.stereotype.Component;
 
 import dev.memoir.common.web.InvalidRequestException;
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.memory.store.MemoryRecord;
 import dev.memoir.memory.store.MemoryRecordRepository;
 

@@ -11,8 +11,8 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-import dev.memoir.memory.MemoryEvent;
-import dev.memoir.memory.MemoryKind;
+import dev.memoir.memory.api.MemoryEvent;
+import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -13,10 +13,10 @@ import java.util.UUID;
 
 import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.TokenCounter;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchExplanation;
-import dev.memoir.session.TurnView;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchExplanation;
+import dev.memoir.session.api.TurnView;
 
 /**
  * The budget layout (the default): lays recalled memories out for the reply prompt until the token budget is full,

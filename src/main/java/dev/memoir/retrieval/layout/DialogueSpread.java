@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 
 /**
  * A ranking reordered to cover the arc of the dialogue: an utterance within a few turns of better-ranked ones of the

@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.memoir.llm.TokenCounter;
-import dev.memoir.memory.SearchExplanation;
+import dev.memoir.memory.api.SearchExplanation;
 
 /**
  * A long memory as the reply prompt shows it within a number of tokens: its opening, then the part that bears on the

@@ -7,7 +7,7 @@ import java.util.List;
 
 import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.TokenCounter;
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.ScoredMemory;
 
 /**
  * The user's standing instructions and preferences as a reply shows them, first and whatever the message: one line

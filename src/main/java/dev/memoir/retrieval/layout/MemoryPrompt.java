@@ -2,7 +2,7 @@ package dev.memoir.retrieval.layout;
 
 import java.util.List;
 
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.ScoredMemory;
 
 /**
  * The memory part of a reply prompt, the memories it holds, its [Memory] entries in their numbered order (what the

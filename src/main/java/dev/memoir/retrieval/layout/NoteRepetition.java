@@ -8,8 +8,8 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
 
 /**
  * Whether a note or summary only repeats utterances the prompt shows with it, so that it need not be shown as well.

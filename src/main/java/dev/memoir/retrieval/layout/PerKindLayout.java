@@ -7,10 +7,10 @@ import java.util.List;
 
 import dev.memoir.common.prompt.QuotedText;
 import dev.memoir.llm.TokenCounter;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.ScoredMemory;
 import dev.memoir.session.DialogueFormat;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.TurnView;
 
 /**
  * The per-kind layout (the papers'): recalled memories laid out for the reply prompt within the session's token

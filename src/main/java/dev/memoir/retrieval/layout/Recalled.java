@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.Trust;
-import dev.memoir.session.TurnView;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.Trust;
+import dev.memoir.session.api.TurnView;
 
 /**
  * What a reply's memory is laid out from: the memories recalled, in the order the layout should consider them, and

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
-import dev.memoir.memory.ScoredMemory;
+import dev.memoir.memory.api.ScoredMemory;
 
 /**
  * A group of the [Memory] section: one per session, under a line with its date, and one for the memories of no

@@ -9,7 +9,7 @@ import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.memoir.session.SessionClosed;
+import dev.memoir.session.api.SessionClosed;
 import dev.memoir.session.store.IdleSession;
 import dev.memoir.session.store.Session;
 import dev.memoir.session.store.SessionLocks;

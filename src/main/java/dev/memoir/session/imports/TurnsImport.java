@@ -19,7 +19,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import dev.memoir.common.wire.FieldConstraints;
 import dev.memoir.common.wire.VisibleText;
 import dev.memoir.common.wire.WireNames;
-import dev.memoir.session.Role;
+import dev.memoir.session.api.Role;
 
 @Schema(
         description = "Existing dialogue to add to a session without calling the chat model: a chat log as an "

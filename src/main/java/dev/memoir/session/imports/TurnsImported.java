@@ -4,7 +4,7 @@ import java.util.List;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.TurnView;
 
 @Schema(
         description = "What an import stored, and which of its messages it skipped and why: together they account "

@@ -16,7 +16,7 @@ import org.hibernate.annotations.PartitionKey;
 
 import dev.memoir.common.jdbc.NewUntilStored;
 import dev.memoir.memory.MemorySettings;
-import dev.memoir.session.SessionRef;
+import dev.memoir.session.api.SessionRef;
 import dev.memoir.tenant.TenantId;
 
 @Entity

@@ -8,8 +8,8 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.jobs.Jobs;
-import dev.memoir.session.ErasedSessions;
-import dev.memoir.session.SessionForDeletion;
+import dev.memoir.session.api.ErasedSessions;
+import dev.memoir.session.api.SessionForDeletion;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -9,7 +9,7 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.session.SessionRef;
+import dev.memoir.session.api.SessionRef;
 import dev.memoir.tenant.TenantId;
 
 /**

@@ -13,10 +13,10 @@ import jakarta.persistence.Table;
 
 import org.hibernate.annotations.PartitionKey;
 
-import dev.memoir.memory.TurnOrigin;
-import dev.memoir.session.NewTurn;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
+import dev.memoir.memory.api.TurnOrigin;
+import dev.memoir.session.api.NewTurn;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 
 @Entity
 @Table(name = "turns")

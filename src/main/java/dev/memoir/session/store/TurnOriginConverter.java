@@ -3,7 +3,7 @@ package dev.memoir.session.store;
 import jakarta.persistence.Converter;
 
 import dev.memoir.common.wire.WireNameAttributeConverter;
-import dev.memoir.memory.TurnOrigin;
+import dev.memoir.memory.api.TurnOrigin;
 
 @Converter(autoApply = true)
 class TurnOriginConverter extends WireNameAttributeConverter<TurnOrigin> {

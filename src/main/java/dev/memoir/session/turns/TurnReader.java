@@ -16,9 +16,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.memoir.common.web.NotFoundException;
-import dev.memoir.session.RepliedTurn;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.RepliedTurn;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.session.store.Session;
 import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.Turn;

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.memoir.jobs.JobStatus;
 import dev.memoir.memory.MemorySettings;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.session.store.SessionStatus;
 
 @Schema(description = "A dialogue session")

@@ -12,7 +12,7 @@ import dev.memoir.jobs.JobStatus;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
-import dev.memoir.session.TurnView;
+import dev.memoir.session.api.TurnView;
 import dev.memoir.session.store.Session;
 import dev.memoir.session.store.SessionLocks;
 import dev.memoir.session.store.SessionRepository;

@@ -8,9 +8,9 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import dev.memoir.memory.TurnOrigin;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
+import dev.memoir.memory.api.TurnOrigin;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 
 class RecentDialogueTest {
 

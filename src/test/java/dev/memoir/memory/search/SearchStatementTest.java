@@ -20,11 +20,11 @@ import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemorySearch;
-import dev.memoir.memory.SearchMode;
-import dev.memoir.memory.SearchQuery;
-import dev.memoir.memory.Validity;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemorySearch;
+import dev.memoir.memory.api.SearchMode;
+import dev.memoir.memory.api.SearchQuery;
+import dev.memoir.memory.api.Validity;
 import dev.memoir.tenant.TenantId;
 
 /**

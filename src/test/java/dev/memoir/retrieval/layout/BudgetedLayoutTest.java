@@ -12,14 +12,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.memoir.llm.TokenCounter;
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryOrigin;
-import dev.memoir.memory.Provenance;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.SearchExplanation;
-import dev.memoir.memory.TurnOrigin;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.Provenance;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.SearchExplanation;
+import dev.memoir.memory.api.TurnOrigin;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 
 /** The reply's memory filled to its token budget from one ranking, without a database or Spring. */
 class BudgetedLayoutTest {

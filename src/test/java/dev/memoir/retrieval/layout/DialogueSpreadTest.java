@@ -10,13 +10,13 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import dev.memoir.memory.MemoryKind;
-import dev.memoir.memory.MemoryOrigin;
-import dev.memoir.memory.Provenance;
-import dev.memoir.memory.ScoredMemory;
-import dev.memoir.memory.TurnOrigin;
-import dev.memoir.session.Role;
-import dev.memoir.session.TurnView;
+import dev.memoir.memory.api.MemoryKind;
+import dev.memoir.memory.api.MemoryOrigin;
+import dev.memoir.memory.api.Provenance;
+import dev.memoir.memory.api.ScoredMemory;
+import dev.memoir.memory.api.TurnOrigin;
+import dev.memoir.session.api.Role;
+import dev.memoir.session.api.TurnView;
 
 /** A ranking reordered so that its front covers the arc of the dialogue. */
 class DialogueSpreadTest {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-import dev.memoir.session.Role;
+import dev.memoir.session.api.Role;
 
 class RoleTest {
 

@@ -1,6 +1,0 @@
-package dev.memoir.memory;
-
-import java.util.UUID;
-
-/** A memory whose supersession breaks the API's rules, and which rule. */
-public record SupersessionProblem(UUID memoryId, UUID supersededBy, String problem) {}

@@ -1,4 +1,0 @@
-package dev.memoir.session;
-
-/** What erasing a user removed from the session tables. */
-public record ErasedSessions(int sessions, int turns) {}
