@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The search floor of one jar in a steady state: a fresh database, 500 warm-up searches, then N timed ones for a
-# user with no memories, all of one query (its embedding from the service's cache), and the CPU time the service's
-# JVM spent on them. Where bench/scale/floor.sh's short runs right after a start are dominated by warm-up, this
+# user with no memories, all of one query (its embedding from the service's cache; with COLD=1 each different), and
+# the CPU time the service's JVM spent on them. Where bench/scale/floor.sh's short runs right after a start are dominated by warm-up, this
 # shows what each search costs once the JIT has settled (docs/scale-benchmark.md, "The search floor").
 #
 #   bench/scale/floor-steady.sh JAR LABEL            # a new connection per search, as floor.sh's client makes
@@ -9,6 +9,7 @@
 #   JFR=/tmp/floor.jfr bench/scale/floor-steady.sh JAR LABEL   # and a JFR profile of the timed searches
 #   WARMUP=0 N=260 JFR=/tmp/cold.jfr bench/scale/floor-steady.sh JAR LABEL   # the first searches after a start
 #                                                 (read it with: jfr view hot-methods /tmp/floor.jfr)
+#   COLD=1 bench/scale/floor-steady.sh JAR LABEL   # every query different, so each is embedded (floor.sh's "cold")
 #
 # Prints: LABEL: cpu <ms of JVM CPU per search>, wall <ms per search>, p50, p95.
 # Needs: PostgreSQL with pgvector on 127.0.0.1:5432 (scripts/local-postgres.sh), root or sudo, python3, curl.
@@ -40,14 +41,19 @@ port, key, pid, n, label = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.a
 ticks = os.sysconf("SC_CLK_TCK")
 kept = http.client.HTTPConnection("127.0.0.1", port)
 PATH = "/memory?userId=nobody&query=what+did+I+say+about+rivers"
+searches = 0
 
 def cpu():
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / ticks
 
 def search():
+    global searches
+    searches += 1
     conn = kept if os.environ.get("KEEP") else http.client.HTTPConnection("127.0.0.1", port)
-    conn.request("GET", PATH, headers={"Authorization": "Bearer " + key})
+    # Cold: a query of its own each time (a number the service has not embedded), as floor.sh's cold searches.
+    path = PATH + f"+{searches}" if os.environ.get("COLD") else PATH
+    conn.request("GET", path, headers={"Authorization": "Bearer " + key})
     response = conn.getresponse()
     response.read()
     assert response.status == 200, response.status
