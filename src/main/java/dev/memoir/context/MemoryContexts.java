@@ -24,6 +24,7 @@ import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.retrieval.ReplyContext;
 import dev.memoir.retrieval.ReplyMemory;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
@@ -38,6 +39,7 @@ public class MemoryContexts {
 
     private final ReplyMemory replyMemory;
     private final SessionService sessions;
+    private final TurnReader turnReader;
     private final MemoryDefaults defaults;
     private final ContextTraceRepository traces;
     private final TokenCounter tokens;
@@ -48,6 +50,7 @@ public class MemoryContexts {
     MemoryContexts(
             ReplyMemory replyMemory,
             SessionService sessions,
+            TurnReader turnReader,
             MemoryDefaults defaults,
             ContextTraceRepository traces,
             TokenCounter tokens,
@@ -58,6 +61,7 @@ public class MemoryContexts {
         this.events = events;
         this.transaction = new TransactionTemplate(transactions);
         this.sessions = sessions;
+        this.turnReader = turnReader;
         this.defaults = defaults;
         this.traces = traces;
         this.tokens = tokens;
@@ -76,7 +80,7 @@ public class MemoryContexts {
                 : session.settings().promptTokenBudget();
         List<UUID> recent = query.sessionId() == null || query.excludeRecentTurns() <= 0
                 ? List.of()
-                : sessions.lastTurns(tenant, query.sessionId(), query.excludeRecentTurns()).stream()
+                : turnReader.lastTurns(tenant, query.sessionId(), query.excludeRecentTurns()).stream()
                         .map(TurnView::id)
                         .toList();
         // Masked as a stored turn is: self-reflection sends the query to the model.

@@ -11,7 +11,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.MemoryErasure;
 import dev.memoir.reranker.Reranker;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.SessionDeletion;
 import dev.memoir.session.api.SessionForDeletion;
 import dev.memoir.tenant.TenantId;
 
@@ -24,26 +24,29 @@ import dev.memoir.tenant.TenantId;
 @Service
 class SessionEraser {
 
-    private final SessionService sessions;
+    private final SessionDeletion sessionDeletion;
     private final Reranker reranker;
     private final MemoryErasure memoryErasure;
     private final ApplicationEventPublisher events;
 
     SessionEraser(
-            SessionService sessions, Reranker reranker, MemoryErasure memoryErasure, ApplicationEventPublisher events) {
+            SessionDeletion sessionDeletion,
+            Reranker reranker,
+            MemoryErasure memoryErasure,
+            ApplicationEventPublisher events) {
         this.memoryErasure = memoryErasure;
         this.events = events;
-        this.sessions = sessions;
+        this.sessionDeletion = sessionDeletion;
         this.reranker = reranker;
     }
 
     @Transactional
     SessionErasure erase(TenantId tenant, UUID sessionId) {
         // The session first: its lock waits for a memory job writing from it, whose memory is then deleted below.
-        SessionForDeletion session = sessions.lockForDeletion(tenant, sessionId);
+        SessionForDeletion session = sessionDeletion.lockForDeletion(tenant, sessionId);
         int memoryCount = memoryErasure.deleteAllOfSession(tenant, session.userId(), sessionId);
         int feedbackCount = reranker.deleteFeedbackOfTurns(tenant, session.turnIds());
-        int turnCount = sessions.delete(tenant, sessionId);
+        int turnCount = sessionDeletion.delete(tenant, sessionId);
         Audited audited = Audited.of(
                 tenant.value(),
                 "session.erased",

@@ -10,7 +10,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.MemoryErasure;
 import dev.memoir.reranker.Reranker;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.SessionDeletion;
 import dev.memoir.session.api.ErasedSessions;
 import dev.memoir.tenant.TenantId;
 import dev.memoir.usage.Usage;
@@ -25,14 +25,14 @@ import dev.memoir.usage.Usage;
 @Service
 class UserDataEraser {
 
-    private final SessionService sessions;
+    private final SessionDeletion sessionDeletion;
     private final Reranker reranker;
     private final MemoryErasure memoryErasure;
     private final Usage usage;
     private final ApplicationEventPublisher events;
 
     UserDataEraser(
-            SessionService sessions,
+            SessionDeletion sessionDeletion,
             Reranker reranker,
             MemoryErasure memoryErasure,
             Usage usage,
@@ -40,7 +40,7 @@ class UserDataEraser {
         this.memoryErasure = memoryErasure;
         this.events = events;
         this.usage = usage;
-        this.sessions = sessions;
+        this.sessionDeletion = sessionDeletion;
         this.reranker = reranker;
     }
 
@@ -53,7 +53,7 @@ class UserDataEraser {
         // and turns behind that delete's back. No writer holds a session while it waits for this lock, so the
         // deletes below never wait for one that waits for the erasure.
         memoryErasure.holdUser(tenant, userId);
-        ErasedSessions erased = sessions.deleteAllForUser(tenant, userId);
+        ErasedSessions erased = sessionDeletion.deleteAllForUser(tenant, userId);
         int memoryCount = memoryErasure.deleteAllForUser(tenant, userId);
         int feedbackCount = reranker.deleteFeedbackOfUser(tenant, userId);
         usage.forgetUser(tenant, userId);

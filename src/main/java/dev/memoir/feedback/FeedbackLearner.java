@@ -17,6 +17,7 @@ import dev.memoir.retrieval.RamProperties;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.RepliedTurn;
 import dev.memoir.tenant.TenantId;
 
@@ -35,6 +36,7 @@ import dev.memoir.tenant.TenantId;
 class FeedbackLearner {
 
     private final SessionService sessions;
+    private final TurnReader turnReader;
     private final SessionMemoryWrite memoryWrite;
     private final EpisodeRepository episodes;
     private final ReplyFeedbackRepository feedbackRows;
@@ -50,6 +52,7 @@ class FeedbackLearner {
 
     FeedbackLearner(
             SessionService sessions,
+            TurnReader turnReader,
             SessionMemoryWrite memoryWrite,
             EpisodeRepository episodes,
             ReplyFeedbackRepository feedbackRows,
@@ -66,6 +69,7 @@ class FeedbackLearner {
         this.embedder = embedder;
         this.locks = locks;
         this.sessions = sessions;
+        this.turnReader = turnReader;
         this.memoryWrite = memoryWrite;
         this.episodes = episodes;
         this.feedbackRows = feedbackRows;
@@ -80,7 +84,7 @@ class FeedbackLearner {
     private record Received(Episode episode, ReplyFeedback row) {}
 
     FeedbackResult learn(TenantId tenant, FeedbackRequest request) {
-        RepliedTurn replied = sessions.reply(tenant, request.turnId());
+        RepliedTurn replied = turnReader.reply(tenant, request.turnId());
         // The user's words, kept, exported and sent to the model as a turn's are: the tenant's redaction policy first.
         Trial.FeedbackNote note = new Trial.FeedbackNote(
                 request.verdict() == null ? null : request.verdict().wireName(),
@@ -119,7 +123,7 @@ class FeedbackLearner {
         locks.lockShared(
                 AdvisoryLocks.Space.USER_MEMORY,
                 AdvisoryLocks.userKey(tenant.value(), replied.session().userId()));
-        sessions.reply(tenant, replied.reply().id());
+        turnReader.reply(tenant, replied.reply().id());
         locks.lock(AdvisoryLocks.Space.REPLY_EPISODE, replied.reply().id().toString());
         Episode episode = episodes.lockByReplyTurnIdAndTenantId(replied.reply().id(), tenant.value())
                 .orElseGet(() -> episodes.save(new Episode(

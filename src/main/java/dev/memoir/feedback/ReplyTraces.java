@@ -13,7 +13,7 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.common.audit.Audited;
 import dev.memoir.memory.api.ScoredMemory;
 import dev.memoir.memory.api.Trust;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.RepliedTurn;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.tenant.TenantId;
@@ -23,18 +23,18 @@ import dev.memoir.tenant.TenantId;
 class ReplyTraces {
 
     private final ReplyTraceRepository traces;
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final EpisodeRepository episodes;
     private final ApplicationEventPublisher events;
 
     ReplyTraces(
             ReplyTraceRepository traces,
-            SessionService sessions,
+            TurnReader turnReader,
             EpisodeRepository episodes,
             ApplicationEventPublisher events) {
         this.traces = traces;
         this.events = events;
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.episodes = episodes;
     }
 
@@ -70,7 +70,7 @@ class ReplyTraces {
     /** A reply's trace for the caller: 404 when the turn is unknown or another tenant's, 400 when not a reply. */
     @Transactional(readOnly = true)
     ReplyTraceView view(TenantId tenant, UUID replyTurnId) {
-        RepliedTurn reply = sessions.reply(tenant, replyTurnId);
+        RepliedTurn reply = turnReader.reply(tenant, replyTurnId);
         UUID episodeId = episodes.findByReplyTurnIdAndTenantId(replyTurnId, tenant.value())
                 .map(Episode::getId)
                 .orElse(null);

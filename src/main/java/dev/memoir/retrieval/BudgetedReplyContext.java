@@ -25,7 +25,7 @@ import dev.memoir.retrieval.layout.BudgetedLayout;
 import dev.memoir.retrieval.layout.MemoryPrompt;
 import dev.memoir.retrieval.layout.OverviewQuestion;
 import dev.memoir.retrieval.layout.Recalled;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
 
@@ -44,7 +44,7 @@ class BudgetedReplyContext implements ReplyContextBuilder {
     private final PinnedMemories pinned;
     private final SelfReflection reflection;
     private final Reranker reranker;
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final ContextProperties properties;
     private final TokenCounter tokens;
     private final MemoryQuarantine quarantine;
@@ -54,7 +54,7 @@ class BudgetedReplyContext implements ReplyContextBuilder {
             PinnedMemories pinned,
             SelfReflection reflection,
             Reranker reranker,
-            SessionService sessions,
+            TurnReader turnReader,
             ContextProperties properties,
             TokenCounter tokens,
             MemoryQuarantine quarantine) {
@@ -63,7 +63,7 @@ class BudgetedReplyContext implements ReplyContextBuilder {
         this.pinned = pinned;
         this.reflection = reflection;
         this.reranker = reranker;
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.properties = properties;
         this.tokens = tokens;
     }
@@ -156,7 +156,7 @@ class BudgetedReplyContext implements ReplyContextBuilder {
         }
         Map<UUID, List<TurnView>> around = new HashMap<>();
         Map<UUID, List<TurnView>> found =
-                sessions.turnsAround(session.tenant(), memoryOfTurn.keySet(), properties.neighbours());
+                turnReader.turnsAround(session.tenant(), memoryOfTurn.keySet(), properties.neighbours());
         // A neighbour whose own record is quarantined is not shown beside another turn either.
         Set<UUID> heldBack = quarantine.heldBackTurns(
                 session.tenant(),

@@ -17,7 +17,7 @@ import dev.memoir.memory.MemorySearches;
 import dev.memoir.memory.api.MemoryKind;
 import dev.memoir.memory.api.ScoredMemory;
 import dev.memoir.memory.api.SearchQuery;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
@@ -41,20 +41,20 @@ class PinnedMemories {
 
     private final MemorySearches searches;
     private final MemoRetriever memos;
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final ContextProperties properties;
     private final MemoryQuarantine quarantine;
 
     PinnedMemories(
             MemorySearches searches,
             MemoRetriever memos,
-            SessionService sessions,
+            TurnReader turnReader,
             ContextProperties properties,
             MemoryQuarantine quarantine) {
         this.quarantine = quarantine;
         this.searches = searches;
         this.memos = memos;
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.properties = properties;
     }
 
@@ -119,7 +119,7 @@ class PinnedMemories {
         }
         // A turn whose own record is quarantined is not shown as a memo's evidence either.
         Set<UUID> heldBack = quarantine.heldBackTurns(tenant, userId, turnIds);
-        Map<UUID, TurnView> turns = sessions.turnsByIds(tenant, turnIds).stream()
+        Map<UUID, TurnView> turns = turnReader.turnsByIds(tenant, turnIds).stream()
                 .filter(turn -> !heldBack.contains(turn.id()))
                 .collect(Collectors.toMap(TurnView::id, Function.identity()));
         return memos.stream()

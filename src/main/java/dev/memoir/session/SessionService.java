@@ -1,8 +1,6 @@
 package dev.memoir.session;
 
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -14,22 +12,17 @@ import dev.memoir.common.jdbc.AdvisoryLocks;
 import dev.memoir.memory.MemoryDefaults;
 import dev.memoir.memory.MemorySettingsOverride;
 import dev.memoir.memory.api.TurnOrigin;
-import dev.memoir.session.api.ErasedSessions;
 import dev.memoir.session.api.ImportedSession;
 import dev.memoir.session.api.NewTurn;
-import dev.memoir.session.api.RepliedTurn;
 import dev.memoir.session.api.SessionClosed;
-import dev.memoir.session.api.SessionForDeletion;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
 import dev.memoir.session.api.TurnsArriving;
 import dev.memoir.session.api.TurnsRecorded;
 import dev.memoir.session.store.Session;
-import dev.memoir.session.store.SessionDeletion;
 import dev.memoir.session.store.SessionLocks;
 import dev.memoir.session.store.SessionRepository;
 import dev.memoir.session.store.SessionStatus;
-import dev.memoir.session.turns.TurnReader;
 import dev.memoir.session.turns.TurnRecorder;
 import dev.memoir.tenant.TenantId;
 
@@ -45,8 +38,9 @@ import dev.memoir.tenant.TenantId;
  * erasure. A writer that comes after an erasure finds no session and writes nothing. ({@link SessionLocks} takes
  * these locks for the module.)
  *
- * <p>The work is done inside the module: turns are stored by {@link TurnRecorder} and read by {@link TurnReader},
- * sessions deleted by {@link SessionDeletion}.
+ * <p>Turns are stored by {@link TurnRecorder} inside the module (the module's own imports and conversations store
+ * through it too, so it cannot sit up here: the inside never reaches back up); other modules read turns from
+ * {@link TurnReader} and delete sessions through {@link SessionDeletion}, both beside this class.
  */
 @Service
 public class SessionService {
@@ -56,24 +50,18 @@ public class SessionService {
     private final AdvisoryLocks advisoryLocks;
     private final SessionLocks locks;
     private final TurnRecorder recorder;
-    private final TurnReader reader;
-    private final SessionDeletion deletion;
 
     SessionService(
             SessionRepository sessions,
             MemoryDefaults memoryDefaults,
             AdvisoryLocks advisoryLocks,
             SessionLocks locks,
-            TurnRecorder recorder,
-            TurnReader reader,
-            SessionDeletion deletion) {
+            TurnRecorder recorder) {
         this.sessions = sessions;
         this.memoryDefaults = memoryDefaults;
         this.advisoryLocks = advisoryLocks;
         this.locks = locks;
         this.recorder = recorder;
-        this.reader = reader;
-        this.deletion = deletion;
     }
 
     /**
@@ -102,11 +90,6 @@ public class SessionService {
         return sessions.findByTenantIdAndConversationIdOrderByCreatedAtAscIdAsc(tenant.value(), conversationId).stream()
                 .map(Session::getId)
                 .toList();
-    }
-
-    /** The session's last {@code count} turns, oldest first. */
-    public List<TurnView> lastTurns(TenantId tenant, UUID sessionId, int count) {
-        return reader.lastTurns(tenant, sessionId, count);
     }
 
     /** The session, if it belongs to the tenant and is open; 404 or 409 otherwise. */
@@ -165,42 +148,6 @@ public class SessionService {
         return recorder.appendReply(tenant, sessionId, question, content, questionWorthRemembering);
     }
 
-    /** Up to {@code count} turns ending with the tenant's given one, oldest first: the dialogue as it stood then. */
-    public List<TurnView> turnsEndingWith(TenantId tenant, UUID turnId, int count) {
-        return reader.turnsEndingWith(tenant, turnId, count);
-    }
-
-    /**
-     * An assistant turn of the tenant with the user message it answered, for feedback on a reply: 404 when the
-     * turn is unknown or another tenant's, 400 when it is not a reply.
-     */
-    public RepliedTurn reply(TenantId tenant, UUID turnId) {
-        return reader.reply(tenant, turnId);
-    }
-
-    /** The tenant's turns with these ids, in dialogue order. */
-    public List<TurnView> turnsByIds(TenantId tenant, List<UUID> ids) {
-        return reader.turnsByIds(tenant, ids);
-    }
-
-    /**
-     * Each of the given turns with its neighbours in its session, up to {@code radius} turns before and after it, in
-     * dialogue order, by the id of the turn they surround; turns of other tenants or no longer stored are left out.
-     */
-    public Map<UUID, List<TurnView>> turnsAround(TenantId tenant, Collection<UUID> turnIds, int radius) {
-        return reader.turnsAround(tenant, turnIds, radius);
-    }
-
-    /** The turns of a session from position {@code fromSeq} to {@code toSeq}, both included, in order. */
-    public List<TurnView> turnsBetween(TenantId tenant, UUID sessionId, int fromSeq, int toSeq) {
-        return reader.turnsBetween(tenant, sessionId, fromSeq, toSeq);
-    }
-
-    /** A session's turns, in order. */
-    public List<TurnView> allTurns(TenantId tenant, UUID sessionId) {
-        return reader.allTurns(tenant, sessionId);
-    }
-
     /** A session as background jobs see it, by the tenant the job was queued for. */
     @Transactional(readOnly = true)
     Optional<SessionRef> findForJob(TenantId tenant, UUID sessionId) {
@@ -214,27 +161,5 @@ public class SessionService {
      */
     public Optional<SessionRef> hold(TenantId tenant, UUID sessionId) {
         return locks.hold(tenant, sessionId);
-    }
-
-    /**
-     * Locks one session for deletion and answers its user and its turns' ids, or 404. The lock waits for a memory
-     * job that holds the session, so that what it writes is committed first, then seen and deleted with the session.
-     * Runs only in the caller's transaction.
-     */
-    public SessionForDeletion lockForDeletion(TenantId tenant, UUID id) {
-        return deletion.lockForDeletion(tenant, id);
-    }
-
-    /** Deletes a session locked by {@link #lockForDeletion} and its turns; answers how many turns went. */
-    public int delete(TenantId tenant, UUID id) {
-        return deletion.delete(tenant, id);
-    }
-
-    /**
-     * Removes every session and turn of a user; part of erasing the user, whose caller holds the user's lock
-     * exclusively: no writer of the user is in flight, and none comes before the erasure commits.
-     */
-    public ErasedSessions deleteAllForUser(TenantId tenant, String userId) {
-        return deletion.deleteAllForUser(tenant, userId);
     }
 }

@@ -27,7 +27,7 @@ import dev.memoir.memory.api.Supersession;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.Role;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
@@ -51,20 +51,20 @@ class ConditionalMemoryWriter {
      */
     private static final int CONTEXT_TURNS = 12;
 
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
     private final SupersessionJudge supersession;
 
     ConditionalMemoryWriter(
-            SessionService sessions,
+            TurnReader turnReader,
             SessionMemoryWrite memoryWrite,
             MemoryStore store,
             ChatModelClient model,
             SupersessionJudge supersession) {
         this.supersession = supersession;
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
@@ -144,7 +144,7 @@ class ConditionalMemoryWriter {
 
     /** The dialogue that ends with the user turn, if the turn and its session are still there. */
     private Optional<SessionDialogue> dialogueUpTo(TenantId tenant, UUID userTurnId) {
-        List<TurnView> dialogue = sessions.turnsEndingWith(tenant, userTurnId, CONTEXT_TURNS);
+        List<TurnView> dialogue = turnReader.turnsEndingWith(tenant, userTurnId, CONTEXT_TURNS);
         if (dialogue.isEmpty() || dialogue.getLast().role() != Role.USER) {
             log.info("Turn {} is gone or not a user turn; no conditional memory to write", userTurnId);
             return Optional.empty();

@@ -23,7 +23,7 @@ import dev.memoir.memory.api.NewMemory;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
@@ -44,13 +44,13 @@ class MemoWriter {
      */
     private static final int ATTEMPTS = 2;
 
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
 
-    MemoWriter(SessionService sessions, SessionMemoryWrite memoryWrite, MemoryStore store, ChatModelClient model) {
-        this.sessions = sessions;
+    MemoWriter(TurnReader turnReader, SessionMemoryWrite memoryWrite, MemoryStore store, ChatModelClient model) {
+        this.turnReader = turnReader;
         this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
@@ -61,7 +61,7 @@ class MemoWriter {
                 memoryWrite.read(
                         tenant,
                         span.sessionId(),
-                        () -> sessions.turnsBetween(tenant, span.sessionId(), span.fromSeq(), span.toSeq())),
+                        () -> turnReader.turnsBetween(tenant, span.sessionId(), span.fromSeq(), span.toSeq())),
                 dialogue -> Optional.of(memos(span, dialogue.turns())),
                 (dialogue, memos) -> store(span, dialogue, memos));
     }

@@ -32,7 +32,7 @@ import dev.memoir.memory.api.MemoryView;
 import dev.memoir.memory.api.NewMemory;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
 
@@ -51,7 +51,7 @@ class RecursiveSummaryWriter {
     private static final Logger log = LoggerFactory.getLogger(RecursiveSummaryWriter.class);
 
     private final SummaryFoldRepository folds;
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
@@ -64,7 +64,7 @@ class RecursiveSummaryWriter {
 
     RecursiveSummaryWriter(
             SummaryFoldRepository folds,
-            SessionService sessions,
+            TurnReader turnReader,
             SessionMemoryWrite memoryWrite,
             MemoryStore store,
             ChatModelClient model,
@@ -78,7 +78,7 @@ class RecursiveSummaryWriter {
         this.locks = locks;
         this.window = window;
         this.folds = folds;
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
@@ -131,7 +131,7 @@ class RecursiveSummaryWriter {
                     folds.findFirstByTenantIdAndUserIdAndFoldedAtIsNullOrderByClosedAtAsc(tenant.value(), userId);
             return pending.map(fold -> new Start(
                             fold.getSessionId(),
-                            foldable(tenant, userId, sessions.allTurns(tenant, fold.getSessionId())),
+                            foldable(tenant, userId, turnReader.allTurns(tenant, fold.getSessionId())),
                             store.findByDedupKey(tenant, userId, dedupKey(tenant, userId))))
                     .orElse(null);
         });

@@ -27,7 +27,7 @@ import dev.memoir.memory.api.Trust;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
@@ -42,7 +42,7 @@ class SessionSummaryWriter {
 
     private static final Logger log = LoggerFactory.getLogger(SessionSummaryWriter.class);
 
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
@@ -50,14 +50,14 @@ class SessionSummaryWriter {
     private final ContextWindow window;
 
     SessionSummaryWriter(
-            SessionService sessions,
+            TurnReader turnReader,
             SessionMemoryWrite memoryWrite,
             MemoryStore store,
             ChatModelClient model,
             DialogueParts dialogueParts,
             ContextWindow window) {
         this.window = window;
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
@@ -66,7 +66,7 @@ class SessionSummaryWriter {
 
     void write(TenantId tenant, UUID sessionId) {
         Optional<SessionDialogue> dialogue =
-                memoryWrite.read(tenant, sessionId, () -> sessions.allTurns(tenant, sessionId));
+                memoryWrite.read(tenant, sessionId, () -> turnReader.allTurns(tenant, sessionId));
         if (dialogue.isEmpty()) {
             log.info("Session {} is gone or empty; no summary to write", sessionId);
         }

@@ -36,7 +36,7 @@ import dev.memoir.memory.api.Supersession;
 import dev.memoir.session.DialogueFormat;
 import dev.memoir.session.SessionMemoryWrite;
 import dev.memoir.session.SessionMemoryWrite.SessionDialogue;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.Role;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
@@ -58,7 +58,7 @@ class TopicMemoryWriter {
     private static final Logger log = LoggerFactory.getLogger(TopicMemoryWriter.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final SessionMemoryWrite memoryWrite;
     private final MemoryStore store;
     private final ChatModelClient model;
@@ -74,7 +74,7 @@ class TopicMemoryWriter {
             EnumSet.of(MemoryKind.CONDITIONAL, MemoryKind.REFLECTED, MemoryKind.FACT);
 
     TopicMemoryWriter(
-            SessionService sessions,
+            TurnReader turnReader,
             SessionMemoryWrite memoryWrite,
             MemoryStore store,
             ChatModelClient model,
@@ -88,7 +88,7 @@ class TopicMemoryWriter {
         this.searches = searches;
         this.supersessionJudge = supersessionJudge;
         this.window = window;
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.memoryWrite = memoryWrite;
         this.store = store;
         this.model = model;
@@ -100,7 +100,7 @@ class TopicMemoryWriter {
 
     void write(TenantId tenant, UUID sessionId) {
         Optional<SessionDialogue> dialogue =
-                memoryWrite.read(tenant, sessionId, () -> sessions.allTurns(tenant, sessionId));
+                memoryWrite.read(tenant, sessionId, () -> turnReader.allTurns(tenant, sessionId));
         if (dialogue.isEmpty()) {
             return;
         }

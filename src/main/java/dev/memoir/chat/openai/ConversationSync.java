@@ -11,6 +11,7 @@ import dev.memoir.common.web.InvalidRequestException;
 import dev.memoir.common.wire.TextSafety;
 import dev.memoir.redaction.SecretRedactor;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.NewTurn;
 import dev.memoir.session.api.Role;
 import dev.memoir.session.api.SessionRef;
@@ -25,10 +26,12 @@ import dev.memoir.tenant.TenantId;
 class ConversationSync {
 
     private final SessionService sessions;
+    private final TurnReader turnReader;
     private final SecretRedactor redactor;
 
-    ConversationSync(SessionService sessions, SecretRedactor redactor) {
+    ConversationSync(SessionService sessions, TurnReader turnReader, SecretRedactor redactor) {
         this.sessions = sessions;
+        this.turnReader = turnReader;
         this.redactor = redactor;
     }
 
@@ -63,7 +66,7 @@ class ConversationSync {
                 history.add(new NewTurn(role.get(), text));
             }
         }
-        List<TurnView> stored = sessions.allTurns(session.tenant(), session.id());
+        List<TurnView> stored = turnReader.allTurns(session.tenant(), session.id());
         int common = 0;
         while (common < stored.size()
                 && common < history.size()

@@ -10,6 +10,7 @@ import dev.memoir.feedback.ReplyOutcomes;
 import dev.memoir.llm.ChatModelClient;
 import dev.memoir.retrieval.RecursiveReasoner;
 import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.SessionRef;
 import dev.memoir.session.api.TurnView;
 
@@ -25,6 +26,7 @@ class ReasonedReply {
     private static final String UNANSWERED = "I could not work that out from what I remember.";
 
     private final SessionService sessions;
+    private final TurnReader turnReader;
     private final RecursiveReasoner reasoner;
     private final ReplyOutcomes outcomes;
     private final TransactionTemplate transaction;
@@ -33,6 +35,7 @@ class ReasonedReply {
 
     ReasonedReply(
             SessionService sessions,
+            TurnReader turnReader,
             RecursiveReasoner reasoner,
             ReplyOutcomes outcomes,
             TransactionTemplate transaction,
@@ -40,6 +43,7 @@ class ReasonedReply {
             ChatModelClient model) {
         this.model = model;
         this.sessions = sessions;
+        this.turnReader = turnReader;
         this.reasoner = reasoner;
         this.outcomes = outcomes;
         this.transaction = transaction;
@@ -47,9 +51,10 @@ class ReasonedReply {
     }
 
     ChatReply answer(SessionRef session, TurnView userTurn) {
-        List<UUID> inView = sessions.turnsEndingWith(session.tenant(), userTurn.id(), properties.recentTurns()).stream()
-                .map(TurnView::id)
-                .toList();
+        List<UUID> inView =
+                turnReader.turnsEndingWith(session.tenant(), userTurn.id(), properties.recentTurns()).stream()
+                        .map(TurnView::id)
+                        .toList();
         RecursiveReasoner.Reasoning reasoning = reasoner.reason(
                 session.tenant(),
                 session.userId(),

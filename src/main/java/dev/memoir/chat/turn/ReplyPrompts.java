@@ -17,7 +17,7 @@ import dev.memoir.llm.ContextWindow;
 import dev.memoir.llm.PromptTemplates;
 import dev.memoir.llm.TokenCounter;
 import dev.memoir.retrieval.ReplyContext;
-import dev.memoir.session.SessionService;
+import dev.memoir.session.TurnReader;
 import dev.memoir.session.api.Role;
 import dev.memoir.session.api.TurnView;
 import dev.memoir.tenant.TenantId;
@@ -37,19 +37,19 @@ class ReplyPrompts {
 
     private static final int COUNTING_SLACK = 16;
 
-    private final SessionService sessions;
+    private final TurnReader turnReader;
     private final PromptTemplates templates;
     private final TokenCounter tokens;
     private final ChatProperties properties;
     private final ContextWindow window;
 
     ReplyPrompts(
-            SessionService sessions,
+            TurnReader turnReader,
             PromptTemplates templates,
             TokenCounter tokens,
             ChatProperties properties,
             ContextWindow window) {
-        this.sessions = sessions;
+        this.turnReader = turnReader;
         this.templates = templates;
         this.tokens = tokens;
         this.properties = properties;
@@ -87,7 +87,7 @@ class ReplyPrompts {
                 ? memoryBudget
                 : (int) ((long) room * memoryBudget / (memoryBudget + dialogueBudget));
         List<TurnView> recent = RecentDialogue.within(
-                sessions.turnsEndingWith(tenant, message.id(), properties.recentTurns()),
+                turnReader.turnsEndingWith(tenant, message.id(), properties.recentTurns()),
                 Math.min(dialogueBudget, room - memoryShare),
                 content -> cost(QuotedText.inline(content)));
         int used = recent.stream().mapToInt(this::cost).sum();

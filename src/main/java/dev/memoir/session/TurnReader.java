@@ -1,4 +1,4 @@
-package dev.memoir.session.turns;
+package dev.memoir.session;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package dev.memoir.session.store;
+package dev.memoir.session;
 
 import java.util.List;
 import java.util.UUID;
@@ -10,6 +10,10 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.memoir.jobs.Jobs;
 import dev.memoir.session.api.ErasedSessions;
 import dev.memoir.session.api.SessionForDeletion;
+import dev.memoir.session.store.Session;
+import dev.memoir.session.store.SessionLocks;
+import dev.memoir.session.store.SessionRepository;
+import dev.memoir.session.store.TurnRepository;
 import dev.memoir.tenant.TenantId;
 
 /**
