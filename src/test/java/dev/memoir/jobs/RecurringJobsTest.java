@@ -42,17 +42,20 @@ class RecurringJobsTest {
     static void startTheService() {
         service = SeparateDeployment.start(
                 "recurring_jobs_test",
-                Map.of(
-                        "memoir.retention.purge-interval", "1s",
-                        "memoir.session.idle-close-after", "2s",
-                        "memoir.session.idle-check-every", "1s",
-                        "memoir.webhooks.keep-delivered", "1s",
-                        "memoir.webhooks.purge-every", "1s",
-                        "memoir.context-traces.keep", "1m",
-                        "memoir.context-traces.purge-every", "1s",
-                        "memoir.usage.flush-every", "200ms",
-                        "memoir.usage.keep-calls", "3s",
-                        "memoir.usage.purge-every", "1s"));
+                Map.ofEntries(
+                        Map.entry("memoir.retention.purge-interval", "1s"),
+                        Map.entry("memoir.session.idle-close-after", "2s"),
+                        Map.entry("memoir.session.idle-check-every", "1s"),
+                        Map.entry("memoir.webhooks.keep-delivered", "1s"),
+                        Map.entry("memoir.webhooks.purge-every", "1s"),
+                        Map.entry("memoir.context-traces.keep", "1m"),
+                        Map.entry("memoir.context-traces.purge-every", "1s"),
+                        Map.entry("memoir.usage.flush-every", "200ms"),
+                        Map.entry("memoir.usage.keep-calls", "3s"),
+                        Map.entry("memoir.usage.purge-every", "1s"),
+                        Map.entry("memoir.audit.seal-every", "1s"),
+                        Map.entry("memoir.audit.keep-for", "1m"),
+                        Map.entry("memoir.audit.purge-every", "1s")));
         jdbc = service.bean(JdbcClient.class);
     }
 
@@ -239,5 +242,38 @@ class RecurringJobsTest {
         withinSeconds(20).until(() -> rows("context_traces", "id", id) == 0);
         assertThat(scheduledRows("context-trace-purge")).isEqualTo(1);
         assertThat(api().get(key, "/context/" + id).status()).isEqualTo(404);
+    }
+
+    @Test
+    void theAuditPurgeCutsATenantsOldSealedEntriesOnItsOwnAndItsChainStillVerifies() {
+        Api.Response tenant = api().createTenant("audit-purge-" + UUID.randomUUID());
+        String key = tenant.text("apiKey");
+        String tenantId = tenant.text("id");
+        api().addFact(key, "ona", "Ona rows on the lake.");
+        api().addFact(key, "ona", "Ona rows at dawn.");
+        withinSeconds(20)
+                .until(() -> auditEntries(tenantId, "seq is null") == 0 && auditEntries(tenantId, "true") >= 2);
+        long last = jdbc.sql("select max(seq) from audit_entries where tenant_id = cast(:t as uuid)")
+                .param("t", tenantId)
+                .query(Long.class)
+                .single();
+        // Every entry but the last made older than memoir.audit.keep-for (a minute here), as two-year-old ones would
+        // be.
+        jdbc.sql("""
+                        update audit_entries set recorded_at = now() - interval '2 minutes'
+                        where tenant_id = cast(:t as uuid) and seq < :last""").param("t", tenantId).param("last", last).update();
+
+        withinSeconds(20).until(() -> auditEntries(tenantId, "true") == 1);
+        assertThat(scheduledRows("audit-purge")).isEqualTo(1);
+        JsonNode verified = api().get(key, "/audit/verify").body();
+        assertThat(verified.path("intact").asBoolean()).as(verified.toString()).isTrue();
+        assertThat(verified.path("firstSeq").asLong()).isEqualTo(last);
+    }
+
+    private static long auditEntries(String tenantId, String condition) {
+        return jdbc.sql("select count(*) from audit_entries where tenant_id = cast(:t as uuid) and " + condition)
+                .param("t", tenantId)
+                .query(Long.class)
+                .single();
     }
 }
