@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import jakarta.persistence.Entity;
 
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.repository.Repository;
@@ -35,6 +36,8 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+
+import dev.memoir.common.web.Observed;
 
 /**
  * Keeps each feature's persistence and web layer inside it: entities, repositories and controllers are either not
@@ -103,6 +106,13 @@ class ArchitectureTest {
                                     (CodeUnitCallTarget call) -> call.getName().equals("start")
                                             && !call.getRawParameterTypes().isEmpty())))))
             .as("no class but common.web.Observed makes an observation (Observation.createNotStarted or start)");
+
+    /** Observed is one bean, injected where it is used, never made again beside it with a registry of its own. */
+    @ArchTest
+    static final ArchRule observedIsInjected = noClasses()
+            .should()
+            .callConstructor(Observed.class, ObservationRegistry.class)
+            .as("no class makes an Observed of its own (the bean is injected)");
 
     /**
      * Native SQL is written one way: JPA for entities, JdbcClient for everything else. Only common.jdbc reaches the

@@ -4,7 +4,6 @@ import java.util.List;
 import javax.sql.DataSource;
 
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
@@ -39,9 +38,9 @@ class JobRunner implements SmartLifecycle {
     private final Observed observations;
     private Scheduler scheduler;
 
-    JobRunner(DataSource dataSource, JobProperties properties, List<Task<?>> tasks, ObservationRegistry observations) {
+    JobRunner(DataSource dataSource, JobProperties properties, List<Task<?>> tasks, Observed observations) {
         this.dataSource = new TransactionAwareDataSourceProxy(dataSource);
-        this.observations = new Observed(observations);
+        this.observations = observations;
         this.properties = properties;
         this.tasks = List.copyOf(tasks);
     }

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.ObservationRegistry;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +15,8 @@ import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.stereotype.Component;
+
+import dev.memoir.common.web.Observed;
 
 /**
  * The one way the pipelines call the chat model, each call made for one {@link ModelStep}. Every request starts
@@ -60,7 +61,7 @@ public class ChatModelClient {
             TokenCounter tokens,
             ModelProperties properties,
             MeterRegistry meters,
-            ObservationRegistry observations,
+            Observed observations,
             List<ModelUsageListener> usageListeners,
             List<ModelCallGate> gates) {
         this.chatModel = chatModel;

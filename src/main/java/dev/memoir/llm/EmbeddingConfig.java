@@ -4,8 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.micrometer.observation.ObservationRegistry;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.embedding.EmbeddingModel;
@@ -13,6 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+
+import dev.memoir.common.web.Observed;
 
 @Configuration(proxyBeanMethods = false)
 class EmbeddingConfig {
@@ -35,7 +35,7 @@ class EmbeddingConfig {
             EmbeddingModel model,
             EmbeddingProperties properties,
             TokenCounter tokens,
-            ObservationRegistry observations,
+            Observed observations,
             List<ModelUsageListener> usageListeners) {
         int passageTokens = properties.passageTokens();
         int overlap = properties.passageOverlap();

@@ -5,7 +5,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.ai.chat.metadata.Usage;
 import org.springframework.ai.chat.model.ChatResponse;
@@ -25,13 +24,9 @@ final class ModelCallMeters {
     private final UsageTeller teller;
     private final Supplier<String> configuredModel;
 
-    ModelCallMeters(
-            MeterRegistry meters,
-            ObservationRegistry observations,
-            UsageTeller teller,
-            Supplier<String> configuredModel) {
+    ModelCallMeters(MeterRegistry meters, Observed observations, UsageTeller teller, Supplier<String> configuredModel) {
         this.meters = meters;
-        this.observations = new Observed(observations);
+        this.observations = observations;
         this.teller = teller;
         this.configuredModel = configuredModel;
     }

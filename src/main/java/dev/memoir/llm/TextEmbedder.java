@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
-import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.ai.embedding.EmbeddingModel;
 
 import dev.memoir.common.web.Observed;
@@ -47,10 +45,10 @@ public final class TextEmbedder {
             String queryInstruction,
             int queryCacheSize,
             PassageSplitter passages,
-            ObservationRegistry observations,
+            Observed observations,
             UsageTeller usage) {
         this.model = model;
-        this.observations = new Observed(observations);
+        this.observations = observations;
         this.usage = usage;
         this.modelName = modelName;
         this.passages = passages;

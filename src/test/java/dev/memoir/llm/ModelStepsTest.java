@@ -31,6 +31,7 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
+import dev.memoir.common.web.Observed;
 import dev.memoir.support.FakeOpenAiServer;
 
 import tools.jackson.databind.JsonNode;
@@ -94,7 +95,7 @@ class ModelStepsTest {
                 tokens,
                 properties,
                 meters,
-                ObservationRegistry.NOOP,
+                new Observed(ObservationRegistry.NOOP),
                 List.of(),
                 List.of());
 

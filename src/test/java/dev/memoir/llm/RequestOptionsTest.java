@@ -16,6 +16,7 @@ import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.openai.OpenAiChatModel;
 import org.springframework.ai.openai.OpenAiChatOptions;
 
+import dev.memoir.common.web.Observed;
 import dev.memoir.support.FakeOpenAiServer;
 
 /**
@@ -49,7 +50,7 @@ class RequestOptionsTest {
                 tokens,
                 properties,
                 new SimpleMeterRegistry(),
-                ObservationRegistry.NOOP,
+                new Observed(ObservationRegistry.NOOP),
                 List.of(),
                 List.of());
     }

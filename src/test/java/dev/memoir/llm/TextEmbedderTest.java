@@ -18,6 +18,8 @@ import org.springframework.ai.embedding.EmbeddingModel;
 import org.springframework.ai.embedding.EmbeddingRequest;
 import org.springframework.ai.embedding.EmbeddingResponse;
 
+import dev.memoir.common.web.Observed;
+
 class TextEmbedderTest {
 
     private static final UsageTeller NO_USAGE = new UsageTeller(List.of(), new TokenCounter());
@@ -52,7 +54,8 @@ class TextEmbedderTest {
     @Test
     void aRepeatedQueryIsEmbeddedOnceWithItsInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
+        TextEmbedder embedder =
+                new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, new Observed(ObservationRegistry.NOOP), NO_USAGE);
 
         float[] first = embedder.embedQuery("marathon");
         float[] second = embedder.embedQuery("marathon");
@@ -76,8 +79,8 @@ class TextEmbedderTest {
                 observed.add(context);
             }
         });
-        TextEmbedder embedder =
-                new TextEmbedder(new RecordingModel(), "m", "Find: ", 8, PASSAGES, observations, NO_USAGE);
+        TextEmbedder embedder = new TextEmbedder(
+                new RecordingModel(), "m", "Find: ", 8, PASSAGES, new Observed(observations), NO_USAGE);
 
         embedder.embedQuery("marathon");
         embedder.embedQuery("marathon");
@@ -106,7 +109,8 @@ class TextEmbedderTest {
     @Test
     void theLeastRecentlyUsedQueryLeavesAFullCache() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 2, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
+        TextEmbedder embedder =
+                new TextEmbedder(model, "m", "", 2, PASSAGES, new Observed(ObservationRegistry.NOOP), NO_USAGE);
 
         embedder.embedQuery("a");
         embedder.embedQuery("bb");
@@ -121,7 +125,8 @@ class TextEmbedderTest {
     @Test
     void documentsAreNeverCachedNorGivenTheQueryInstruction() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
+        TextEmbedder embedder =
+                new TextEmbedder(model, "m", "Find: ", 8, PASSAGES, new Observed(ObservationRegistry.NOOP), NO_USAGE);
 
         embedder.embedDocument("marathon");
         embedder.embedDocument("marathon");
@@ -133,7 +138,8 @@ class TextEmbedderTest {
     @Test
     void aCacheSizeOfZeroEmbedsEveryQuery() {
         RecordingModel model = new RecordingModel();
-        TextEmbedder embedder = new TextEmbedder(model, "m", "", 0, PASSAGES, ObservationRegistry.NOOP, NO_USAGE);
+        TextEmbedder embedder =
+                new TextEmbedder(model, "m", "", 0, PASSAGES, new Observed(ObservationRegistry.NOOP), NO_USAGE);
 
         embedder.embedQuery("a");
         embedder.embedQuery("a");
@@ -145,7 +151,13 @@ class TextEmbedderTest {
     void aTextWithinOnePassageIsEmbeddedWholeAndALongerOneInOverlappingPassagesStandingForItTogether() {
         RecordingModel model = new RecordingModel();
         TextEmbedder embedder = new TextEmbedder(
-                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 20, 5), ObservationRegistry.NOOP, NO_USAGE);
+                model,
+                "m",
+                "",
+                0,
+                new PassageSplitter(new TokenCounter(), 20, 5),
+                new Observed(ObservationRegistry.NOOP),
+                NO_USAGE);
         String shortText = "A short memory.";
         String longText =
                 "one two three four five six seven eight nine ten ".repeat(5).strip();
@@ -175,7 +187,13 @@ class TextEmbedderTest {
     void passagesOfZeroTokensEmbedEveryTextWhole() {
         RecordingModel model = new RecordingModel();
         TextEmbedder embedder = new TextEmbedder(
-                model, "m", "", 0, new PassageSplitter(new TokenCounter(), 0, 0), ObservationRegistry.NOOP, NO_USAGE);
+                model,
+                "m",
+                "",
+                0,
+                new PassageSplitter(new TokenCounter(), 0, 0),
+                new Observed(ObservationRegistry.NOOP),
+                NO_USAGE);
         String longText = "word ".repeat(2000).strip();
 
         EmbeddedDocument embedded = embedder.embedInPassages(List.of(longText)).getFirst();

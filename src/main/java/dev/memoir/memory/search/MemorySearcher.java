@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -29,10 +28,10 @@ public class MemorySearcher {
     private final TextEmbedder embedder;
     private final Observed observations;
 
-    MemorySearcher(HybridSearchRepository hybridSearch, TextEmbedder embedder, ObservationRegistry observations) {
+    MemorySearcher(HybridSearchRepository hybridSearch, TextEmbedder embedder, Observed observations) {
         this.hybridSearch = hybridSearch;
         this.embedder = embedder;
-        this.observations = new Observed(observations);
+        this.observations = observations;
     }
 
     /** A search for what answers {@code text}: a question, a message, a search term. */
