@@ -50,6 +50,7 @@ public class TurnReader {
                 .orElse(List.of());
     }
 
+    /** The session's last {@code count} turns, oldest first. */
     @Transactional(readOnly = true)
     public List<TurnView> lastTurns(TenantId tenant, UUID sessionId, int count) {
         return oldestFirst(turns.findByTenantIdAndSessionIdAndSeqLessThanEqualOrderBySeqDesc(

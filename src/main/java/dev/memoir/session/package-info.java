@@ -2,7 +2,8 @@
  * Sessions and their turns, and the events that start memory writing.
  *
  * <p>The top of the package holds the facades other modules call: {@link dev.memoir.session.SessionService}
- * (sessions and turns), {@link dev.memoir.session.SessionMemoryWrite} (the shape of a memory write from a session),
+ * (sessions, and the door for storing turns), {@link dev.memoir.session.TurnReader} (turns read back),
+ * {@link dev.memoir.session.SessionDeletion} (an erasure's deletes), {@link dev.memoir.session.SessionMemoryWrite} (the shape of a memory write from a session),
  * {@link dev.memoir.session.SessionArchive} (a user's sessions as an archive carries them),
  * {@link dev.memoir.session.SessionUsers} (the users sessions belong to) and {@link dev.memoir.session.DialogueFormat}.
  * The values they take and answer and the events the module publishes are in {@code api}, the named interface
@@ -14,8 +15,8 @@
  * <p>The other sub-packages are the module's inside, which Spring Modulith keeps every other module out of:
  * <ul>
  * <li>{@code store}: the session and turn entities and their repositories, the stored memory settings, the locks
- * every writer takes (the user's, then the session's) and the deletes of an erasure;</li>
- * <li>{@code turns}: storing new turns (appended, imported, replies), dated and checked, and reading them back;</li>
+ * every writer takes (the user's, then the session's);</li>
+ * <li>{@code turns}: storing new turns (appended, imported, replies), dated and checked;</li>
  * <li>{@code closing}: closing a session, as its client asks or when it lies idle (the recurring
  * {@code idle-session-close} job);</li>
  * <li>{@code imports}: {@code POST /sessions/{id}/turns}, a chat log sorted into dialogue and skipped messages;</li>

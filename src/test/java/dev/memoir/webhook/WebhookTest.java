@@ -103,8 +103,8 @@ class WebhookTest extends IntegrationTest {
         }
 
         /**
-         * Accepts every request from the one after which the condition holds (at once if it holds now). The
-         * receiver decides, not the test's thread, so a slow test cannot let the receiver stay down longer.
+         * Accepts every request from the one after which the condition holds (at once if it holds now): the
+         * receiver decides as it answers, so a pause of the test's thread after this call cannot keep it down.
          */
         synchronized void comeBackAfter(BooleanSupplier condition) {
             if (condition.getAsBoolean()) {
@@ -371,16 +371,18 @@ class WebhookTest extends IntegrationTest {
         List<String> piet = new java.util.ArrayList<>();
         String first = api.addFact(key, "olga", "Olga fact 1.");
         olga.add("memory.created " + first);
+        // Back after the first event's second failure, which leaves it two attempts, decided by the receiver as it
+        // answers, so no pause of the test's thread can make the first event fail for good. (Back after its third,
+        // noticed by the test's thread, as this test once had it, lost the event on a loaded CI machine: the last
+        // attempt can come a second after the third.)
+        receiver.comeBackAfter(() -> attemptsOf(first) >= 2);
         eventually().until(() -> attemptsOf(first), attempts -> attempts >= 1);
         olga.add("memory.created " + api.addFact(key, "olga", "Olga fact 2."));
         api.send("PATCH", "/memory/" + first, key, Json.object("text", "Olga fact 1, edited."));
         olga.add("memory.updated " + first);
         piet.add("memory.created " + api.addFact(key, "piet", "Piet fact 1."));
-        // Back after the first event's second failure, which leaves it two attempts: the events that happen now
-        // would be attempted, and accepted, at once, before its third (half a second to a second later). Back
-        // after its third, as this test once had it, lost the first event when the test's thread noticed that
-        // failure later than the second its last attempt can come after (a loaded CI machine).
-        receiver.comeBackAfter(() -> attemptsOf(first) >= 2);
+        // Once it is back, the events that happen now would be attempted, and accepted, at once, before the first
+        // event's third attempt (half a second to a second after its second).
         eventually().until(receiver::isBack);
         olga.add("memory.created " + api.addFact(key, "olga", "Olga fact 3."));
         piet.add("memory.created " + api.addFact(key, "piet", "Piet fact 2."));
