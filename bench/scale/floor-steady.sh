@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The search floor of one jar in a steady state: a fresh database, 500 warm-up searches, then N timed ones for a
 # user with no memories, all of one query (its embedding from the service's cache; with COLD=1 each different), and
-# the CPU time the service's JVM spent on them. Where bench/scale/floor.sh's short runs right after a start are dominated by warm-up, this
-# shows what each search costs once the JIT has settled (docs/scale-benchmark.md, "The search floor").
+# the CPU time the service's JVM spent on them. Where bench/scale/floor.sh's short runs right after a start are
+# dominated by warm-up, this shows what each search costs once the JIT has settled (docs/scale-benchmark.md, "The
+# search floor").
 #
 #   bench/scale/floor-steady.sh JAR LABEL            # a new connection per search, as floor.sh's client makes
 #   KEEP=1 N=3000 bench/scale/floor-steady.sh JAR LABEL   # one kept-alive connection
